@@ -1,0 +1,42 @@
+# fastmcp — build, test, benchmark and fuzz.
+GO        ?= go
+PKGS      ?= ./...
+FUZZTIME  ?= 10s
+BENCHTIME ?= 1s
+
+.PHONY: test fmt-check vet unit allocs interop bench fuzz build
+
+## test: everything a change must pass (formatting, vet, race tests, allocation budgets, interop lane).
+test: fmt-check vet unit allocs interop
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+unit:
+	$(GO) test -race -shuffle=on -count=1 $(PKGS)
+
+## allocs: allocation budget tests run without -race (the race detector allocates).
+allocs:
+	$(GO) test -count=1 -run 'Allocs' $(PKGS)
+
+## interop: the official conformance suite and clients against our servers (see interop/).
+interop:
+	@if [ -x interop/run.sh ]; then interop/run.sh; else echo "interop: no lane yet"; fi
+
+build:
+	$(GO) build -o bin/fastmcp-bench ./cmd/fastmcp-bench
+
+## bench: every Go benchmark, benchstat-ready.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+## fuzz: each fuzz target for FUZZTIME.
+fuzz:
+	@for pkg in $$($(GO) list $(PKGS)); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
