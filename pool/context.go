@@ -1,0 +1,115 @@
+package pool
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// jobCtx is the context.Context a job runs with. It is the one allocation of
+// a job, and it is never reused, so a context retained after Run returns is
+// safe (it reads as cancelled).
+//
+// It allocates nothing more until someone needs a channel or a cause: Done,
+// or a cancellation by the executor, creates a standard cancelCtx child of
+// the submitter's context (cc). From then on Done and Value go through cc, so
+// context.Cause finds the cause, and contexts derived from the job register
+// with cc instead of starting a goroutine.
+type jobCtx struct {
+	parent   context.Context
+	deadline time.Time // zero: no deadline of its own
+
+	state atomic.Uint32 // ctxLive, ctxCancelled or ctxExpired; set once, under mu
+	ready atomic.Bool   // cc and cancel are set; set once, under mu
+
+	mu     sync.Mutex
+	cause  error
+	cc     context.Context
+	cancel context.CancelCauseFunc
+}
+
+const (
+	ctxLive uint32 = iota
+	ctxCancelled
+	ctxExpired
+)
+
+func (c *jobCtx) Deadline() (time.Time, bool) {
+	pd, ok := c.parent.Deadline()
+	if c.deadline.IsZero() || (ok && pd.Before(c.deadline)) {
+		return pd, ok
+	}
+	return c.deadline, true
+}
+
+func (c *jobCtx) Done() <-chan struct{} {
+	return c.materialize().Done()
+}
+
+func (c *jobCtx) Err() error {
+	if c.ready.Load() {
+		err := c.cc.Err()
+		if err != nil && c.state.Load() == ctxExpired {
+			return context.DeadlineExceeded
+		}
+		return err
+	}
+	switch c.state.Load() {
+	case ctxCancelled:
+		return context.Canceled
+	case ctxExpired:
+		return context.DeadlineExceeded
+	}
+	return c.parent.Err()
+}
+
+func (c *jobCtx) Value(key any) any {
+	if c.ready.Load() {
+		return c.cc.Value(key)
+	}
+	return c.parent.Value(key)
+}
+
+func (c *jobCtx) String() string { return "pool.job" }
+
+// materialize returns cc, creating it on first use.
+func (c *jobCtx) materialize() context.Context {
+	if c.ready.Load() {
+		return c.cc
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.materializeLocked()
+	return c.cc
+}
+
+// materializeLocked creates cc unless it exists. c.mu must be held.
+func (c *jobCtx) materializeLocked() {
+	if c.ready.Load() {
+		return
+	}
+	c.cc, c.cancel = context.WithCancelCause(c.parent)
+	if c.state.Load() != ctxLive {
+		c.cancel(c.cause)
+	}
+	c.ready.Store(true)
+}
+
+// end cancels c with the given state and cause, unless it or its parent has
+// already ended. With withCause it makes sure context.Cause reports cause
+// (which costs cc); otherwise Cause reports the plain error.
+func (c *jobCtx) end(state uint32, cause error, withCause bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state.Load() != ctxLive || c.parent.Err() != nil {
+		return
+	}
+	c.cause = cause
+	c.state.Store(state) // before cancel: whoever sees cc done sees the state
+	if c.ready.Load() {
+		c.cancel(cause)
+	} else if withCause {
+		c.materializeLocked()
+	}
+}

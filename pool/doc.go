@@ -1,0 +1,69 @@
+// Package pool is an embeddable executor: bounded admission, a bounded FIFO
+// queue, a deadline per job, cancellation by key or by the submitter's
+// context, panic isolation and statistics, over a fixed set of
+// [github.com/panjf2000/ants/v2] worker goroutines. It knows nothing of
+// JSON-RPC or MCP, and can be used on its own.
+//
+// # Usage
+//
+//	ex, err := pool.New(pool.Config{MaxConcurrency: 8})
+//	if err != nil {
+//		return err
+//	}
+//	defer ex.Close(context.Background())
+//
+//	err = ex.Submit(ctx, pool.Key{Owner: connID, ID: requestID}, task)
+//	switch {
+//	case errors.Is(err, pool.ErrOverloaded): // answer "busy" at once
+//	case errors.Is(err, pool.ErrDuplicateKey): // the request id is in use
+//	}
+//	// task.Run runs on a worker; task.Done receives the outcome.
+//
+// A [Task] has two methods: Run does the work with the job's own context,
+// and Done receives the [Result] once: [Completed], [Cancelled], [TimedOut]
+// or [Failed]. [Func] adapts a plain function when the outcome is not needed.
+//
+// # Jobs
+//
+// A job starts at once when a worker is free and otherwise waits in the
+// queue, in submission order; when the queue is full, Submit fails at once
+// with [ErrOverloaded]. Its deadline counts from admission, so queue time
+// counts; at the deadline the job leaves the queue or its context is
+// cancelled with cause [ErrTimeout], and Done receives [TimedOut] without
+// waiting for Run to return. [Executor.Cancel] does the same with a reason
+// of the caller's choice, visible through context.Cause. When the submitter's
+// context ends (its connection died), its queued jobs are dropped and its
+// running jobs see their context cancelled, and nothing is delivered.
+//
+// A panic in Run is recovered: the value and stack are logged with slog, and
+// the outcome is [Failed] with [ErrPanicked], which never carries the panic
+// text. The worker goes on with the next job.
+//
+// Go cannot stop a goroutine, so a Run that ignores its context keeps its
+// worker until it returns, whatever its outcome: [Executor.Running] counts it.
+//
+// # Limits
+//
+//   - MaxConcurrency, default [DefaultMaxConcurrency] (32): jobs running at
+//     once. Beyond it jobs queue.
+//   - MaxQueue, default [DefaultMaxQueue] (256); [NoQueue] for none: jobs
+//     waiting. Beyond it Submit returns [ErrOverloaded].
+//   - DefaultTimeout, default [DefaultTimeout] (30 s); [NoTimeout] for none:
+//     the deadline of a job from admission. Past it the outcome is
+//     [TimedOut] with [ErrTimeout].
+//   - MaxSlots, default [DefaultMaxSlots] (256): slots held at once (see
+//     [Slots]). Beyond it [Slots.Acquire] returns [ErrNoSlot].
+//
+// A zero field means its default, never "unlimited"; invalid values make [New]
+// return an error wrapping [ErrInvalidConfig].
+//
+// # Cost
+//
+// Submitting allocates one object, the job's context, when the Task is a
+// pointer (a [Func] is too). Records, queue links and timers are reused.
+// Three more allocations happen only on demand: when the job calls
+// ctx.Done() or is cancelled while running, the context creates a standard
+// cancellable context so that Done, context.Cause and derived contexts
+// work as usual. A queued job whose submitter's context can end costs two
+// more, to watch that context.
+package pool

@@ -1,0 +1,437 @@
+package pool
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/panjf2000/ants/v2"
+)
+
+// workerExpiry is how long an idle worker goroutine lives.
+const workerExpiry = 10 * time.Second
+
+// Executor runs jobs on a bounded set of worker goroutines with a bounded
+// FIFO queue in front, a deadline per job, cancellation by key or by the
+// submitter's context, and panic isolation. Create one with [New] and stop it
+// with [Executor.Close]. It is safe to call Executor methods from concurrently
+// running goroutines.
+type Executor struct {
+	cfg     settings
+	workers *ants.PoolWithFuncGeneric[*job]
+	jobs    sync.Pool // *job
+	slots   Slots
+
+	mu         sync.Mutex
+	closed     bool
+	idleClosed bool
+	idle       chan struct{} // closed once closed and nothing is running
+	queue      jobList
+	running    jobList
+	keys       map[Key]*job // undecided keyed jobs
+	counters   counters
+
+	releaseOnce sync.Once
+}
+
+// New returns an Executor configured by cfg, or an error wrapping
+// [ErrInvalidConfig].
+func New(cfg Config) (*Executor, error) {
+	s, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	e := &Executor{
+		cfg:   s,
+		slots: Slots{max: s.maxSlots},
+		idle:  make(chan struct{}),
+		keys:  make(map[Key]*job),
+	}
+	e.jobs.New = func() any { return newJob(e) }
+	// Blocking mode, not Nonblocking: the executor never asks for more
+	// workers than MaxConcurrency, but a worker that just finished its last
+	// job returns to ants a moment after the executor counts it free, and
+	// Invoke waits for that moment instead of failing.
+	e.workers, err = ants.NewPoolWithFuncGeneric(s.maxRunning, e.work,
+		ants.WithExpiryDuration(workerExpiry), ants.WithLogger(antsLogger{s.log}))
+	if err != nil {
+		return nil, fmt.Errorf("pool: starting workers: %w", err)
+	}
+	return e, nil
+}
+
+// Submit admits task under key with the [Config.DefaultTimeout] deadline.
+// See [Executor.SubmitTimeout].
+func (e *Executor) Submit(ctx context.Context, key Key, task Task) error {
+	return e.submit(ctx, key, e.cfg.timeout, task)
+}
+
+// SubmitTimeout admits task under key with its own timeout, counted from
+// now: zero means [Config.DefaultTimeout], and [NoTimeout] (or any negative
+// value) means no deadline.
+//
+// The job starts at once when a worker is free, or waits in the FIFO queue
+// when the queue has room. Otherwise SubmitTimeout returns [ErrOverloaded]
+// at once. It returns [ErrDuplicateKey] when a job with the same non-zero key
+// is running or queued, [ErrClosed] after Close, and ctx's error when ctx has
+// already ended; in all these cases nothing was admitted. After a nil return
+// task.Done receives the outcome (see [Task]).
+//
+// ctx is the submitter's context: the job's context inherits its values and
+// ends with it. When ctx ends, a queued job is dropped and a running job's
+// context is cancelled, and neither is delivered.
+//
+// SubmitTimeout panics if task is nil.
+func (e *Executor) SubmitTimeout(ctx context.Context, key Key, timeout time.Duration, task Task) error {
+	if timeout == 0 {
+		timeout = e.cfg.timeout
+	}
+	return e.submit(ctx, key, timeout, task)
+}
+
+func (e *Executor) submit(ctx context.Context, key Key, timeout time.Duration, task Task) error {
+	if task == nil {
+		panic("pool: Submit with a nil Task")
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	jc := &jobCtx{parent: ctx}
+	if timeout > 0 {
+		jc.deadline = time.Now().Add(timeout)
+	}
+	j := e.jobs.Get().(*job)
+	j.task, j.key, j.ctx = task, key, jc
+
+	e.mu.Lock()
+	if err := e.admitLocked(j); err != nil {
+		e.mu.Unlock()
+		e.recycle(j)
+		return err
+	}
+	if j.where == inQueue {
+		// A worker may take the job as soon as the lock is released.
+		j.arm(timeout)
+		j.watch()
+		e.mu.Unlock()
+		return nil
+	}
+	e.mu.Unlock()
+	j.arm(timeout) // nothing else can finish j before start
+	e.start(j)
+	return nil
+}
+
+// admitLocked places j in the running set or the queue. e.mu must be held.
+func (e *Executor) admitLocked(j *job) error {
+	switch {
+	case e.closed:
+		return ErrClosed
+	case !j.key.IsZero() && e.keys[j.key] != nil:
+		return ErrDuplicateKey
+	case e.running.n < e.cfg.maxRunning && e.queue.n == 0:
+		j.where = inRunning
+		e.running.pushBack(j)
+	case e.queue.n < e.cfg.maxQueue:
+		j.where = inQueue
+		e.queue.pushBack(j)
+	default:
+		e.counters.rejected++
+		return ErrOverloaded
+	}
+	j.decided = false
+	if !j.key.IsZero() {
+		e.keys[j.key] = j
+	}
+	e.counters.admitted++
+	return nil
+}
+
+// start hands j, already in the running set, to a worker.
+func (e *Executor) start(j *job) {
+	for j != nil {
+		if e.workers.Invoke(j) == nil {
+			return
+		}
+		// The workers were released by a Close that gave up waiting.
+		j = e.finish(j, Result{Outcome: Cancelled, Err: ErrClosed}, false)
+	}
+}
+
+// work is the ants worker function: it runs j, then the queued jobs, until
+// the queue is empty.
+func (e *Executor) work(j *job) {
+	for j != nil {
+		j = e.runOne(j)
+	}
+}
+
+// runOne runs j and returns the next job for this worker, or nil.
+func (e *Executor) runOne(j *job) (next *job) {
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		v := recover() // nil: Run called runtime.Goexit, which cannot be stopped
+		e.logPanic(j.key, v)
+		next = e.finish(j, Result{Outcome: Failed, Err: ErrPanicked}, true)
+		if v == nil && next != nil {
+			go e.start(next) // this goroutine is exiting
+			next = nil
+		}
+	}()
+	var err error
+	if j.ctx.Err() == nil { // a job cancelled before it started does not run
+		err = j.task.Run(j.ctx)
+	}
+	returned = true
+	r := Result{Outcome: Completed}
+	if err != nil {
+		r = Result{Outcome: Failed, Err: err}
+	}
+	return e.finish(j, r, false)
+}
+
+// finish ends j after its Run returned (or will never run), delivers r
+// unless the outcome was already decided, and returns the next queued job,
+// now in the running set, for the same worker.
+func (e *Executor) finish(j *job, r Result, panicked bool) *job {
+	e.mu.Lock()
+	first := !j.decided
+	var v verdict
+	if first {
+		v = e.decideLocked(j, r.Outcome)
+	}
+	if panicked {
+		e.counters.panicked++
+	}
+	e.running.remove(j)
+	j.where = nowhere
+	next := e.queue.popFront()
+	if next != nil {
+		next.where = inRunning
+		e.running.pushBack(next)
+	}
+	e.checkIdleLocked()
+	e.mu.Unlock()
+
+	if next != nil {
+		next.unwatch()
+	}
+	j.ctx.end(ctxCancelled, nil, false)
+	if first && !v.orphan {
+		e.deliver(v.task, r)
+	}
+	e.recycle(j)
+	return next
+}
+
+// verdict is what the goroutine that decided a job's outcome takes out of
+// the lock.
+type verdict struct {
+	task   Task
+	ctx    *jobCtx
+	orphan bool // the submitter's context has ended: deliver nothing
+	queued bool // the job never ran and left the queue: the decider recycles it
+}
+
+// decideLocked records that j's outcome is o (Cancelled if the submitter's
+// context has ended), frees its key, and takes it out of the queue.
+// e.mu must be held and j undecided.
+func (e *Executor) decideLocked(j *job, o Outcome) verdict {
+	j.decided = true
+	if !j.key.IsZero() {
+		delete(e.keys, j.key)
+	}
+	v := verdict{task: j.task, ctx: j.ctx, orphan: j.ctx.parent.Err() != nil}
+	if v.orphan {
+		o = Cancelled
+	}
+	e.counters.count(o)
+	if j.where == inQueue {
+		e.queue.remove(j)
+		j.where = nowhere
+		v.queued = true
+	}
+	return v
+}
+
+// settle carries out a verdict reached by expire, ownerDone, Cancel or
+// Close: the job's context ends with state and r.Err as its cause, and r is
+// delivered. A running job is recycled later by its worker.
+func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
+	if v.queued {
+		e.recycle(j)
+	} else {
+		v.ctx.end(state, r.Err, true)
+	}
+	if !v.orphan {
+		e.deliver(v.task, r)
+	}
+}
+
+// recycle returns a finished job to the pool.
+func (e *Executor) recycle(j *job) {
+	if j.timer != nil {
+		j.timer.Stop()
+	}
+	j.unwatch()
+	j.task, j.ctx, j.key = nil, nil, Key{}
+	e.jobs.Put(j)
+}
+
+// checkIdleLocked closes e.idle once the executor is closed and idle.
+// e.mu must be held.
+func (e *Executor) checkIdleLocked() {
+	if e.closed && e.running.n == 0 && !e.idleClosed {
+		e.idleClosed = true
+		close(e.idle)
+	}
+}
+
+// deliver calls t.Done(r), logging a panic instead of propagating it.
+func (e *Executor) deliver(t Task, r Result) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.cfg.log.LogAttrs(context.Background(), slog.LevelError, "pool: Task.Done panicked",
+				slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
+		}
+	}()
+	t.Done(r)
+}
+
+// logPanic logs a job's panic value (nil for runtime.Goexit) and stack.
+func (e *Executor) logPanic(key Key, v any) {
+	msg := "pool: job panicked"
+	if v == nil {
+		msg = "pool: job called runtime.Goexit"
+	}
+	e.cfg.log.LogAttrs(context.Background(), slog.LevelError, msg,
+		slog.Uint64("owner", key.Owner), slog.String("id", key.ID),
+		slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
+}
+
+// Cancel ends the job with key, running or queued, with outcome [Cancelled]
+// and reason as the result's error and its context's cause ([ErrCancelled]
+// if reason is nil). A queued job is removed and never runs; a running job's
+// context is cancelled and Done is called at once, without waiting for Run
+// to return. The key is free for a new job when Cancel returns. Cancel
+// reports whether it found the job.
+func (e *Executor) Cancel(key Key, reason error) bool {
+	if key.IsZero() {
+		return false
+	}
+	if reason == nil {
+		reason = ErrCancelled
+	}
+	e.mu.Lock()
+	j := e.keys[key]
+	if j == nil {
+		e.mu.Unlock()
+		return false
+	}
+	v := e.decideLocked(j, Cancelled)
+	e.mu.Unlock()
+	e.settle(j, v, Result{Outcome: Cancelled, Err: reason}, ctxCancelled)
+	return true
+}
+
+// Close stops admitting jobs and slots, ends every queued job with outcome
+// [Cancelled] and [ErrClosed], and waits for the running jobs to return,
+// then for the worker goroutines to exit. If ctx ends first, Close cancels
+// the running jobs' contexts (cause [ErrClosed]), delivers [Cancelled] for
+// them, releases the workers without waiting and returns ctx's error; a Run
+// that ignores its context keeps its goroutine until it returns, and a later
+// Close waits for it again. Close returns nil once everything has stopped.
+func (e *Executor) Close(ctx context.Context) error {
+	e.mu.Lock()
+	var dropped []settlement
+	if !e.closed {
+		e.closed = true
+		e.slots.close()
+		for e.queue.head != nil {
+			j := e.queue.head
+			dropped = append(dropped, settlement{j, e.decideLocked(j, Cancelled)})
+		}
+		e.checkIdleLocked()
+	}
+	e.mu.Unlock()
+	for _, s := range dropped {
+		e.settle(s.j, s.v, Result{Outcome: Cancelled, Err: ErrClosed}, ctxCancelled)
+	}
+
+	select {
+	case <-e.idle:
+		return e.release(ctx)
+	default:
+	}
+	select {
+	case <-e.idle:
+		return e.release(ctx)
+	case <-ctx.Done():
+		e.cancelRunning()
+		e.releaseOnce.Do(e.workers.Release)
+		return ctx.Err()
+	}
+}
+
+type settlement struct {
+	j *job
+	v verdict
+}
+
+// release stops the workers once and waits for their goroutines.
+func (e *Executor) release(ctx context.Context) error {
+	var err error
+	e.releaseOnce.Do(func() { err = e.workers.ReleaseContext(ctx) })
+	return err
+}
+
+// cancelRunning ends every undecided running job with [ErrClosed].
+func (e *Executor) cancelRunning() {
+	e.mu.Lock()
+	var cancelled []settlement
+	for j := e.running.head; j != nil; j = j.next {
+		if !j.decided {
+			cancelled = append(cancelled, settlement{j, e.decideLocked(j, Cancelled)})
+		}
+	}
+	e.mu.Unlock()
+	for _, s := range cancelled {
+		e.settle(s.j, s.v, Result{Outcome: Cancelled, Err: ErrClosed}, ctxCancelled)
+	}
+}
+
+// Running returns the number of jobs whose Run has not returned, including
+// cancelled or timed-out jobs that are still running.
+func (e *Executor) Running() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.running.n
+}
+
+// Queued returns the number of jobs waiting for a worker.
+func (e *Executor) Queued() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.queue.n
+}
+
+// Cap returns the maximum number of jobs that run at once.
+func (e *Executor) Cap() int { return e.cfg.maxRunning }
+
+// Slots returns the executor's slot counter, shared by everyone who shares
+// the Executor.
+func (e *Executor) Slots() *Slots { return &e.slots }
+
+// antsLogger sends ants' own messages (none are expected: the executor
+// recovers every panic) to the configured slog.Logger.
+type antsLogger struct{ log *slog.Logger }
+
+func (l antsLogger) Printf(format string, args ...any) {
+	l.log.Error(fmt.Sprintf(format, args...))
+}
