@@ -1,0 +1,99 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/maphash"
+	"math/bits"
+	"slices"
+)
+
+// keyEntry is one member key of an object being scanned: its unescaped content, in the
+// source or (when it had escapes) in the message's text buffer.
+type keyEntry struct {
+	start, end uint32
+	inText     bool
+	// fp is a cheap fingerprint (length and edge bytes): equal keys have equal fingerprints,
+	// so most pairs are told apart without touching the key bytes. hash is the seeded hash
+	// used for large objects, where an adversary could make fingerprints collide.
+	fp, hash uint64
+}
+
+// pushKey records the key just scanned for the duplicate check of its object and returns its
+// unescaped content. The returned slice is valid until the text buffer next grows.
+func (s *scanner) pushKey() []byte {
+	m := s.m
+	e := keyEntry{start: uint32(s.strStart), end: uint32(s.strEnd)}
+	if s.strEsc {
+		t := len(m.text)
+		m.text = appendUnescaped(m.text, s.src[s.strStart:s.strEnd])
+		e = keyEntry{start: uint32(t), end: uint32(len(m.text)), inText: true}
+	}
+	k := s.key(e)
+	e.fp = fingerprint(k)
+	m.keys = append(m.keys, e)
+	return k
+}
+
+func fingerprint(k []byte) uint64 {
+	n := len(k)
+	if n >= 8 {
+		return binary.LittleEndian.Uint64(k) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(k[n-8:]), 29) ^ uint64(n)<<56
+	}
+	var fp uint64
+	for _, c := range k {
+		fp = fp<<8 | uint64(c)
+	}
+	return fp ^ uint64(n)<<56
+}
+
+func (s *scanner) key(e keyEntry) []byte {
+	if e.inText {
+		return s.m.text[e.start:e.end]
+	}
+	return s.src[e.start:e.end]
+}
+
+// smallObject is the member count up to which keys are compared pairwise; larger objects are
+// sorted by a hash of their keys, keeping the check O(n log n) in the number of members.
+const smallObject = 16
+
+var keySeed = maphash.MakeSeed()
+
+// duplicateKeys reports whether the keys pushed since mark (one object's) repeat.
+func (s *scanner) duplicateKeys(mark int) bool {
+	keys := s.m.keys[mark:]
+	if len(keys) < 2 {
+		return false
+	}
+	if len(keys) <= smallObject {
+		for i := 1; i < len(keys); i++ {
+			for j := 0; j < i; j++ {
+				if keys[i].fp == keys[j].fp && bytes.Equal(s.key(keys[i]), s.key(keys[j])) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := range keys {
+		keys[i].hash = maphash.Bytes(keySeed, s.key(keys[i]))
+	}
+	slices.SortFunc(keys, func(a, b keyEntry) int {
+		switch {
+		case a.hash < b.hash:
+			return -1
+		case a.hash > b.hash:
+			return 1
+		}
+		return 0
+	})
+	for i := 1; i < len(keys); i++ {
+		for j := i - 1; j >= 0 && keys[j].hash == keys[i].hash; j-- {
+			if bytes.Equal(s.key(keys[i]), s.key(keys[j])) {
+				return true
+			}
+		}
+	}
+	return false
+}
