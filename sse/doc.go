@@ -57,8 +57,9 @@
 //
 // # Memory
 //
-// A Writer is about 150 bytes and [Writer.Run] adds one timer; neither
-// starts a goroutine. A Writer over a *bufio.Writer uses that buffer and no
+// A Writer is 112 bytes on 64-bit platforms and [Writer.Run] adds one
+// timer; neither starts a goroutine (an idle stream measured with its
+// goroutine, channel and timer: about 3.5 KiB). A Writer over a *bufio.Writer uses that buffer and no
 // other. A Writer over any other destination borrows a 4 KiB buffer from a
 // shared pool only while it writes a frame, so an idle stream holds no
 // buffer. Writing an event allocates nothing.
