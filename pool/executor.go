@@ -28,7 +28,8 @@ type Executor struct {
 	mu         sync.Mutex
 	closed     bool
 	idleClosed bool
-	idle       chan struct{} // closed once closed and nothing is running
+	idle       chan struct{} // closed once closed, nothing runs and nothing settles
+	settling   int           // verdicts taken out of the lock by detachLocked
 	queue      jobList
 	running    jobList
 	keys       map[Key]*job // undecided keyed jobs
@@ -260,9 +261,18 @@ func (e *Executor) decideLocked(j *job, o Outcome) verdict {
 	return v
 }
 
-// settle carries out a verdict reached by expire, ownerDone, Cancel or
-// Close: the job's context ends with state and r.Err as its cause, and r is
-// delivered. A running job is recycled later by its worker.
+// detachLocked decides j's outcome on behalf of a goroutine other than its
+// worker (expire, ownerDone, Cancel, Close), which must call settle after
+// releasing e.mu. Close waits for such settlements. e.mu must be held and j
+// undecided.
+func (e *Executor) detachLocked(j *job, o Outcome) verdict {
+	e.settling++
+	return e.decideLocked(j, o)
+}
+
+// settle carries out a verdict from detachLocked: the job's context ends
+// with state and r.Err as its cause, and r is delivered. A running job is
+// recycled later by its worker.
 func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 	if v.queued {
 		e.recycle(j)
@@ -272,6 +282,10 @@ func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 	if !v.orphan {
 		e.deliver(v.task, r)
 	}
+	e.mu.Lock()
+	e.settling--
+	e.checkIdleLocked()
+	e.mu.Unlock()
 }
 
 // recycle returns a finished job to the pool.
@@ -287,7 +301,7 @@ func (e *Executor) recycle(j *job) {
 // checkIdleLocked closes e.idle once the executor is closed and idle.
 // e.mu must be held.
 func (e *Executor) checkIdleLocked() {
-	if e.closed && e.running.n == 0 && !e.idleClosed {
+	if e.closed && e.running.n == 0 && e.settling == 0 && !e.idleClosed {
 		e.idleClosed = true
 		close(e.idle)
 	}
@@ -334,15 +348,15 @@ func (e *Executor) Cancel(key Key, reason error) bool {
 		e.mu.Unlock()
 		return false
 	}
-	v := e.decideLocked(j, Cancelled)
+	v := e.detachLocked(j, Cancelled)
 	e.mu.Unlock()
 	e.settle(j, v, Result{Outcome: Cancelled, Err: reason}, ctxCancelled)
 	return true
 }
 
 // Close stops admitting jobs and slots, ends every queued job with outcome
-// [Cancelled] and [ErrClosed], and waits for the running jobs to return,
-// then for the worker goroutines to exit. If ctx ends first, Close cancels
+// [Cancelled] and [ErrClosed], and waits for the running jobs to return and
+// for every Done call to return, then for the worker goroutines to exit. If ctx ends first, Close cancels
 // the running jobs' contexts (cause [ErrClosed]), delivers [Cancelled] for
 // them, releases the workers without waiting and returns ctx's error; a Run
 // that ignores its context keeps its goroutine until it returns, and a later
@@ -355,7 +369,7 @@ func (e *Executor) Close(ctx context.Context) error {
 		e.slots.close()
 		for e.queue.head != nil {
 			j := e.queue.head
-			dropped = append(dropped, settlement{j, e.decideLocked(j, Cancelled)})
+			dropped = append(dropped, settlement{j, e.detachLocked(j, Cancelled)})
 		}
 		e.checkIdleLocked()
 	}
@@ -397,7 +411,7 @@ func (e *Executor) cancelRunning() {
 	var cancelled []settlement
 	for j := e.running.head; j != nil; j = j.next {
 		if !j.decided {
-			cancelled = append(cancelled, settlement{j, e.decideLocked(j, Cancelled)})
+			cancelled = append(cancelled, settlement{j, e.detachLocked(j, Cancelled)})
 		}
 	}
 	e.mu.Unlock()

@@ -34,10 +34,10 @@ type job struct {
 
 	// Owned by whoever holds the job outside the lock (Submit, then the
 	// worker or the goroutine that removed it from the queue).
-	timer     *time.Timer  // created on first use, reset for each use
-	ownerStop func() bool  // stops the watch on the submitter's context
-	expireFn  func()       // j.expire, bound once
-	ownerFn   func()       // j.ownerDone, bound once
+	timer     *time.Timer // created on first use, reset for each use
+	ownerStop func() bool // stops the watch on the submitter's context
+	expireFn  func()      // j.expire, bound once
+	ownerFn   func()      // j.ownerDone, bound once
 }
 
 func newJob(e *Executor) *job {
@@ -91,7 +91,7 @@ func (j *job) expire() {
 		e.mu.Unlock()
 		return
 	}
-	v := e.decideLocked(j, TimedOut)
+	v := e.detachLocked(j, TimedOut)
 	e.mu.Unlock()
 	e.settle(j, v, Result{Outcome: TimedOut, Err: ErrTimeout}, ctxExpired)
 }
@@ -105,7 +105,7 @@ func (j *job) ownerDone() {
 		e.mu.Unlock()
 		return
 	}
-	v := e.decideLocked(j, Cancelled)
+	v := e.detachLocked(j, Cancelled)
 	e.mu.Unlock()
 	e.settle(j, v, Result{Outcome: Cancelled}, ctxCancelled) // orphan: not delivered
 }

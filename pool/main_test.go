@@ -57,8 +57,8 @@ func (t *task) delivered() bool { return t.count.Load() > 0 }
 // gate blocks jobs until opened.
 type gate chan struct{}
 
-func newGate() gate { return make(gate) }
-func (g gate) open()  { close(g) }
+func newGate() gate  { return make(gate) }
+func (g gate) open() { close(g) }
 
 // blockOn returns a Run that waits for g, ignoring its context.
 func blockOn(g gate) func(context.Context) error {

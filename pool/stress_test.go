@@ -1,0 +1,98 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestConcurrentUse drives every path at once on real goroutines; run it
+// with -race. Each admitted job must get exactly one outcome unless its
+// submitter's context ended, and the counters must add up.
+func TestConcurrentUse(t *testing.T) {
+	e := newExecutor(t, Config{MaxConcurrency: 4, MaxQueue: 8, DefaultTimeout: time.Millisecond})
+	const submitters, perSubmitter = 8, 300
+	errBoom := errors.New("boom")
+	runs := []func(ctx context.Context) error{
+		func(context.Context) error { return nil },
+		func(context.Context) error { return errBoom },
+		func(context.Context) error { panic("boom") },
+		func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() },
+		func(ctx context.Context) error { return ctx.Err() },
+	}
+
+	type admitted struct {
+		tk     *task
+		orphan bool // the submitter's context may have ended
+	}
+	results := make([][]admitted, submitters)
+	var wg sync.WaitGroup
+	for g := range submitters {
+		wg.Go(func() {
+			// Every fourth submitter's context ends halfway (its connection
+			// dies); the others outlive their jobs.
+			dies := g%4 == 0
+			owner, hangUp := context.Background(), func() {}
+			if dies {
+				var cancel context.CancelFunc
+				owner, cancel = context.WithCancel(owner)
+				defer cancel()
+				hangUp = cancel
+			}
+			for i := range perSubmitter {
+				tk := newTask(runs[(g+i)%len(runs)])
+				key := Key{Owner: uint64(g), ID: strconv.Itoa(i % 10)}
+				if i%3 == 0 {
+					key = Key{}
+				}
+				err := e.Submit(owner, key, tk)
+				for retry := 0; errors.Is(err, ErrOverloaded) && retry < 100; retry++ {
+					runtime.Gosched()
+					err = e.Submit(owner, key, tk)
+				}
+				switch {
+				case err == nil:
+					results[g] = append(results[g], admitted{tk, dies})
+				case errors.Is(err, ErrOverloaded), errors.Is(err, ErrDuplicateKey):
+				case dies && errors.Is(err, context.Canceled):
+				default:
+					t.Errorf("Submit: %v", err)
+				}
+				if i%4 == 0 {
+					e.Cancel(Key{Owner: uint64(g), ID: strconv.Itoa((i + 5) % 10)}, nil)
+				}
+				if dies && i == perSubmitter/2 {
+					hangUp()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	require.NoError(t, e.Close(context.Background()))
+
+	st := e.Stats()
+	assert.Equal(t, 0, st.Running)
+	assert.Equal(t, 0, st.Queued)
+	assert.Equal(t, st.Admitted, st.Completed+st.Failed+st.Cancelled+st.TimedOut)
+	var n uint64
+	for _, rs := range results {
+		for _, a := range rs {
+			n++
+			c := a.tk.count.Load()
+			if a.orphan {
+				assert.LessOrEqual(t, c, int32(1))
+			} else {
+				assert.Equal(t, int32(1), c)
+			}
+		}
+	}
+	assert.Equal(t, st.Admitted, n)
+	t.Logf("%+v", st)
+}
