@@ -19,8 +19,9 @@ import (
 //     client's disconnect is usually seen.
 //
 // Once Run has returned nothing reads events, so a sender must also select
-// on something that the caller cancels when Run returns. A nil events
-// channel writes keepalives until ctx is done or a write fails.
+// on something that the caller cancels when Run returns. A slice sent on
+// events belongs to Run: the sender must not modify it afterwards. A nil
+// events channel writes keepalives until ctx is done or a write fails.
 func (w *Writer) Run(ctx context.Context, events <-chan []byte) error {
 	idle := time.NewTimer(w.keepAlive)
 	defer idle.Stop()
