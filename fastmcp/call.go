@@ -1,0 +1,148 @@
+package fastmcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"runtime/debug"
+
+	"github.com/bytedance/sonic"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/internal/jsonschema"
+)
+
+var (
+	errToolName      = &Error{Code: CodeInvalidParams, Message: "Invalid params: name must be a non-empty string"}
+	errArgumentsType = &Error{Code: CodeInvalidParams, Message: "Invalid params: arguments must be an object"}
+)
+
+// callTool serves tools/call: lookup, authorization, the multi round-trip state, argument
+// validation, wrappers and handler, and the result's shape.
+func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, error) {
+	m := r.msg
+	name := m.Name()
+	if name.Type() != decode.TypeString || len(name.Text()) == 0 {
+		return nil, errToolName
+	}
+	args := m.Arguments()
+	raw := args.Raw()
+	switch args.Type() {
+	case decode.TypeAbsent:
+		raw = []byte("{}")
+	case decode.TypeObject:
+	default:
+		return nil, errArgumentsType
+	}
+	t := r.cat.tools[string(name.Text())]
+	if t == nil {
+		return nil, unknownTool(name)
+	}
+	if err := s.authorizeInvocation(ctx, r.method, t.component(), unknownTool(name)); err != nil {
+		return nil, err
+	}
+	if err := s.openState(ctx, r, t.name, raw); err != nil {
+		return nil, err
+	}
+	if err := t.input.Validate(raw); err != nil {
+		return s.appendToolResult(dst, r, t, ToolResult{Text: validationMessage(err), IsError: true})
+	}
+	res, err := s.runTool(ctx, r, t, raw)
+	if err != nil {
+		var ir *InputRequired
+		if errors.As(err, &ir) {
+			return s.appendInputRequired(ctx, dst, r, t.name, raw, ir)
+		}
+		var e *Error
+		if errors.As(err, &e) || ctx.Err() != nil {
+			return nil, err
+		}
+		res = ErrorResult(err.Error())
+	}
+	return s.appendToolResult(dst, r, t, res)
+}
+
+func unknownTool(name decode.Value) *Error {
+	return &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + name.String()}
+}
+
+func validationMessage(err error) string {
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		return "Invalid arguments: " + ve.Error()
+	}
+	return "Invalid arguments"
+}
+
+// runTool runs the wrappers and the handler, turning a panic into a generic -32603 with the
+// stack logged.
+func (s *Server) runTool(ctx context.Context, r *Request, t *toolEntry, args json.RawMessage) (res ToolResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.cfg.Logger.Error("fastmcp: tool panicked", "tool", t.name, "panic", p, "stack", string(debug.Stack()))
+			res, err = ToolResult{}, errToolPanicked
+		}
+	}()
+	if len(t.wrap) == 0 {
+		return t.call(ctx, r, args)
+	}
+	var out ToolResult
+	err = runWrapped(ctx, s, t.wrap, t.component(), func(ctx context.Context) error {
+		var herr error
+		out, herr = t.call(ctx, r, args)
+		return herr
+	})
+	var we *wrapperError
+	if errors.As(err, &we) {
+		return ErrorResult(we.msg), nil
+	}
+	return out, err
+}
+
+// appendToolResult writes a complete tools/call result, validating structured output against
+// the tool's output schema.
+func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res ToolResult) ([]byte, error) {
+	var structured []byte
+	if res.Structured != nil {
+		if raw, ok := res.Structured.(json.RawMessage); ok {
+			structured = raw
+		} else {
+			enc, err := sonic.Marshal(res.Structured)
+			if err != nil {
+				return nil, errInvalidResult
+			}
+			structured = enc
+		}
+	}
+	if t.output != nil && !res.IsError {
+		if structured == nil || t.output.Validate(structured) != nil {
+			return nil, errOutputSchema
+		}
+	}
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, r.ID()...)
+	dst = append(dst, `,"result":{"resultType":"complete","content":[`...)
+	n := 0
+	if res.Text != "" || len(res.Content) == 0 && structured == nil {
+		dst = appendContent(dst, &Content{kind: contentText, text: res.Text})
+		n++
+	}
+	for i := range res.Content {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendContent(dst, &res.Content[i])
+		n++
+	}
+	dst = append(dst, ']')
+	if structured != nil {
+		dst = append(dst, `,"structuredContent":`...)
+		dst = append(dst, structured...)
+	}
+	if res.IsError {
+		dst = append(dst, `,"isError":true`...)
+	}
+	dst = append(dst, ',')
+	dst = s.appendMeta(dst, res.Meta)
+	return append(dst, '}', '}'), nil
+}

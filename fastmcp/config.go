@@ -1,0 +1,147 @@
+package fastmcp
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// Defaults for [Config].
+const (
+	// DefaultPageSize is the number of items per page of the list methods.
+	DefaultPageSize = 100
+	// DefaultStateTTL is how long a sealed requestState stays valid.
+	DefaultStateTTL = 300 * time.Second
+	// MaxStateTTL is the longest StateTTL accepted.
+	MaxStateTTL = 900 * time.Second
+	// DefaultSubscriptionBuffer bounds the resources/updated events queued for one listen
+	// stream; list_changed events are coalesced and take no room.
+	DefaultSubscriptionBuffer = 100
+	// MaxCursorBytes is the longest pagination cursor accepted.
+	MaxCursorBytes = 2048
+	// MaxResourceSubscriptions bounds the URIs of one subscriptions/listen request.
+	MaxResourceSubscriptions = 1000
+	// MaxCompletionValues bounds the values of one completion/complete result.
+	MaxCompletionValues = 100
+	// MinStateKeyBytes is the shortest requestState sealing key accepted.
+	MinStateKeyBytes = 32
+)
+
+// ErrInvalidConfig is wrapped by the error NewServer returns for an invalid [Config].
+var ErrInvalidConfig = errors.New("fastmcp: invalid config")
+
+// CacheScope says who may share a cached result.
+type CacheScope string
+
+const (
+	// CachePrivate: the result is scoped to one authorization context (the default).
+	CachePrivate CacheScope = "private"
+	// CachePublic: the result may be shared across principals, for example by a gateway.
+	CachePublic CacheScope = "public"
+)
+
+// CacheHint is the ttlMs and cacheScope a cacheable result carries. The zero value is
+// {0, "private"}: immediately stale, not shared.
+type CacheHint struct {
+	TTL   time.Duration
+	Scope CacheScope
+}
+
+func (h CacheHint) resolve() (CacheHint, error) {
+	if h.TTL < 0 {
+		return h, fmt.Errorf("%w: negative cache TTL %v", ErrInvalidConfig, h.TTL)
+	}
+	switch h.Scope {
+	case "":
+		h.Scope = CachePrivate
+	case CachePrivate, CachePublic:
+	default:
+		return h, fmt.Errorf("%w: cache scope %q is not %q or %q", ErrInvalidConfig, h.Scope, CachePrivate, CachePublic)
+	}
+	return h, nil
+}
+
+// Config configures a [Server]. The zero value (or a nil *Config) selects every default.
+// NewServer copies it; later changes have no effect.
+type Config struct {
+	// Instructions is the free text server/discover returns to help a model use the server.
+	Instructions string
+
+	// Cache hints for server/discover, the list methods and resources/read. Components may
+	// override the hint of their own read. Zero means {ttlMs 0, "private"}.
+	DiscoverCache, ToolsCache, PromptsCache, ResourcesCache CacheHint
+
+	// PageSize is the number of items per page of the list methods. If zero,
+	// [DefaultPageSize] is used. Negative values are invalid.
+	PageSize int
+
+	// StateKey seals multi round-trip requestState (AES-256-GCM under a key derived from it).
+	// It must be at least [MinStateKeyBytes] long; share it between replicas that serve the
+	// same clients. If nil, a random key is made per process, and a retry that reaches another
+	// process is answered with a new input request.
+	StateKey []byte
+	// StateTTL bounds how long a requestState is valid. If zero, [DefaultStateTTL] is used;
+	// at most [MaxStateTTL]. Negative values are invalid.
+	StateTTL time.Duration
+
+	// Authorizer, if set, decides per component and phase what a caller may see and invoke.
+	Authorizer Authorizer
+	// ConcealRefusals answers a refused invocation exactly like an unknown component.
+	ConcealRefusals bool
+
+	// EventBus carries list_changed and resources/updated events to listen streams. If nil,
+	// an in-memory bus local to this Server is used.
+	EventBus EventBus
+	// SubscriptionBuffer bounds the resources/updated events queued per listen stream; on
+	// overflow the stream ends with its completion response, so the client re-lists. If zero,
+	// [DefaultSubscriptionBuffer] is used. Negative values are invalid.
+	SubscriptionBuffer int
+
+	// Limits bounds the messages Dispatch decodes (transports may decode themselves).
+	Limits decode.Limits
+
+	// Logger receives handler panics with their stacks, and refusals worth a look. If nil,
+	// slog.Default() is used. Nothing logged reaches the wire.
+	Logger *slog.Logger
+}
+
+// resolve validates c and fills in defaults.
+func (c Config) resolve() (Config, error) {
+	var err error
+	for _, h := range []*CacheHint{&c.DiscoverCache, &c.ToolsCache, &c.PromptsCache, &c.ResourcesCache} {
+		if *h, err = h.resolve(); err != nil {
+			return c, err
+		}
+	}
+	switch {
+	case c.PageSize < 0:
+		return c, fmt.Errorf("%w: PageSize %d is negative", ErrInvalidConfig, c.PageSize)
+	case c.PageSize == 0:
+		c.PageSize = DefaultPageSize
+	}
+	switch {
+	case c.StateTTL < 0 || c.StateTTL > MaxStateTTL:
+		return c, fmt.Errorf("%w: StateTTL %v is outside (0, %v]", ErrInvalidConfig, c.StateTTL, MaxStateTTL)
+	case c.StateTTL == 0:
+		c.StateTTL = DefaultStateTTL
+	}
+	if c.StateKey != nil && len(c.StateKey) < MinStateKeyBytes {
+		return c, fmt.Errorf("%w: StateKey has %d bytes, want at least %d", ErrInvalidConfig, len(c.StateKey), MinStateKeyBytes)
+	}
+	switch {
+	case c.SubscriptionBuffer < 0:
+		return c, fmt.Errorf("%w: SubscriptionBuffer %d is negative", ErrInvalidConfig, c.SubscriptionBuffer)
+	case c.SubscriptionBuffer == 0:
+		c.SubscriptionBuffer = DefaultSubscriptionBuffer
+	}
+	if c.Authorizer != nil && (c.ToolsCache.Scope == CachePublic || c.PromptsCache.Scope == CachePublic || c.ResourcesCache.Scope == CachePublic) {
+		return c, fmt.Errorf("%w: with an Authorizer the list caches must be private", ErrInvalidConfig)
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c, nil
+}

@@ -1,0 +1,79 @@
+package fastmcp
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// discover serves server/discover from bytes precomputed once per catalog snapshot.
+func (s *Server) discover(_ context.Context, r *Request, dst []byte) ([]byte, error) {
+	c := r.cat
+	c.discoverOnce.Do(func() {
+		b := append([]byte(nil), `{"resultType":"complete","supportedVersions":["`+Version+`"],"capabilities":`...)
+		b = appendCapabilities(b, c.kinds)
+		b = appendOptString(b, "instructions", s.cfg.Instructions)
+		b = appendCacheHint(b, s.cfg.DiscoverCache)
+		b = append(b, ',')
+		b = append(b, s.serverMeta...)
+		c.discoverBytes = append(b, '}')
+	})
+	return decode.AppendResult(dst, r.ID(), c.discoverBytes), nil
+}
+
+// appendCapabilities writes the ServerCapabilities for the kinds of component registered.
+func appendCapabilities(dst []byte, kinds componentKind) []byte {
+	dst = append(dst, `{"logging":{}`...)
+	if kinds&kindCompletion != 0 {
+		dst = append(dst, `,"completions":{}`...)
+	}
+	if kinds&kindPrompt != 0 {
+		dst = append(dst, `,"prompts":{"listChanged":true}`...)
+	}
+	if kinds&kindResource != 0 {
+		dst = append(dst, `,"resources":{"subscribe":true,"listChanged":true}`...)
+	}
+	if kinds&kindTool != 0 {
+		dst = append(dst, `,"tools":{"listChanged":true}`...)
+	}
+	return append(dst, '}')
+}
+
+func appendCacheHint(dst []byte, h CacheHint) []byte {
+	dst = append(dst, `,"ttlMs":`...)
+	dst = strconv.AppendInt(dst, h.TTL.Milliseconds(), 10)
+	dst = append(dst, `,"cacheScope":"`...)
+	dst = append(dst, h.Scope...)
+	return append(dst, '"')
+}
+
+// appendServerMeta writes `"_meta":{"io.modelcontextprotocol/serverInfo":{...}}`.
+func appendServerMeta(dst []byte, info Implementation) []byte {
+	dst = append(dst, `"_meta":{"io.modelcontextprotocol/serverInfo":`...)
+	dst = appendImplementation(dst, info)
+	return append(dst, '}')
+}
+
+func appendImplementation(dst []byte, info Implementation) []byte {
+	dst = append(dst, `{"name":`...)
+	dst = decode.AppendString(dst, info.Name, false)
+	dst = append(dst, `,"version":`...)
+	dst = decode.AppendString(dst, info.Version, false)
+	dst = appendOptString(dst, "title", info.Title)
+	dst = appendOptString(dst, "description", info.Description)
+	dst = appendOptString(dst, "websiteUrl", info.WebsiteURL)
+	dst, _ = appendOptJSON(dst, "icons", info.Icons, len(info.Icons) > 0)
+	return append(dst, '}')
+}
+
+// appendMeta writes the result _meta: the server's, joined by the members of extra (a JSON
+// object or nil).
+func (s *Server) appendMeta(dst, extra []byte) []byte {
+	if len(extra) < 2 || string(extra) == "{}" {
+		return append(dst, s.serverMeta...)
+	}
+	dst = append(dst, s.serverMeta[:len(s.serverMeta)-1]...) // without the closing brace
+	dst = append(dst, ',')
+	return append(dst, extra[1:]...) // the members of extra and its closing brace
+}

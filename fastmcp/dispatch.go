@@ -1,0 +1,113 @@
+package fastmcp
+
+import (
+	"context"
+	"sync"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// Sink receives the notifications that belong to one request (progress, log messages) or to
+// the subscription it opened, in order and one at a time.
+type Sink interface {
+	// Notify writes one complete JSON-RPC notification and returns once the transport has
+	// written it (that is the acknowledgement progress waits for), or an error when it cannot:
+	// ctx ended or the connection failed. msg is only valid during the call.
+	Notify(ctx context.Context, msg []byte) error
+}
+
+// Reply is what a message produced: the JSON-RPC response to send, if any, and the error it
+// carries, if any (transports map it to a status with [HTTPStatus]).
+type Reply struct {
+	// Body is the response, appended to the dst given to Handle. It is nil for a
+	// notification, for a response object, and for a request whose context was cancelled
+	// (nothing is sent for a cancelled request).
+	Body []byte
+	// Err is the error Body carries, nil for a result.
+	Err *Error
+}
+
+var messagePool = sync.Pool{New: func() any { return new(decode.Message) }}
+
+// Dispatch decodes one message and serves it: it returns the reply bytes, or nil when none is
+// due (a notification, a response object, a cancelled request). Notifications that belong to
+// the request go to sink, which may be nil. It is a convenience over [Server.Handle] for tests
+// and simple transports.
+func (s *Server) Dispatch(ctx context.Context, msg []byte, sink Sink) []byte {
+	m := messagePool.Get().(*decode.Message)
+	defer func() {
+		m.Reset()
+		messagePool.Put(m)
+	}()
+	if err := s.decoder.Decode(m, msg); err != nil {
+		return AppendDecodeError(nil, m, err).Body
+	}
+	return s.Handle(ctx, m, sink, nil).Body
+}
+
+// AppendDecodeError appends the reply to a message that failed to decode (err from
+// [decode.Decoder.Decode]): an error response that echoes the id only when it was readable and
+// within bounds, or nothing for a notification or a response object, which are never
+// answered.
+func AppendDecodeError(dst []byte, m *decode.Message, err error) Reply {
+	if k := m.Kind(); k == decode.KindNotification || k == decode.KindResponse {
+		return Reply{}
+	}
+	e := asError(err)
+	return Reply{Body: appendError(dst, echoID(m), e), Err: e}
+}
+
+// echoID returns the id literal a reply to m carries, nil for null.
+func echoID(m *decode.Message) []byte {
+	if m.IDEchoable() {
+		return m.ID().Raw()
+	}
+	return nil
+}
+
+func appendError(dst, id []byte, e *Error) []byte {
+	return decode.AppendError(dst, id, int64(e.Code), e.Message, e.Data, false)
+}
+
+// Handle serves one decoded message and appends its response to dst. ctx is the request's
+// context: the transport cancels it when the client goes away, on notifications/cancelled,
+// at the request deadline and at shutdown; handlers see it. m must have decoded without error
+// (see [AppendDecodeError]); its bytes must stay valid until Handle returns.
+//
+// Handle blocks until the request is finished. For subscriptions/listen that is when the
+// subscription ends: the acknowledgement and the events go to sink meanwhile.
+func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
+	switch m.Kind() {
+	case decode.KindRequest:
+	case decode.KindInvalid:
+		return Reply{Body: appendError(dst, echoID(m), ErrInvalidRequest), Err: ErrInvalidRequest}
+	default:
+		return Reply{} // notifications are the transport's (cancellation); responses are ignored
+	}
+	r := newRequest(s, m, sink)
+	body, err := s.serve(ctx, r, dst)
+	if err != nil {
+		if ctx.Err() != nil && isCancellation(err) {
+			return Reply{}
+		}
+		e := asError(err)
+		return Reply{Body: appendError(dst, m.ID().Raw(), e), Err: e}
+	}
+	if body == nil {
+		return Reply{}
+	}
+	return Reply{Body: body}
+}
+
+// appendResult appends a success response whose result object is opened by the caller's
+// writer: result must be the members of the result object without braces and without the
+// server meta, for example `"resultType":"complete","tools":[...]`.
+func (s *Server) appendResult(dst, id []byte, members func([]byte) []byte) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, id...)
+	dst = append(dst, `,"result":{`...)
+	dst = members(dst)
+	dst = append(dst, ',')
+	dst = append(dst, s.serverMeta...)
+	return append(dst, '}', '}')
+}

@@ -1,0 +1,129 @@
+package fastmcp
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// Code is a JSON-RPC error code. Every code the server emits is in the table below.
+type Code = decode.Code
+
+// The JSON-RPC and MCP error codes, with what each one means here.
+const (
+	// CodeParseError: the message is not valid JSON under the decoder's rules.
+	CodeParseError = decode.CodeParseError
+	// CodeInvalidRequest: not a valid JSON-RPC request (envelope, id bounds, batch, duplicate
+	// in-flight id, an input request method sent as a request).
+	CodeInvalidRequest = decode.CodeInvalidRequest
+	// CodeMethodNotFound: unknown or removed method (initialize, ping, logging/setLevel, …), or
+	// a method whose capability the server does not advertise.
+	CodeMethodNotFound Code = -32601
+	// CodeInvalidParams: missing or invalid request _meta, unknown tool or prompt, resource not
+	// found (data.uri), bad cursor, bad logLevel, tampered or expired requestState, malformed
+	// input responses.
+	CodeInvalidParams = decode.CodeInvalidParams
+	// CodeInternalError: a handler panicked or produced an invalid result, capacity was
+	// exhausted, execution timed out, or an authorization policy failed.
+	CodeInternalError Code = -32603
+	// CodeHeaderMismatch: an HTTP header that mirrors the body is missing, malformed or
+	// different from the body (Streamable HTTP only).
+	CodeHeaderMismatch Code = -32020
+	// CodeMissingCapability: the request needs a client capability it did not declare;
+	// data.requiredCapabilities is a ClientCapabilities object.
+	CodeMissingCapability Code = -32021
+	// CodeUnsupportedVersion: the requested protocol version is not served; data has
+	// supported and requested.
+	CodeUnsupportedVersion Code = -32022
+)
+
+// Error is a JSON-RPC error: the code, a one-sentence message and optional data. Handlers
+// return one to answer with a protocol error instead of a result; any other error from a tool
+// handler becomes an isError tool result.
+type Error struct {
+	Code    Code
+	Message string
+	// Data is a JSON value, or nil.
+	Data json.RawMessage
+
+	// admission marks errors about the request envelope itself (missing _meta, …), which
+	// Streamable HTTP answers with 400 rather than 200.
+	admission bool
+}
+
+func (e *Error) Error() string {
+	return "fastmcp: " + e.Message + " (" + strconv.Itoa(int(e.Code)) + ")"
+}
+
+// Is reports whether target is an *Error with the same code, so errors.Is(err, ErrInvalidParams)
+// holds for any invalid-params error.
+func (e *Error) Is(target error) bool {
+	var t *Error
+	return errors.As(target, &t) && t.Code == e.Code
+}
+
+// Sentinels for errors.Is, one per code.
+var (
+	ErrParse               = &Error{Code: CodeParseError, Message: "Parse error"}
+	ErrInvalidRequest      = &Error{Code: CodeInvalidRequest, Message: "Invalid Request"}
+	ErrMethodNotFound      = &Error{Code: CodeMethodNotFound, Message: "Method not found"}
+	ErrInvalidParams       = &Error{Code: CodeInvalidParams, Message: "Invalid params"}
+	ErrInternal            = &Error{Code: CodeInternalError, Message: "Internal error"}
+	ErrHeaderMismatch      = &Error{Code: CodeHeaderMismatch, Message: "Header mismatch"}
+	ErrMissingCapability   = &Error{Code: CodeMissingCapability, Message: "Missing required client capability"}
+	ErrUnsupportedVersion  = &Error{Code: CodeUnsupportedVersion, Message: "Unsupported protocol version"}
+	errInputNotPermitted   = &Error{Code: CodeInternalError, Message: "Input-required result is not permitted for this operation"}
+	errInvalidState        = &Error{Code: CodeInvalidParams, Message: "Invalid or expired request state"}
+	errToolPanicked        = &Error{Code: CodeInternalError, Message: "Tool raised an exception"}
+	errHandlerPanicked     = &Error{Code: CodeInternalError, Message: "Handler raised an exception"}
+	errInvalidResult       = &Error{Code: CodeInternalError, Message: "Server produced an invalid result"}
+	errOutputSchema        = &Error{Code: CodeInternalError, Message: "Tool output failed schema validation"}
+	errPolicyFault         = &Error{Code: CodeInternalError, Message: "Authorization policy failed"}
+	errMissingMeta         = &Error{Code: CodeInvalidParams, Message: "Missing required request metadata: io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities", admission: true}
+	errInvalidMeta         = &Error{Code: CodeInvalidParams, Message: "_meta contains an invalid key or value", admission: true}
+	errInvalidLogLevel     = &Error{Code: CodeInvalidParams, Message: "Invalid log level", admission: true}
+	errInvalidCursor       = &Error{Code: CodeInvalidParams, Message: "Invalid pagination cursor"}
+	errExpiredCursor       = &Error{Code: CodeInvalidParams, Message: "Pagination cursor has expired"}
+	errNotificationMethod  = &Error{Code: CodeInvalidRequest, Message: "Invalid Request: notifications cannot be sent as requests"}
+	errInputRequestAsTopLv = &Error{Code: CodeInvalidRequest, Message: "Invalid Request: input request methods are only valid inside inputResponses"}
+)
+
+// NewError returns an *Error with the given code, message and data (a JSON value or nil).
+func NewError(code Code, message string, data json.RawMessage) *Error {
+	return &Error{Code: code, Message: message, Data: data}
+}
+
+// HTTPStatus maps a JSON-RPC error to the HTTP status a 2026-07-28 Streamable HTTP response
+// carries (reference: the MCP specification's error table): 404 for an unknown method; 400 for
+// parse, request, header, capability and version errors and for invalid request metadata;
+// 200 for every other error, which is a JSON-RPC error about an otherwise valid request.
+func HTTPStatus(err *Error) int {
+	switch err.Code {
+	case CodeMethodNotFound:
+		return http.StatusNotFound
+	case CodeParseError, CodeInvalidRequest, CodeHeaderMismatch, CodeMissingCapability, CodeUnsupportedVersion:
+		return http.StatusBadRequest
+	case CodeInvalidParams:
+		if err.admission {
+			return http.StatusBadRequest
+		}
+	}
+	return http.StatusOK
+}
+
+// asError converts any error to the *Error a client sees. Unknown errors become a generic
+// internal error: their text never reaches the wire.
+func asError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var de *decode.Error
+	if errors.As(err, &de) {
+		return &Error{Code: de.Code, Message: de.Message}
+	}
+	return ErrInternal
+}

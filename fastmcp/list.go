@@ -1,0 +1,125 @@
+package fastmcp
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"hash/fnv"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// listed is a component as the list methods see it.
+type listed interface {
+	listedJSON() []byte
+	component() Component
+}
+
+func (e *toolEntry) listedJSON() []byte { return e.listed }
+func (e *toolEntry) component() Component {
+	return Component{Kind: "tool", Name: e.name}
+}
+
+// listPage serves one page of a list method: the items the caller may see (authorization
+// filters before paging), from the cursor's offset, under key.
+func listPage[E listed](ctx context.Context, s *Server, r *Request, dst []byte, key string, items []E, hint CacheHint) ([]byte, error) {
+	cursor := r.msg.Cursor()
+	if !cursor.Present() && s.cfg.Authorizer == nil {
+		if cached, ok := r.cat.publicPages.Load(key); ok {
+			return decode.AppendResult(dst, r.ID(), cached.([]byte)), nil
+		}
+	}
+	visible := items
+	if s.cfg.Authorizer != nil {
+		visible = make([]E, 0, len(items))
+		for _, it := range items {
+			refusal, fault := s.authorize(ctx, PhaseDiscovery, r.method, it.component())
+			if fault != nil {
+				return nil, errPolicyFault
+			}
+			if refusal == nil {
+				visible = append(visible, it)
+			}
+		}
+	}
+	scope := cursorScope(ctx, r.method)
+	offset := 0
+	if cursor.Present() {
+		var err *Error
+		if offset, err = s.openCursor(cursor, r.cat.version, scope, len(visible)); err != nil {
+			return nil, err
+		}
+	}
+	end := min(offset+s.cfg.PageSize, len(visible))
+	b := append([]byte(nil), `{"resultType":"complete","`...)
+	b = append(b, key...)
+	b = append(b, `":[`...)
+	for i, it := range visible[offset:end] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, it.listedJSON()...)
+	}
+	b = append(b, ']')
+	if end < len(visible) {
+		b = append(b, `,"nextCursor":"`...)
+		b = s.appendCursor(b, r.cat.version, scope, end)
+		b = append(b, '"')
+	}
+	b = appendCacheHint(b, hint)
+	b = append(b, ',')
+	b = append(b, s.serverMeta...)
+	b = append(b, '}')
+	if !cursor.Present() && s.cfg.Authorizer == nil {
+		r.cat.publicPages.Store(key, b)
+	}
+	return decode.AppendResult(dst, r.ID(), b), nil
+}
+
+// Cursors are opaque to clients: base64url of a version byte, the catalog version, the offset
+// and a scope fingerprint (method and principal). A cursor from another method, principal or
+// catalog version is refused.
+const cursorVersion = 1
+
+func cursorScope(ctx context.Context, method string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(method))
+	h.Write([]byte{0})
+	h.Write([]byte(principalOf(ctx)))
+	return h.Sum64()
+}
+
+func (s *Server) appendCursor(dst []byte, version, scope uint64, offset int) []byte {
+	var raw [21]byte
+	raw[0] = cursorVersion
+	binary.BigEndian.PutUint64(raw[1:], version)
+	binary.BigEndian.PutUint32(raw[9:], uint32(offset))
+	binary.BigEndian.PutUint64(raw[13:], scope)
+	return base64.RawURLEncoding.AppendEncode(dst, raw[:])
+}
+
+func (s *Server) openCursor(c decode.Value, version, scope uint64, n int) (int, *Error) {
+	if c.Type() != decode.TypeString || len(c.Text()) > MaxCursorBytes {
+		return 0, errInvalidCursor
+	}
+	var raw [21]byte
+	if base64.RawURLEncoding.DecodedLen(len(c.Text())) != len(raw) {
+		return 0, errInvalidCursor
+	}
+	if _, err := base64.RawURLEncoding.Decode(raw[:], c.Text()); err != nil || raw[0] != cursorVersion {
+		return 0, errInvalidCursor
+	}
+	if binary.BigEndian.Uint64(raw[13:]) != scope {
+		return 0, errInvalidCursor
+	}
+	offset := int(binary.BigEndian.Uint32(raw[9:]))
+	if binary.BigEndian.Uint64(raw[1:]) != version || offset <= 0 || offset >= n || offset%s.cfg.PageSize != 0 {
+		return 0, errExpiredCursor
+	}
+	return offset, nil
+}
+
+func (s *Server) listTools(ctx context.Context, r *Request, dst []byte) ([]byte, error) {
+	r.cat.sorted()
+	return listPage(ctx, s, r, dst, "tools", r.cat.toolList, s.cfg.ToolsCache)
+}

@@ -1,0 +1,97 @@
+package fastmcp
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/internal/sealstate"
+)
+
+// Version is the protocol revision this package serves natively.
+const Version = "2026-07-28"
+
+// Implementation identifies the server: it is sent as
+// result._meta["io.modelcontextprotocol/serverInfo"] on every result.
+type Implementation struct {
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	WebsiteURL  string `json:"websiteUrl,omitempty"`
+	Icons       []Icon `json:"icons,omitempty"`
+}
+
+// Icon is an icon a client may show for the server or a component.
+type Icon struct {
+	Src      string   `json:"src"`
+	MimeType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
+	Theme    string   `json:"theme,omitempty"`
+}
+
+// Server is the transport-free MCP core: it serves one decoded message at a time, and every
+// transport is built on [Server.Handle] (or [Server.Dispatch] for raw bytes). Register
+// components before serving or while serving: catalog changes are atomic for requests in
+// flight and are published to listen streams.
+//
+// It is safe to call Server methods from concurrently running goroutines.
+type Server struct {
+	info    Implementation
+	cfg     Config
+	decoder *decode.Decoder
+	sealer  *sealstate.Sealer
+	bus     EventBus
+	hub     *hub // the in-memory bus, when cfg.EventBus is nil
+
+	// serverMeta is `"_meta":{"io.modelcontextprotocol/serverInfo":{...}}`, appended to every
+	// result.
+	serverMeta []byte
+
+	mu      sync.Mutex // serializes catalog writers
+	catalog atomic.Pointer[catalog]
+
+	now func() time.Time // test hook
+}
+
+// NewServer returns a Server that identifies itself as info. A nil cfg selects every
+// default; an invalid one is an error wrapping [ErrInvalidConfig].
+func NewServer(info Implementation, cfg *Config) (*Server, error) {
+	var c Config
+	if cfg != nil {
+		c = *cfg
+	}
+	c, err := c.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if info.Name == "" || info.Version == "" {
+		return nil, fmt.Errorf("%w: Implementation needs a Name and a Version", ErrInvalidConfig)
+	}
+	s := &Server{info: info, cfg: c, now: time.Now}
+	if s.decoder, err = decode.New(c.Limits); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+	}
+	if c.StateKey == nil {
+		s.sealer = sealstate.NewRandom()
+	} else if s.sealer, err = sealstate.New(sealstate.Config{Keys: [][]byte{c.StateKey}, TTL: c.StateTTL}); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+	}
+	s.bus = c.EventBus
+	if s.bus == nil {
+		s.hub = newHub()
+		s.bus = s.hub
+	}
+	s.serverMeta = appendServerMeta(nil, info)
+	s.catalog.Store(newCatalog(0))
+	return s, nil
+}
+
+// Info returns the server's identity.
+func (s *Server) Info() Implementation { return s.info }
+
+// Decoder returns the decoder the server uses, with the limits of its Config.
+func (s *Server) Decoder() *decode.Decoder { return s.decoder }
+
