@@ -56,7 +56,9 @@ func Sample(params json.RawMessage) InputRequest {
 }
 
 // ListRoots asks the client for its roots.
-func ListRoots() InputRequest { return InputRequest{Method: "roots/list", Params: json.RawMessage(`{}`)} }
+func ListRoots() InputRequest {
+	return InputRequest{Method: "roots/list", Params: json.RawMessage(`{}`)}
+}
 
 var (
 	errStateType     = &Error{Code: CodeInvalidParams, Message: "Invalid params: requestState must be a string"}

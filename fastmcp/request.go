@@ -56,7 +56,6 @@ func (r *Request) TraceContext() (traceparent, tracestate, baggage string) {
 	return r.msg.TraceParent().String(), r.msg.TraceState().String(), r.msg.Baggage().String()
 }
 
-
 // State returns the state the handler sealed into its previous input-required result, or nil
 // on a first round. The server has verified it: it was sealed by this server (or a replica
 // sharing its StateKey) for the same method, component, arguments and principal, and has not

@@ -94,4 +94,3 @@ func (s *Server) Info() Implementation { return s.info }
 
 // Decoder returns the decoder the server uses, with the limits of its Config.
 func (s *Server) Decoder() *decode.Decoder { return s.decoder }
-
