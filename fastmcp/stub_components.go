@@ -24,6 +24,3 @@ func (s *Server) readResource(ctx context.Context, r *Request, dst []byte) ([]by
 func (s *Server) complete(ctx context.Context, r *Request, dst []byte) ([]byte, error) {
 	return nil, ErrMethodNotFound
 }
-func (s *Server) listen(ctx context.Context, r *Request, dst []byte) ([]byte, error) {
-	return nil, ErrMethodNotFound
-}
