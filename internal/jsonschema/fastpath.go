@@ -1,0 +1,269 @@
+package jsonschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// The fast path.
+//
+// Most tool input schemas are flat: an object whose properties each declare one primitive type,
+// with a required list and maybe "additionalProperties": false. For those, [Schema.Validate]
+// first checks the raw bytes without decoding them. The check is one-sided: it reports true only
+// when the full validator would accept the instance, and anything it is unsure of (a duplicate
+// key, a key with escapes or invalid UTF-8, an integer written with a fraction or exponent, any
+// failure) goes to the full validator, which then also words the error. So the fast path never
+// changes a result, only its cost; FuzzFastPath checks that it agrees with the validator.
+
+// kinds of value a flat property may declare.
+type valueKind uint8
+
+const (
+	kindAny valueKind = iota
+	kindString
+	kindInteger
+	kindNumber
+	kindBoolean
+	kindNull
+	kindObject
+	kindArray
+)
+
+var kindByType = map[string]valueKind{
+	"string": kindString, "integer": kindInteger, "number": kindNumber, "boolean": kindBoolean,
+	"null": kindNull, "object": kindObject, "array": kindArray,
+}
+
+// maxFlatNames bounds the property and required names of a flat schema (one bit each).
+const maxFlatNames = 64
+
+// flatSchema is a flat object schema, checked on raw bytes by accepts.
+type flatSchema struct {
+	index    map[string]int // property (or required) name -> bit
+	kinds    []valueKind    // by bit
+	declared uint64         // bits of the names under "properties"
+	required uint64         // bits of the required names
+	closed   bool           // "additionalProperties": false: undeclared names are refused
+}
+
+// Keywords with no effect on validation (annotations), allowed anywhere in a flat schema. format
+// and the content keywords are annotations because Compile does not assert them.
+var annotationKeywords = map[string]bool{
+	"title": true, "description": true, "$comment": true, "examples": true, "default": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true,
+}
+
+var propertyAnnotationKeywords = map[string]bool{
+	"format": true, "contentEncoding": true, "contentMediaType": true,
+}
+
+// newFlatSchema returns the flat form of the compiled (so valid) schema document doc, or nil if
+// doc is not a flat object schema.
+func newFlatSchema(doc any) *flatSchema {
+	root, ok := doc.(map[string]any)
+	if !ok || root["type"] != "object" {
+		return nil
+	}
+	f := &flatSchema{index: map[string]int{}}
+	add := func(name string, k valueKind) bool {
+		if _, ok := f.index[name]; ok {
+			return true
+		}
+		if len(f.kinds) == maxFlatNames {
+			return false
+		}
+		f.index[name] = len(f.kinds)
+		f.kinds = append(f.kinds, k)
+		return true
+	}
+	for kw, v := range root {
+		switch {
+		case kw == "type":
+		case kw == "$schema":
+			if s, _ := v.(string); strings.TrimSuffix(s, "#") != "https://json-schema.org/draft/2020-12/schema" {
+				return nil
+			}
+		case kw == "properties":
+			for name, ps := range v.(map[string]any) {
+				k, ok := flatProperty(ps)
+				if !ok || !add(name, k) {
+					return nil
+				}
+				f.declared |= 1 << f.index[name]
+			}
+		case kw == "additionalProperties":
+			switch a := v.(type) {
+			case bool:
+				f.closed = !a
+			case map[string]any:
+				if len(a) != 0 {
+					return nil
+				}
+			}
+		case kw == "required":
+		case annotationKeywords[kw], strings.HasPrefix(kw, "x-"):
+		default:
+			return nil
+		}
+	}
+	if req, ok := root["required"].([]any); ok {
+		for _, r := range req {
+			name := r.(string)
+			if !add(name, kindAny) {
+				return nil
+			}
+			f.required |= 1 << f.index[name]
+		}
+	}
+	return f
+}
+
+// flatProperty returns the kind a property schema declares, if it declares nothing else.
+func flatProperty(ps any) (valueKind, bool) {
+	switch s := ps.(type) {
+	case bool:
+		return kindAny, s // false: never valid when present; leave it to the validator
+	case map[string]any:
+		k := kindAny
+		for kw, v := range s {
+			switch {
+			case kw == "type":
+				t, _ := v.(string)
+				kk, ok := kindByType[t]
+				if !ok {
+					return 0, false
+				}
+				k = kk
+			case annotationKeywords[kw], propertyAnnotationKeywords[kw], strings.HasPrefix(kw, "x-"):
+			default:
+				return 0, false
+			}
+		}
+		return k, true
+	}
+	return 0, false
+}
+
+// accepts reports whether instance certainly matches f; false means "ask the validator".
+// It does not allocate.
+func (f *flatSchema) accepts(b []byte) bool {
+	if !json.Valid(b) {
+		return false
+	}
+	i := skipSpace(b, 0)
+	if b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	var seen uint64
+	if b[i] != '}' {
+		for {
+			end := stringEnd(b, i)
+			key := b[i+1 : end-1]
+			if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+				return false
+			}
+			i = skipSpace(b, end)
+			i = skipSpace(b, i+1) // past ':'
+			vEnd := valueEnd(b, i)
+			bit, ok := f.index[string(key)]
+			m := uint64(1) << bit
+			switch {
+			case ok && f.closed && f.declared&m == 0:
+				return false // required but not declared: additional
+			case ok:
+				if seen&m != 0 || !kindMatches(f.kinds[bit], b[i:vEnd]) {
+					return false
+				}
+				seen |= m
+			case f.closed:
+				return false
+			}
+			i = skipSpace(b, vEnd)
+			if b[i] == '}' {
+				break
+			}
+			i = skipSpace(b, i+1) // past ','
+		}
+	}
+	return seen&f.required == f.required
+}
+
+// kindMatches reports whether the JSON value v certainly has kind k.
+func kindMatches(k valueKind, v []byte) bool {
+	switch k {
+	case kindAny:
+		return true
+	case kindString:
+		return v[0] == '"'
+	case kindBoolean:
+		return v[0] == 't' || v[0] == 'f'
+	case kindNull:
+		return v[0] == 'n'
+	case kindObject:
+		return v[0] == '{'
+	case kindArray:
+		return v[0] == '['
+	case kindNumber:
+		return v[0] == '-' || ('0' <= v[0] && v[0] <= '9')
+	case kindInteger:
+		// 1.0 and 1e2 are integers too, but leave those to the validator.
+		return (v[0] == '-' || ('0' <= v[0] && v[0] <= '9')) && bytes.IndexAny(v, ".eE") < 0
+	}
+	return false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the JSON string starting at b[i] (a quote). b is valid.
+func stringEnd(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// valueEnd returns the index just past the JSON value starting at b[i]. b is valid JSON.
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = stringEnd(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(b)
+	default: // number or literal
+		for i < len(b) {
+			switch b[i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
