@@ -40,8 +40,9 @@ type Schema struct {
 // [*LimitError].
 //
 // The compiled schema validates with these rules: formats and content keywords (format,
-// contentEncoding, contentMediaType) are annotations, not assertions, as draft 2020-12 specifies
-// by default; patterns use Go's regexp package (RE2: linear time, no backtracking, and no
+// contentEncoding, contentMediaType) are annotations, not assertions, as drafts 2020-12 and
+// 2019-09 specify by default (a schema that selects draft-07 or older gets the format assertions
+// of its draft; content keywords are never asserted); patterns use Go's regexp package (RE2: linear time, no backtracking, and no
 // lookaround, so such patterns fail to compile); nothing is coerced and no default is applied.
 //
 // Validation cost: the validator evaluates every applicable keyword, and anyOf/oneOf/allOf,
@@ -116,4 +117,20 @@ func jsonDepth(b []byte) int {
 		}
 	}
 	return deepest
+}
+
+// CheckObjectRoot reports whether schema, a tool's input schema as JSON, is an object whose "type"
+// is exactly "object", as MCP requires (tool arguments are always a JSON object). Otherwise the
+// error wraps [ErrNotObject] ([ErrInvalidSchema] if schema is not a JSON object at all). Schemas
+// from [Derive] always pass.
+func CheckObjectRoot(schema []byte) error {
+	var root map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &root); err != nil || root == nil {
+		return fmt.Errorf("%w: the schema is not a JSON object", ErrInvalidSchema)
+	}
+	var typ string
+	if json.Unmarshal(root["type"], &typ) != nil || typ != "object" {
+		return fmt.Errorf(`%w: the root schema must have "type": "object"`, ErrNotObject)
+	}
+	return nil
 }

@@ -119,3 +119,30 @@ func TestJSONDepth(t *testing.T) {
 		assert.Equal(t, want, jsonDepth([]byte(in)), in)
 	}
 }
+
+func TestCheckObjectRoot(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		want   error
+	}{
+		{echoSchema, nil},
+		{`{"type":"object"}`, nil},
+		{` { "type" : "object" , "anyOf":[{}] } `, nil},
+		{`{}`, ErrNotObject},
+		{`{"type":"string"}`, ErrNotObject},
+		{`{"type":["object"]}`, ErrNotObject},
+		{`{"type":"\u006fbject"}`, nil},
+		{`{"properties":{}}`, ErrNotObject},
+		{`true`, ErrInvalidSchema},
+		{`null`, ErrInvalidSchema},
+		{`[]`, ErrInvalidSchema},
+		{`{`, ErrInvalidSchema},
+	} {
+		err := CheckObjectRoot([]byte(tc.schema))
+		if tc.want == nil {
+			assert.NoError(t, err, tc.schema)
+		} else {
+			assert.ErrorIs(t, err, tc.want, tc.schema)
+		}
+	}
+}

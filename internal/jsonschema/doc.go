@@ -1,9 +1,10 @@
 // Package jsonschema derives, checks and validates the JSON Schemas of MCP tools.
 //
-// The MCP core uses it in three places: [Derive] turns a typed tool's Go argument type into its
+// The MCP core uses it for tools: [Derive] turns a typed tool's Go argument type into its
 // inputSchema; [HeaderParams] extracts the x-mcp-header annotations of any input schema (derived
-// or given as raw JSON) for the Streamable HTTP transport; [Compile] and [Schema.Validate] check
-// the arguments of every tools/call against the schema.
+// or given as raw JSON) for the Streamable HTTP transport, and [CheckObjectRoot] checks that a raw
+// input schema has "type":"object" at its root; [Compile] and [Schema.Validate] check the
+// arguments of every tools/call against the schema.
 //
 // # Example
 //
@@ -27,8 +28,9 @@
 // [Compile] uses github.com/santhosh-tekuri/jsonschema/v6 with draft 2020-12 as the default
 // dialect. It never loads anything: only in-document references and the built-in meta-schemas
 // resolve, and any other reference fails with [ErrExternalRef]. Formats and content keywords are
-// annotations (not asserted); patterns use Go's RE2 engine; values are never coerced and
-// defaults never applied. Instances are decoded with numbers kept exact ([encoding/json.Number]).
+// annotations, not assertions (a schema that selects draft-07 or older through $schema gets the
+// format assertions those drafts define); patterns use Go's RE2 engine; values are never coerced
+// and defaults never applied. Instances are decoded with numbers kept exact ([encoding/json.Number]).
 //
 // Errors from [Schema.Validate] are [*ValidationError] values with a concise message that names
 // the location and the rule but never the instance's value, for an isError tool result:
