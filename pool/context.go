@@ -18,7 +18,8 @@ import (
 // with cc instead of starting a goroutine.
 type jobCtx struct {
 	parent   context.Context
-	deadline time.Time // zero: no deadline of its own
+	epoch    *time.Time    // the Executor's epoch
+	deadline time.Duration // offset from *epoch; zero: no deadline of its own
 
 	state atomic.Uint32 // ctxLive, ctxCancelled or ctxExpired; set once, under mu
 	ready atomic.Bool   // cc and cancel are set; set once, under mu
@@ -37,10 +38,17 @@ const (
 
 func (c *jobCtx) Deadline() (time.Time, bool) {
 	pd, ok := c.parent.Deadline()
-	if c.deadline.IsZero() || (ok && pd.Before(c.deadline)) {
+	if c.deadline == 0 {
 		return pd, ok
 	}
-	return c.deadline, true
+	// The monotonic reading is exact; the wall clock reading is the epoch's
+	// plus the offset, which differs from "now plus the time left" only if
+	// the wall clock was set since the Executor started.
+	d := c.epoch.Add(c.deadline)
+	if ok && pd.Before(d) {
+		return pd, true
+	}
+	return d, true
 }
 
 func (c *jobCtx) Done() <-chan struct{} {

@@ -85,26 +85,26 @@ func TestJobCtxParent(t *testing.T) {
 }
 
 func TestJobCtxDeadline(t *testing.T) {
-	now := time.Now()
-	early, cancel := context.WithDeadline(context.Background(), now.Add(time.Second))
+	epoch := time.Now()
+	early, cancel := context.WithDeadline(context.Background(), epoch.Add(time.Second))
 	defer cancel()
 
 	tests := []struct {
 		name   string
 		parent context.Context
-		own    time.Time
+		own    time.Duration // offset from epoch
 		want   time.Time
 		wantOK bool
 	}{
-		{"none", context.Background(), time.Time{}, time.Time{}, false},
-		{"own", context.Background(), now.Add(time.Minute), now.Add(time.Minute), true},
-		{"parent only", early, time.Time{}, now.Add(time.Second), true},
-		{"parent earlier", early, now.Add(time.Minute), now.Add(time.Second), true},
-		{"own earlier", early, now.Add(time.Millisecond), now.Add(time.Millisecond), true},
+		{"none", context.Background(), 0, time.Time{}, false},
+		{"own", context.Background(), time.Minute, epoch.Add(time.Minute), true},
+		{"parent only", early, 0, epoch.Add(time.Second), true},
+		{"parent earlier", early, time.Minute, epoch.Add(time.Second), true},
+		{"own earlier", early, time.Millisecond, epoch.Add(time.Millisecond), true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, ok := (&jobCtx{parent: tc.parent, deadline: tc.own}).Deadline()
+			d, ok := (&jobCtx{parent: tc.parent, epoch: &epoch, deadline: tc.own}).Deadline()
 			assert.Equal(t, tc.wantOK, ok)
 			assert.True(t, tc.want.Equal(d), "got %v, want %v", d, tc.want)
 		})

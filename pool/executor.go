@@ -22,8 +22,8 @@ const workerExpiry = 10 * time.Second
 type Executor struct {
 	cfg     settings
 	workers *ants.PoolWithFuncGeneric[*job]
-	jobs    sync.Pool // *job
 	slots   Slots
+	epoch   time.Time // deadlines are monotonic offsets from it
 
 	mu         sync.Mutex
 	closed     bool
@@ -33,7 +33,11 @@ type Executor struct {
 	queue      jobList
 	running    jobList
 	keys       map[Key]*job // undecided keyed jobs
+	free       *job         // recycled records, linked by next
 	counters   counters
+	deadlines  deadlineHeap  // undecided jobs with a deadline (see deadline.go)
+	timer      *time.Timer   // runs expire; created on first use
+	timerAt    time.Duration // when the timer fires; 0 if it is not armed
 
 	releaseOnce sync.Once
 }
@@ -48,10 +52,11 @@ func New(cfg Config) (*Executor, error) {
 	e := &Executor{
 		cfg:   s,
 		slots: Slots{max: s.maxSlots},
+		epoch: time.Now(),
 		idle:  make(chan struct{}),
 		keys:  make(map[Key]*job),
 	}
-	e.jobs.New = func() any { return newJob(e) }
+	e.deadlines = make(deadlineHeap, 0, min(s.maxRunning+s.maxQueue, 4096))
 	// Blocking mode, not Nonblocking: the executor never asks for more
 	// workers than MaxConcurrency, but a worker that just finished its last
 	// job returns to ants a moment after the executor counts it free, and
@@ -100,34 +105,36 @@ func (e *Executor) submit(ctx context.Context, key Key, timeout time.Duration, t
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	jc := &jobCtx{parent: ctx}
+	jc := &jobCtx{parent: ctx, epoch: &e.epoch}
+	var now time.Duration
 	if timeout > 0 {
-		jc.deadline = time.Now().Add(timeout)
+		now = time.Since(e.epoch)
+		if jc.deadline = now + timeout; jc.deadline < now {
+			jc.deadline = 0 // overflow: too far away to matter
+		}
 	}
-	j := e.jobs.Get().(*job)
-	j.task, j.key, j.ctx = task, key, jc
 
 	e.mu.Lock()
-	if err := e.admitLocked(j); err != nil {
+	j := e.newJobLocked()
+	j.task, j.key, j.ctx = task, key, jc
+	if err := e.admitLocked(j, now); err != nil {
+		e.recycleLocked(j)
 		e.mu.Unlock()
-		e.recycle(j)
 		return err
 	}
 	if j.where == inQueue {
-		// A worker may take the job as soon as the lock is released.
-		j.arm(timeout)
 		j.watch()
 		e.mu.Unlock()
 		return nil
 	}
 	e.mu.Unlock()
-	j.arm(timeout) // nothing else can finish j before start
 	e.start(j)
 	return nil
 }
 
-// admitLocked places j in the running set or the queue. e.mu must be held.
-func (e *Executor) admitLocked(j *job) error {
+// admitLocked places j in the running set or the queue, and schedules its
+// deadline. e.mu must be held.
+func (e *Executor) admitLocked(j *job, now time.Duration) error {
 	switch {
 	case e.closed:
 		return ErrClosed
@@ -146,6 +153,9 @@ func (e *Executor) admitLocked(j *job) error {
 	j.decided = false
 	if !j.key.IsZero() {
 		e.keys[j.key] = j
+	}
+	if j.ctx.deadline != 0 {
+		e.scheduleLocked(j, now)
 	}
 	e.counters.admitted++
 	return nil
@@ -210,8 +220,9 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	if panicked {
 		e.counters.panicked++
 	}
+	jc := j.ctx
 	e.running.remove(j)
-	j.where = nowhere
+	e.recycleLocked(j) // j is not touched again
 	next := e.queue.popFront()
 	if next != nil {
 		next.where = inRunning
@@ -223,11 +234,10 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	if next != nil {
 		next.unwatch()
 	}
-	j.ctx.end(ctxCancelled, nil, false)
+	jc.end(ctxCancelled, nil, false)
 	if first && !v.orphan {
 		e.deliver(v.task, r)
 	}
-	e.recycle(j)
 	return next
 }
 
@@ -237,16 +247,19 @@ type verdict struct {
 	task   Task
 	ctx    *jobCtx
 	orphan bool // the submitter's context has ended: deliver nothing
-	queued bool // the job never ran and left the queue: the decider recycles it
+	queued bool // the job never ran and left the queue: settle recycles it
 }
 
 // decideLocked records that j's outcome is o (Cancelled if the submitter's
-// context has ended), frees its key, and takes it out of the queue.
-// e.mu must be held and j undecided.
+// context has ended), frees its key, and takes it out of the deadline heap
+// and the queue. e.mu must be held and j undecided.
 func (e *Executor) decideLocked(j *job, o Outcome) verdict {
 	j.decided = true
 	if !j.key.IsZero() {
 		delete(e.keys, j.key)
+	}
+	if j.heapIndex >= 0 {
+		e.deadlines.remove(j)
 	}
 	v := verdict{task: j.task, ctx: j.ctx, orphan: j.ctx.parent.Err() != nil}
 	if v.orphan {
@@ -275,7 +288,7 @@ func (e *Executor) detachLocked(j *job, o Outcome) verdict {
 // recycled later by its worker.
 func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 	if v.queued {
-		e.recycle(j)
+		j.unwatch()
 	} else {
 		v.ctx.end(state, r.Err, true)
 	}
@@ -283,19 +296,30 @@ func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 		e.deliver(v.task, r)
 	}
 	e.mu.Lock()
+	if v.queued {
+		e.recycleLocked(j)
+	}
 	e.settling--
 	e.checkIdleLocked()
 	e.mu.Unlock()
 }
 
-// recycle returns a finished job to the pool.
-func (e *Executor) recycle(j *job) {
-	if j.timer != nil {
-		j.timer.Stop()
+// newJobLocked returns a recycled record or a new one. e.mu must be held.
+func (e *Executor) newJobLocked() *job {
+	j := e.free
+	if j == nil {
+		return newJob(e)
 	}
-	j.unwatch()
+	e.free, j.next = j.next, nil
+	return j
+}
+
+// recycleLocked keeps a finished record, which is in no list, for reuse.
+// Its owner watch must be stopped. e.mu must be held.
+func (e *Executor) recycleLocked(j *job) {
+	j.where, j.decided = nowhere, true
 	j.task, j.ctx, j.key = nil, nil, Key{}
-	e.jobs.Put(j)
+	j.next, e.free = e.free, j
 }
 
 // checkIdleLocked closes e.idle once the executor is closed and idle.
@@ -398,11 +422,23 @@ type settlement struct {
 	v verdict
 }
 
-// release stops the workers once and waits for their goroutines.
+// release stops the timer and the workers once, and waits for the worker
+// goroutines.
 func (e *Executor) release(ctx context.Context) error {
 	var err error
-	e.releaseOnce.Do(func() { err = e.workers.ReleaseContext(ctx) })
+	e.releaseOnce.Do(func() {
+		e.stopTimer()
+		err = e.workers.ReleaseContext(ctx)
+	})
 	return err
+}
+
+func (e *Executor) stopTimer() {
+	e.mu.Lock()
+	if e.timer != nil {
+		e.timer.Stop()
+	}
+	e.mu.Unlock()
 }
 
 // cancelRunning ends every undecided running job with [ErrClosed].

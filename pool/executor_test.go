@@ -577,3 +577,32 @@ func TestGetters(t *testing.T) {
 	st := e.Stats()
 	assert.Equal(t, Stats{MaxConcurrency: 3, MaxQueue: 4, MaxSlots: 5}, st)
 }
+
+// One timer serves every deadline: an earlier deadline submitted later
+// fires first, and a finished job's deadline does not disturb the rest.
+func TestDeadlinesShareOneTimer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newExecutor(t, Config{})
+		start := time.Now()
+		waitCtx := func(ctx context.Context) error { <-ctx.Done(); return nil }
+		long, short, quick := newTask(waitCtx), newTask(waitCtx), newTask(nil)
+		require.NoError(t, e.SubmitTimeout(t.Context(), Key{}, 100*time.Millisecond, long))
+		require.NoError(t, e.SubmitTimeout(t.Context(), Key{}, 5*time.Millisecond, quick))
+		require.NoError(t, e.SubmitTimeout(t.Context(), Key{}, 10*time.Millisecond, short))
+		assert.Equal(t, Completed, quick.result(t).Outcome)
+
+		assert.Equal(t, TimedOut, short.result(t).Outcome)
+		assert.Equal(t, 10*time.Millisecond, time.Since(start))
+		assert.Equal(t, TimedOut, long.result(t).Outcome)
+		assert.Equal(t, 100*time.Millisecond, time.Since(start))
+
+		// After an idle spell the timer is re-armed for new work.
+		time.Sleep(time.Second)
+		later := newTask(waitCtx)
+		start = time.Now()
+		require.NoError(t, e.SubmitTimeout(t.Context(), Key{}, 20*time.Millisecond, later))
+		assert.Equal(t, TimedOut, later.result(t).Outcome)
+		assert.Equal(t, 20*time.Millisecond, time.Since(start))
+		assert.EqualValues(t, 3, e.Stats().TimedOut)
+	})
+}
