@@ -412,7 +412,10 @@ func (e *Executor) Close(ctx context.Context) error {
 		return e.release(ctx)
 	case <-ctx.Done():
 		e.cancelRunning()
-		e.releaseOnce.Do(e.workers.Release)
+		e.releaseOnce.Do(func() {
+			e.stopTimer()
+			e.workers.Release()
+		})
 		return ctx.Err()
 	}
 }

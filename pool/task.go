@@ -36,7 +36,8 @@ type Task interface {
 	// cancellation can be before Run returns, and Run may never be called
 	// at all for a job that left the queue. Done may run on a worker, a
 	// timer goroutine, or the goroutine calling Cancel or Close; it must
-	// not block for long. It may call the Executor.
+	// not block for long. It may call Submit and Cancel, but not Close,
+	// which waits for it.
 	Done(r Result)
 }
 
