@@ -25,7 +25,6 @@ type jobCtx struct {
 	ready atomic.Bool   // cc and cancel are set; set once, under mu
 
 	mu     sync.Mutex
-	cause  error
 	cc     context.Context
 	cancel context.CancelCauseFunc
 }
@@ -92,14 +91,16 @@ func (c *jobCtx) materialize() context.Context {
 	return c.cc
 }
 
-// materializeLocked creates cc unless it exists. c.mu must be held.
+// materializeLocked creates cc unless it exists. If c has ended, it ended
+// without a cause (end materializes otherwise), so cc ends with
+// context.Canceled. c.mu must be held.
 func (c *jobCtx) materializeLocked() {
 	if c.ready.Load() {
 		return
 	}
 	c.cc, c.cancel = context.WithCancelCause(c.parent)
 	if c.state.Load() != ctxLive {
-		c.cancel(c.cause)
+		c.cancel(nil)
 	}
 	c.ready.Store(true)
 }
@@ -113,11 +114,11 @@ func (c *jobCtx) end(state uint32, cause error, withCause bool) {
 	if c.state.Load() != ctxLive || c.parent.Err() != nil {
 		return
 	}
-	c.cause = cause
+	if withCause {
+		c.materializeLocked()
+	}
 	c.state.Store(state) // before cancel: whoever sees cc done sees the state
 	if c.ready.Load() {
 		c.cancel(cause)
-	} else if withCause {
-		c.materializeLocked()
 	}
 }
