@@ -86,6 +86,11 @@ func (s *Server) runTool(ctx context.Context, r *Request, t *toolEntry, args jso
 	if len(t.wrap) == 0 {
 		return t.call(ctx, r, args)
 	}
+	if detached(t.wrap) { // the handler may outlive the request: give it bytes of its own
+		d, release := r.detach()
+		defer release()
+		r, args = d, d.arguments(args)
+	}
 	var out ToolResult
 	err = runWrapped(ctx, s, t.wrap, t.component(), func(ctx context.Context) error {
 		var herr error
