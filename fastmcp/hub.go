@@ -1,5 +1,11 @@
 package fastmcp
 
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
 // EventKind names a change a listen stream may opt into.
 type EventKind uint8
 
@@ -14,24 +20,261 @@ const (
 // Event is one change published to listen streams.
 type Event struct {
 	Kind EventKind
-	// URI is the resource that changed, for ResourceUpdated.
+	// URI is the resource that changed, for ResourceUpdated. It reaches the streams that listed
+	// exactly this URI in resourceSubscriptions.
 	URI string
 }
 
-// EventBus carries events to listen streams. The default is in memory, local to one Server;
-// an implementation over a pub/sub system fans events out across replicas.
+// EventBus carries events to the listen streams of every Server that shares it: it is the seam
+// for fanning changes out across replicas (over Redis, NATS, Postgres LISTEN, …). The default,
+// when [Config.EventBus] is nil, is in memory and local to one Server.
+//
+// A Server publishes its catalog changes and the events given to [Server.Publish] with
+// Publish, and calls Subscribe once, in NewServer, with the function that fans an event out to
+// its own listen streams; it cancels that subscription in [Server.CloseSubscriptions]. A bus
+// therefore delivers each event once per subscribed Server (the publishing one included), not
+// once per listen stream.
+//
+// Implementations must be safe for concurrent use.
 type EventBus interface {
-	// Publish delivers e to every matching subscriber. It must not block on slow subscribers.
+	// Publish delivers e to every subscriber, possibly later and from another goroutine. It
+	// must not block on slow subscribers: it runs on the path that changes the catalog.
 	Publish(e Event)
-	// Subscribe registers a subscriber; deliver is called for every event published until
-	// the returned cancel function is called. deliver must not block.
+	// Subscribe registers deliver, to be called for every event published until cancel is
+	// called. deliver never blocks and may be called concurrently; after cancel returns it is
+	// no longer called.
 	Subscribe(deliver func(Event)) (cancel func())
 }
 
-type hub struct{}
+// Number of list_changed kinds, in the order of their bits in a listen filter.
+const numListKinds = 3
 
-func newHub() *hub { return &hub{} }
+// listKind returns the index of a list_changed kind (0 tools, 1 prompts, 2 resources), or -1.
+func listKind(k EventKind) int {
+	if k >= ToolsListChanged && k <= ResourcesListChanged {
+		return int(k - ToolsListChanged)
+	}
+	return -1
+}
 
-func (h *hub) Publish(Event) {}
+// hub fans events out to the listen streams of one Server. It is also the default EventBus.
+//
+// list_changed events cost O(1) to publish whatever the number of streams: each kind is a
+// signal, an epoch whose channel is closed and replaced on every event. A stream remembers the
+// epoch it last reported and waits on its channel, so duplicates published while it was busy
+// coalesce into one notification, and a stream that opted into nothing, or stopped reading,
+// costs the publisher nothing.
+//
+// resources/updated events go through an index by URI to the streams that listed the URI:
+// each has a bounded queue and a wake channel; a full queue ends that stream gracefully (the
+// client re-reads) instead of dropping events or blocking the publisher.
+type hub struct {
+	buffer int // bound of each stream's resources/updated queue
+	lists  [numListKinds]signal
 
-func (h *hub) Subscribe(func(Event)) func() { return func() {} }
+	closed    chan struct{} // closed by close: every stream completes
+	closeOnce sync.Once
+	cancelBus func() // ends the subscription to a configured EventBus, or nil
+
+	streams atomic.Int64 // open listen streams
+
+	mu    sync.RWMutex
+	byURI map[string][]*listener // resources/updated subscribers, by URI
+	taps  []*tap                 // Subscribe callbacks, copied on write; rarely used
+}
+
+// newHub returns the hub of a Server and the EventBus the Server publishes to: bus itself,
+// subscribed to once with the hub's fan-out, or the hub when bus is nil.
+func newHub(buffer int, bus EventBus) (*hub, EventBus) {
+	h := &hub{buffer: buffer, closed: make(chan struct{}), byURI: map[string][]*listener{}}
+	for i := range h.lists {
+		h.lists[i].cur.Store(newEpoch())
+	}
+	if bus == nil {
+		return h, h
+	}
+	h.cancelBus = bus.Subscribe(h.deliver)
+	return h, bus
+}
+
+// Publish delivers e to this hub's listen streams and Subscribe callbacks without blocking.
+func (h *hub) Publish(e Event) { h.deliver(e) }
+
+// Subscribe registers deliver for every event published to the hub, until cancel.
+func (h *hub) Subscribe(deliver func(Event)) (cancel func()) {
+	t := &tap{deliver}
+	h.mu.Lock()
+	h.taps = append(slices.Clip(h.taps), t) // copy on write: deliver reads without the lock
+	h.mu.Unlock()
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if i := slices.Index(h.taps, t); i >= 0 {
+			h.taps = slices.Delete(slices.Clone(h.taps), i, i+1)
+		}
+	}
+}
+
+// tap is one Subscribe callback; its address identifies it for cancel.
+type tap struct{ deliver func(Event) }
+
+// deliver fans e out to the listen streams of this Server. It never blocks: list_changed is
+// one channel close, resources/updated touches only the streams that listed the URI.
+func (h *hub) deliver(e Event) {
+	if k := listKind(e.Kind); k >= 0 {
+		h.lists[k].fire()
+	}
+	h.mu.RLock()
+	if e.Kind == ResourceUpdated && e.URI != "" {
+		for _, l := range h.byURI[e.URI] {
+			l.push(e.URI, h.buffer)
+		}
+	}
+	taps := h.taps
+	h.mu.RUnlock()
+	for _, t := range taps {
+		t.deliver(e)
+	}
+}
+
+// isClosed reports whether close was called.
+func (h *hub) isClosed() bool {
+	select {
+	case <-h.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+// close ends every listen stream gracefully and refuses new ones. It is idempotent.
+func (h *hub) close() {
+	h.closeOnce.Do(func() {
+		close(h.closed)
+		if h.cancelBus != nil {
+			h.cancelBus()
+		}
+	})
+}
+
+// subscribe registers a listen stream for the list_changed kinds in the bits of lists (1 tools,
+// 2 prompts, 4 resources) and for resources/updated on uris (owned by the listener from now).
+func (h *hub) subscribe(lists uint8, uris []string) *listener {
+	l := &listener{uris: uris}
+	for k := range h.lists {
+		if lists&(1<<k) != 0 {
+			l.seen[k] = h.lists[k].cur.Load()
+		}
+	}
+	if len(uris) > 0 {
+		l.wake = make(chan struct{}, 1)
+		h.mu.Lock()
+		for _, u := range uris {
+			h.byURI[u] = append(h.byURI[u], l)
+		}
+		h.mu.Unlock()
+	}
+	h.streams.Add(1)
+	return l
+}
+
+// unsubscribe removes a listener registered by subscribe.
+func (h *hub) unsubscribe(l *listener) {
+	if len(l.uris) > 0 {
+		h.mu.Lock()
+		for _, u := range l.uris {
+			ls := h.byURI[u]
+			if i := slices.Index(ls, l); i >= 0 {
+				last := len(ls) - 1
+				ls[i], ls[last] = ls[last], nil
+				ls = ls[:last]
+			}
+			if len(ls) == 0 {
+				delete(h.byURI, u)
+			} else {
+				h.byURI[u] = ls
+			}
+		}
+		h.mu.Unlock()
+	}
+	h.streams.Add(-1)
+}
+
+// signal is one list_changed kind: fire closes the current epoch's channel after replacing it.
+type signal struct {
+	cur atomic.Pointer[epoch]
+}
+
+type epoch struct{ done chan struct{} }
+
+func newEpoch() *epoch { return &epoch{done: make(chan struct{})} }
+
+// fire wakes every stream waiting on the current epoch. Each replaced epoch is closed exactly
+// once, by the caller whose Swap returned it.
+func (g *signal) fire() { close(g.cur.Swap(newEpoch()).done) }
+
+// listener is the hub's state for one listen stream. A stream that opted only into list_changed
+// kinds is just its three epoch pointers.
+type listener struct {
+	seen [numListKinds]*epoch // the epoch last reported per kind; nil when not opted in
+
+	// For resourceSubscriptions only.
+	uris     []string      // the URIs indexed, to unindex them
+	wake     chan struct{} // capacity 1: a URI was queued, or the queue overflowed
+	overflow atomic.Bool   // the queue overflowed: the stream must complete
+	mu       sync.Mutex
+	queue    []string // URIs updated and not yet taken, each at most once
+}
+
+// changed reports whether list kind k fired since the stream last reported it, and if so moves
+// the stream to the current epoch: any number of events collapse into one report.
+func (l *listener) changed(h *hub, k int) bool {
+	e := l.seen[k]
+	if e == nil {
+		return false
+	}
+	select {
+	case <-e.done:
+		l.seen[k] = h.lists[k].cur.Load()
+		return true
+	default:
+		return false
+	}
+}
+
+// waitOn returns the channel that closes when list kind k fires, nil when not opted in.
+func (l *listener) waitOn(k int) <-chan struct{} {
+	if l.seen[k] == nil {
+		return nil
+	}
+	return l.seen[k].done
+}
+
+// push queues uri for the stream unless it is already queued; past max queued URIs it flags
+// an overflow instead. It never blocks: the wake-up is a non-blocking send.
+func (l *listener) push(uri string, max int) {
+	l.mu.Lock()
+	switch {
+	case l.overflow.Load() || slices.Contains(l.queue, uri):
+		l.mu.Unlock()
+		return
+	case len(l.queue) >= max:
+		l.overflow.Store(true)
+	default:
+		l.queue = append(l.queue, uri)
+	}
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the queued URIs and empties the queue; an idle stream keeps no queue memory.
+func (l *listener) take() []string {
+	l.mu.Lock()
+	q := l.queue
+	l.queue = nil
+	l.mu.Unlock()
+	return q
+}

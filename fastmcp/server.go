@@ -44,7 +44,7 @@ type Server struct {
 	decoder *decode.Decoder
 	sealer  *sealstate.Sealer
 	bus     EventBus
-	hub     *hub // the in-memory bus, when cfg.EventBus is nil
+	hub     *hub // fans events out to this server's listen streams; the bus when cfg.EventBus is nil
 
 	// serverMeta is `"_meta":{"io.modelcontextprotocol/serverInfo":{...}}`, appended to every
 	// result.
@@ -79,11 +79,7 @@ func NewServer(info Implementation, cfg *Config) (*Server, error) {
 	} else if s.sealer, err = sealstate.New(sealstate.Config{Keys: [][]byte{c.StateKey}, TTL: c.StateTTL}); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
-	s.bus = c.EventBus
-	if s.bus == nil {
-		s.hub = newHub()
-		s.bus = s.hub
-	}
+	s.hub, s.bus = newHub(c.SubscriptionBuffer, c.EventBus)
 	s.serverMeta = appendServerMeta(nil, info)
 	s.catalog.Store(newCatalog(0))
 	return s, nil
