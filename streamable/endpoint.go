@@ -1,0 +1,138 @@
+package streamable
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/pool"
+)
+
+// endpoint is the host-neutral part of the transport: admission in the order the protocol
+// and the conformance suite require, and the mapping of outcomes to statuses. The native
+// listener and the net/http adapter are both built on it.
+type endpoint struct {
+	cfg     Config
+	srv     *fastmcp.Server
+	exec    *pool.Executor
+	ownExec bool
+	hosts   hostPolicy
+	stats   counters
+}
+
+func newEndpoint(srv *fastmcp.Server, cfg Config) (*endpoint, error) {
+	if srv == nil {
+		return nil, errors.New("streamable: nil fastmcp.Server")
+	}
+	cfg, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	ep := &endpoint{cfg: cfg, srv: srv, exec: cfg.Executor, hosts: newHostPolicy(cfg)}
+	if ep.exec == nil {
+		ep.exec, err = pool.New(pool.Config{
+			MaxConcurrency: cfg.MaxConcurrency,
+			MaxQueue:       cfg.MaxQueue,
+			DefaultTimeout: pool.NoTimeout, // the transport applies RequestTimeout itself
+			MaxSlots:       cfg.MaxSubscriptions,
+			Logger:         cfg.Logger,
+		})
+		if err != nil {
+			return nil, errors.Join(ErrInvalidConfig, err)
+		}
+		ep.ownExec = true
+	}
+	return ep, nil
+}
+
+// admitHead checks what is known before the body: method, path, Origin, Host, media types.
+func (ep *endpoint) admitHead(method, path []byte, h Headers, host []byte) *httpError {
+	if string(path) != ep.cfg.Path {
+		return errPath
+	}
+	if string(method) != http.MethodPost {
+		return errMethod
+	}
+	if !ep.hosts.checkOrigin(h.Values("Origin")) {
+		return errOrigin
+	}
+	if !ep.hosts.checkHostHeader(host) {
+		return errHost
+	}
+	ct := h.Values("Content-Type")
+	if len(ct) != 1 || !mediaTypeIs(ct[0], "application/json") {
+		return errContentType
+	}
+	if !acceptsBoth(h.Values("Accept")) {
+		return errAccept
+	}
+	return nil
+}
+
+// admitBody decodes the body into j and checks the envelope and the mirrored headers. It
+// returns the error response to send (with idEcho true when it may echo the id), or nil
+// when j is a request to execute.
+func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
+	m := &j.msg
+	if err := ep.srv.Decoder().Decode(m, j.body); err != nil {
+		switch m.Kind() {
+		case decode.KindNotification, decode.KindResponse:
+			return errAccepted, nil
+		}
+		r := fastmcp.AppendDecodeError(j.reply[:0], m, err)
+		return &httpError{status: http.StatusBadRequest}, r.Body
+	}
+	switch m.Kind() {
+	case decode.KindNotification, decode.KindResponse:
+		return errAccepted, nil // nothing to cancel over HTTP: closing the stream cancels
+	case decode.KindRequest:
+	default:
+		r := fastmcp.AppendDecodeError(j.reply[:0], m, errInvalidEnvelope)
+		return &httpError{status: http.StatusBadRequest}, r.Body
+	}
+	if !m.ProtocolVersion().Present() || !m.ClientCapabilities().Present() {
+		return nil, nil // the core answers -32602 before any header is compared
+	}
+	if e := checkMirrors(h, m, ep.srv); e != nil {
+		return e, nil
+	}
+	if string(m.Method().Text()) == fastmcp.MethodToolsCall && string(m.ProtocolVersion().Text()) == fastmcp.Version {
+		if e := checkParams(h, m, ep.srv); e != nil {
+			return e, nil
+		}
+	}
+	return nil, nil
+}
+
+var errInvalidEnvelope = &decode.Error{Code: decode.CodeInvalidRequest, Message: "Invalid Request: not a JSON-RPC request"}
+
+// replyStatus is the HTTP status of a core reply.
+func replyStatus(r fastmcp.Reply) int {
+	if r.Err == nil {
+		return http.StatusOK
+	}
+	return fastmcp.HTTPStatus(r.Err)
+}
+
+// outcomeError maps an executor outcome that produced no reply to the transport's error.
+func outcomeError(r pool.Result) *httpError {
+	switch {
+	case r.Outcome == pool.TimedOut || errors.Is(r.Err, pool.ErrTimeout):
+		return errRequestTimeout
+	case r.Outcome == pool.Cancelled:
+		return errCancelledNoBody
+	}
+	return errInternal
+}
+
+// submitError maps a Submit refusal.
+func submitError(err error) *httpError {
+	switch {
+	case errors.Is(err, pool.ErrOverloaded):
+		return errOverloaded
+	case errors.Is(err, pool.ErrClosed):
+		return errShuttingDown
+	}
+	return errInternal
+}

@@ -1,0 +1,133 @@
+package streamable
+
+import (
+	"context"
+	"sync"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// GateRequest is what a RequestGate sees: the request before its body is read.
+type GateRequest struct {
+	Method, Path []byte
+	Header       Headers
+}
+
+// GateResponse is a response a gate serves itself (its own route, or a refusal such as 401).
+type GateResponse struct {
+	Status      int
+	ContentType string
+	Header      map[string]string
+	Body        []byte
+}
+
+// GateDecision is a gate's answer.
+type GateDecision struct {
+	// Response, if set, is served instead of the MCP endpoint.
+	Response *GateResponse
+	// Identity, if set, is the verified caller, attached to the request's context for the
+	// core, its authorization policy and its handlers.
+	Identity *fastmcp.Identity
+}
+
+// RequestGate admits requests before their body is read. It runs with RequestGateTimeout
+// (504 past it); a gate that panics, fails or returns an invalid response fails closed with
+// 500. It may be called concurrently.
+type RequestGate func(ctx context.Context, r GateRequest) (GateDecision, error)
+
+// runGate calls the gate with its timeout, turning faults into the transport's errors.
+func (ep *endpoint) runGate(r GateRequest) (GateDecision, *httpError) {
+	ctx, cancel := context.WithTimeout(context.Background(), ep.cfg.RequestGateTimeout)
+	defer cancel()
+	type result struct {
+		d   GateDecision
+		err error
+		ok  bool
+	}
+	ch := make(chan result, 1)
+	go func() {
+		res := result{}
+		defer func() {
+			if p := recover(); p != nil {
+				ep.cfg.Logger.Error("streamable: request gate panicked", "panic", p)
+				res = result{}
+			}
+			ch <- res
+		}()
+		res.d, res.err = ep.cfg.RequestGate(ctx, r)
+		res.ok = true
+	}()
+	select {
+	case res := <-ch:
+		switch {
+		case !res.ok || res.err != nil:
+			return GateDecision{}, errGateFailed
+		case res.d.Response != nil && (res.d.Response.Status < 100 || res.d.Response.Status > 599):
+			return GateDecision{}, errGateFailed
+		}
+		return res.d, nil
+	case <-ctx.Done():
+		ep.stats.gateTimeouts.Add(1)
+		return GateDecision{}, errGateTimeout
+	}
+}
+
+// gateResults carries gate decisions from HeaderReceived (which sees only the header) to the
+// handler of the same request, keyed by the request header.
+type gateResults struct {
+	m sync.Map // *fasthttp.RequestHeader -> gateResult
+}
+
+type gateResult struct {
+	d   GateDecision
+	err *httpError
+}
+
+func (s *Server) gateHeader(h *fasthttp.RequestHeader) {
+	gr := GateRequest{Method: h.Method(), Path: h.RequestURI(), Header: fastHeaders{h}}
+	if i := indexByte(gr.Path, '?'); i >= 0 {
+		gr.Path = gr.Path[:i]
+	}
+	d, e := s.ep.runGate(gr)
+	s.gates.m.Store(h, gateResult{d: d, err: e})
+}
+
+// takeGate returns the gate decision for the request, and whether it was answered.
+func (s *Server) takeGate(ctx *fasthttp.RequestCtx) (served bool) {
+	v, ok := s.gates.m.LoadAndDelete(&ctx.Request.Header)
+	if !ok {
+		s.writeError(ctx, errGateFailed, nil)
+		return true
+	}
+	res := v.(gateResult)
+	if res.err != nil {
+		s.writeError(ctx, res.err, nil)
+		return true
+	}
+	if r := res.d.Response; r != nil {
+		ctx.SetStatusCode(r.Status)
+		if r.ContentType != "" {
+			ctx.SetContentType(r.ContentType)
+		}
+		for k, v := range r.Header {
+			ctx.Response.Header.Set(k, v)
+		}
+		ctx.SetBody(r.Body)
+		return true
+	}
+	if res.d.Identity != nil {
+		ctx.SetUserValue(identityKey{}, res.d.Identity)
+	}
+	return false
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}

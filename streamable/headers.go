@@ -1,0 +1,183 @@
+package streamable
+
+import (
+	"bytes"
+	"encoding/base64"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// Headers gives a host-neutral view of request headers.
+type Headers interface {
+	// Values returns every value of the named header (names compare case-insensitively), in
+	// order; nil when absent. The result may be reused by the next call.
+	Values(name string) [][]byte
+}
+
+// The headers a 2026-07-28 request mirrors from its body.
+const (
+	HeaderProtocolVersion = "MCP-Protocol-Version"
+	HeaderMethod          = "Mcp-Method"
+	HeaderName            = "Mcp-Name"
+	HeaderParamPrefix     = "Mcp-Param-"
+)
+
+// mediaTypeIs reports whether a Content-Type value names the media type want (parameters
+// allowed, type compared case-insensitively).
+func mediaTypeIs(v []byte, want string) bool {
+	if i := bytes.IndexByte(v, ';'); i >= 0 {
+		v = v[:i]
+	}
+	return bytes.EqualFold(bytes.TrimSpace(v), []byte(want))
+}
+
+// acceptsBoth reports whether the Accept values list application/json and
+// text/event-stream (wildcards count).
+func acceptsBoth(values [][]byte) bool {
+	var json, sse bool
+	for _, v := range values {
+		for len(v) > 0 {
+			item := v
+			if i := bytes.IndexByte(v, ','); i >= 0 {
+				item, v = v[:i], v[i+1:]
+			} else {
+				v = nil
+			}
+			switch {
+			case mediaTypeIs(item, "application/json"):
+				json = true
+			case mediaTypeIs(item, "text/event-stream"):
+				sse = true
+			case mediaTypeIs(item, "*/*"):
+				json, sse = true, true
+			case mediaTypeIs(item, "application/*"):
+				json = true
+			case mediaTypeIs(item, "text/*"):
+				sse = true
+			}
+		}
+	}
+	return json && sse
+}
+
+// one returns the single value of a mirrored header, trimmed of optional whitespace; ok is
+// false when it is absent or repeated.
+func one(h Headers, name string) ([]byte, bool) {
+	vs := h.Values(name)
+	if len(vs) != 1 {
+		return nil, false
+	}
+	return bytes.Trim(vs[0], " \t"), true
+}
+
+// decodeSentinel decodes the =?base64?…?= form of a header value; other values are literal.
+// ok is false for bad base64 or invalid UTF-8.
+func decodeSentinel(v []byte) ([]byte, bool) {
+	const pre, post = "=?base64?", "?="
+	if len(v) < len(pre)+len(post) || string(v[:len(pre)]) != pre || string(v[len(v)-len(post):]) != post {
+		return v, true
+	}
+	enc := v[len(pre) : len(v)-len(post)]
+	if bytes.ContainsAny(enc, "\r\n") {
+		return nil, false // Go's decoder skips newlines; the sentinel does not allow them
+	}
+	out, err := base64.StdEncoding.Strict().AppendDecode(nil, enc)
+	if err != nil || !utf8.Valid(out) {
+		return nil, false
+	}
+	return out, true
+}
+
+// checkMirrors checks the headers that mirror the body of a 2026-07-28 request: the protocol
+// version, the method, the name (tools/call, prompts/get, resources/read) and, for tools/call,
+// the Mcp-Param-* headers of x-mcp-header arguments. It runs only when the request carries
+// both required _meta members (otherwise the core answers -32602 first).
+func checkMirrors(h Headers, m *decode.Message, srv *fastmcp.Server) *httpError {
+	pv, ok := one(h, HeaderProtocolVersion)
+	if !ok {
+		return mismatch("MCP-Protocol-Version header is missing or repeated")
+	}
+	if !bytes.Equal(pv, m.ProtocolVersion().Text()) {
+		return mismatch("MCP-Protocol-Version header does not match the request metadata")
+	}
+	method := m.Method().Text()
+	hm, ok := one(h, HeaderMethod)
+	if !ok || !bytes.Equal(hm, method) {
+		return mismatch("Mcp-Method header is missing or does not match the method")
+	}
+	var named decode.Value
+	switch fastmcp.NamedBy(string(method)) {
+	case "name":
+		named = m.Name()
+	case "uri":
+		named = m.URI()
+	default:
+		return nil
+	}
+	hn, ok := one(h, HeaderName)
+	if !ok {
+		return mismatch("Mcp-Name header is missing or repeated")
+	}
+	name, ok := decodeSentinel(hn)
+	if !ok || !bytes.Equal(name, named.Text()) {
+		return mismatch("Mcp-Name header does not match the request")
+	}
+	return nil
+}
+
+// checkParams checks the Mcp-Param-* headers of a tools/call: every x-mcp-header argument
+// present (and not null) in the body needs its header, equal after decoding.
+func checkParams(h Headers, m *decode.Message, srv *fastmcp.Server) *httpError {
+	params, ok := srv.HeaderParams(m.Name().String())
+	if !ok || len(params) == 0 {
+		return nil
+	}
+	for _, p := range params {
+		v := m.Arguments()
+		for _, key := range p.Path {
+			if v.Type() != decode.TypeObject {
+				v = decode.Value{}
+				break
+			}
+			v = decode.Lookup(v.Raw(), key)
+		}
+		if !v.Present() || v.Type() == decode.TypeNull {
+			continue
+		}
+		hv, ok := one(h, HeaderParamPrefix+p.Name)
+		if !ok {
+			return mismatch(HeaderParamPrefix + p.Name + " header is missing or repeated")
+		}
+		got, ok := decodeSentinel(hv)
+		if !ok || !paramEqual(p.Type, got, v) {
+			return mismatch(HeaderParamPrefix + p.Name + " header does not match the argument")
+		}
+	}
+	return nil
+}
+
+// paramEqual compares a decoded header value with a body value: strings exactly, integers
+// numerically, booleans as true or false.
+func paramEqual(typ string, header []byte, body decode.Value) bool {
+	switch typ {
+	case "string":
+		if body.Type() != decode.TypeString {
+			return false
+		}
+		text := body.Text()
+		if text == nil {
+			text = decode.Unquote(nil, body.Raw())
+		}
+		return bytes.Equal(header, text)
+	case "boolean":
+		return string(header) == string(body.Raw())
+	case "integer":
+		hf, err1 := strconv.ParseFloat(string(header), 64)
+		bf, err2 := strconv.ParseFloat(string(body.Raw()), 64)
+		return err1 == nil && err2 == nil && hf == bf
+	}
+	return false
+}

@@ -1,0 +1,106 @@
+package streamable
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/pool"
+)
+
+// job is one admitted request: it owns a copy of the body and the decoded message, so the
+// work may outlive the HTTP handler (a request timeout answers 504 while a handler that
+// ignores its context still runs). Two parties hold it, the HTTP side and the executor; the
+// last to let go returns it to the pool.
+type job struct {
+	ep       *endpoint
+	body     []byte
+	msg      decode.Message
+	identity *fastmcp.Identity
+
+	reply  []byte
+	rerr   *fastmcp.Error
+	result pool.Result
+	done   chan struct{} // receives once when the executor is done with the request
+
+	// Notifications from the handler (progress, logs) cross to the HTTP side one at a time:
+	// the handler sends on notes and waits on ack, which the HTTP side sends after writing.
+	notes chan []byte
+	ack   chan error
+
+	refs atomic.Int32
+}
+
+var jobPool = sync.Pool{New: func() any {
+	return &job{done: make(chan struct{}, 1), notes: make(chan []byte), ack: make(chan error, 1)}
+}}
+
+func acquireJob(ep *endpoint) *job {
+	j := jobPool.Get().(*job)
+	j.ep = ep
+	j.refs.Store(1)
+	return j
+}
+
+// release drops one holder's reference; the last returns the job to the pool.
+func (j *job) release() {
+	if j.refs.Add(-1) != 0 {
+		return
+	}
+	if cap(j.body) > 64<<10 {
+		j.body = nil // do not pin large buffers in the pool
+	}
+	if cap(j.reply) > 64<<10 {
+		j.reply = nil
+	}
+	j.body, j.reply = j.body[:0], j.reply[:0]
+	j.msg.Reset()
+	j.identity, j.rerr, j.result = nil, nil, pool.Result{}
+	select { // drain a completion nobody waited for
+	case <-j.done:
+	default:
+	}
+	select {
+	case <-j.ack:
+	default:
+	}
+	jobPool.Put(j)
+}
+
+// Run serves the request on an executor worker.
+func (j *job) Run(ctx context.Context) error {
+	if j.identity != nil {
+		ctx = fastmcp.WithIdentity(ctx, j.identity)
+	}
+	r := j.ep.srv.Handle(ctx, &j.msg, j, j.reply[:0])
+	j.reply, j.rerr = r.Body, r.Err
+	return nil
+}
+
+// Done records the outcome and wakes the HTTP side.
+func (j *job) Done(r pool.Result) {
+	j.result = r
+	j.done <- struct{}{}
+	j.release()
+}
+
+// Notify implements fastmcp.Sink: it hands the notification to the HTTP side and waits until
+// it has been written.
+func (j *job) Notify(ctx context.Context, msg []byte) error {
+	select {
+	case j.notes <- msg:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-j.ack:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+var _ fastmcp.Sink = (*job)(nil)
+var _ pool.Task = (*job)(nil)

@@ -1,0 +1,143 @@
+package streamable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/pool"
+)
+
+// watchDelay is how long a request runs before its connection is watched for the client
+// going away. Fast requests never pay for a watch; a disconnect during a slow one cancels it
+// within about this delay.
+const watchDelay = 20 * time.Millisecond
+
+// Server is the native Streamable HTTP listener, on fasthttp. Create it with [New], start it
+// with [Server.Listen] and [Server.Serve] (or [Server.ListenAndServe]), stop it with
+// [Server.Shutdown]. Its methods are safe for concurrent use.
+type Server struct {
+	ep *endpoint
+	fs *fasthttp.Server
+
+	mu       sync.Mutex
+	ln       *listener
+	serving  chan struct{} // closed when Serve returns
+	served   bool          // Serve was called
+	draining atomic.Bool
+	streams  streamSet
+	gates    gateResults
+	drainCtx context.Context // cancelled when the drain window ends
+	drainEnd context.CancelFunc
+}
+
+// New returns a listener serving srv under cfg; invalid configuration is an error wrapping
+// [ErrInvalidConfig].
+func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
+	ep, err := newEndpoint(srv, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{ep: ep, serving: make(chan struct{})}
+	s.drainCtx, s.drainEnd = context.WithCancel(context.Background())
+	c := ep.cfg
+	s.fs = &fasthttp.Server{
+		Handler:                      s.handle,
+		ErrorHandler:                 s.handleError,
+		HeaderReceived:               s.headerReceived,
+		Name:                         "fastmcp",
+		ReadTimeout:                  c.HeadTimeout,
+		IdleTimeout:                  c.IdleTimeout,
+		WriteTimeout:                 c.WriteTimeout,
+		ReadBufferSize:               c.MaxHeaderBytes,
+		MaxRequestBodySize:           c.MaxBodyBytes,
+		MaxRequestsPerConn:           c.MaxRequestsPerConn,
+		Concurrency:                  c.MaxConnections + 16, // the listener caps first; keep fasthttp's 503 out of the way
+		CloseOnShutdown:              true,
+		NoDefaultContentType:         true,
+		DisablePreParseMultipartForm: true,
+		Logger:                       fasthttpLogger{c.Logger},
+	}
+	return s, nil
+}
+
+// Listen binds cfg.Addr. After it, [Server.URL] names the endpoint.
+func (s *Server) Listen() error {
+	ln, err := net.Listen("tcp", s.ep.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	if !isLoopbackAddr(ln.Addr().String()) {
+		s.ep.cfg.Logger.Warn("streamable: listening beyond loopback over plaintext HTTP", "addr", ln.Addr().String())
+	}
+	s.setListener(ln)
+	return nil
+}
+
+func (s *Server) setListener(ln net.Listener) {
+	s.mu.Lock()
+	s.ln = &listener{Listener: ln, max: int64(s.ep.cfg.MaxConnections), stats: &s.ep.stats, readTimeout: s.ep.cfg.ReadTimeout}
+	s.mu.Unlock()
+}
+
+// URL returns the endpoint's URL, such as http://127.0.0.1:8080/mcp, once listening.
+func (s *Server) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln == nil {
+		return ""
+	}
+	return "http://" + s.ln.Addr().String() + s.ep.cfg.Path
+}
+
+// Serve serves the listener bound by Listen, or ln when given, until Shutdown. It returns
+// nil after a Shutdown, or the error that stopped it.
+func (s *Server) Serve(ln ...net.Listener) error {
+	if len(ln) > 0 {
+		s.setListener(ln[0])
+	}
+	s.mu.Lock()
+	l := s.ln
+	s.mu.Unlock()
+	if l == nil {
+		return errors.New("streamable: Serve before Listen")
+	}
+	s.mu.Lock()
+	s.served = true
+	s.mu.Unlock()
+	defer close(s.serving)
+	err := s.fs.Serve(l)
+	if s.draining.Load() {
+		return nil
+	}
+	return err
+}
+
+// ListenAndServe is Listen then Serve.
+func (s *Server) ListenAndServe() error {
+	if err := s.Listen(); err != nil {
+		return err
+	}
+	return s.Serve()
+}
+
+// Stats returns the transport's counters.
+func (s *Server) Stats() Stats { return s.ep.stats.snapshot() }
+
+// Executor returns the executor that runs requests.
+func (s *Server) Executor() *pool.Executor { return s.ep.exec }
+
+type fasthttpLogger struct {
+	l interface{ Debug(string, ...any) }
+}
+
+func (f fasthttpLogger) Printf(format string, args ...any) {
+	f.l.Debug("fasthttp: " + fmt.Sprintf(format, args...))
+}

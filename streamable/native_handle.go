@@ -1,0 +1,280 @@
+package streamable
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/pool"
+	"github.com/fastmcp-go/fastmcp/sse"
+)
+
+// fastHeaders adapts fasthttp's request header to Headers without allocating.
+type fastHeaders struct{ h *fasthttp.RequestHeader }
+
+func (f fastHeaders) Values(name string) [][]byte { return f.h.PeekAll(name) }
+
+var (
+	errDisconnected = errors.New("streamable: client disconnected")
+	errDeadline     = errors.New("streamable: request timeout")
+)
+
+// headerReceived runs once the head is read, before the body: it arms the body deadline and
+// keeps a chunked body from being read (it is refused with 411).
+func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	if s.ep.cfg.RequestGate != nil {
+		s.gateHeader(h) // the body deadline starts after the gate
+	}
+	rc := fasthttp.RequestConfig{ReadTimeout: s.ep.cfg.BodyTimeout}
+	if h.ContentLength() == -1 {
+		rc.MaxRequestBodySize = 1
+	}
+	return rc
+}
+
+// handleError answers what fasthttp could not read: 413 for a body over the limit (411 for a
+// chunked one), 431 for a head over the limit, 400 otherwise (timeouts included).
+func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
+	e := errBadRequest
+	var netErr interface{ Timeout() bool }
+	switch {
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		e = errBodyTooLarge
+		if ctx.Request.Header.ContentLength() == -1 {
+			e = errLengthRequired
+		}
+	case isSmallBuffer(err):
+		e = errHeaderTooLarge
+	case errors.As(err, &netErr) && netErr.Timeout():
+		s.ep.stats.headTimeouts.Add(1)
+	}
+	ctx.SetConnectionClose()
+	s.writeError(ctx, e, nil)
+}
+
+func (s *Server) writeError(ctx *fasthttp.RequestCtx, e *httpError, id []byte) {
+	ctx.Response.Reset()
+	ctx.SetStatusCode(e.status)
+	if e.allow {
+		ctx.Response.Header.Set("Allow", http.MethodPost)
+	}
+	if e.noBody {
+		return
+	}
+	ctx.SetContentType("application/json")
+	ctx.Response.SetBodyRaw(e.appendBody(ctx.Response.Body()[:0], id))
+}
+
+func (s *Server) handle(ctx *fasthttp.RequestCtx) {
+	ep := s.ep
+	req := &ctx.Request
+	h := fastHeaders{&req.Header}
+	if s.draining.Load() {
+		ctx.SetConnectionClose()
+		s.writeError(ctx, errShuttingDown, nil)
+		return
+	}
+	if ep.cfg.RequestGate != nil && s.takeGate(ctx) {
+		return
+	}
+	if e := ep.admitHead(req.Header.Method(), ctx.Path(), h, req.Header.Host()); e != nil {
+		s.writeError(ctx, e, nil)
+		return
+	}
+	if req.Header.ContentLength() < 0 || len(h.Values("Transfer-Encoding")) > 0 {
+		ctx.SetConnectionClose()
+		s.writeError(ctx, errLengthRequired, nil)
+		return
+	}
+	j := acquireJob(ep)
+	j.body = append(j.body[:0], req.Body()...)
+	if id, ok := ctx.UserValue(identityKey{}).(*fastmcp.Identity); ok {
+		j.identity = id
+	}
+	e, body := ep.admitBody(j, h)
+	switch {
+	case body != nil:
+		ctx.SetStatusCode(e.status)
+		ctx.SetContentType("application/json")
+		ctx.SetBody(body)
+		j.release()
+		return
+	case e != nil:
+		s.writeError(ctx, e, j.msg.ID().Raw())
+		j.release()
+		return
+	}
+	if fastmcp.IsStreaming(string(j.msg.Method().Text())) {
+		s.serveListen(ctx, j)
+		return
+	}
+	s.execute(ctx, j)
+}
+
+type identityKey struct{}
+
+// execute runs an admitted request on the executor and answers with its JSON reply, or
+// switches to an event stream when the handler sends a notification first.
+func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
+	ep := s.ep
+	c := ctx.Conn().(*conn)
+	key := pool.Key{Owner: c.id}
+	ep.stats.inFlight.Add(1)
+	defer ep.stats.inFlight.Add(-1)
+
+	j.refs.Add(1) // the executor's
+	if err := ep.exec.Submit(context.Background(), key, j); err != nil {
+		j.refs.Add(-1)
+		s.writeError(ctx, submitError(err), j.msg.ID().Raw())
+		j.release()
+		return
+	}
+	timers := c.timers()
+	timers.watch.Reset(watchDelay)
+	var timeout <-chan time.Time
+	if ep.cfg.RequestTimeout > 0 {
+		timers.deadline.Reset(ep.cfg.RequestTimeout)
+		timeout = timers.deadline.C
+	}
+	deadline := time.Now().Add(ep.cfg.RequestTimeout)
+	var gone <-chan struct{}
+	defer func() {
+		timers.watch.Stop()
+		timers.deadline.Stop()
+	}()
+	for {
+		select {
+		case <-j.done:
+			if c.unwatch() {
+				ep.stats.disconnects.Add(1)
+			}
+			s.writeReply(ctx, j)
+			j.release()
+			return
+		case note := <-j.notes:
+			if c.unwatch() { // fasthttp owns the connection again before the stream starts
+				ep.exec.Cancel(key, errDisconnected)
+				ep.stats.disconnects.Add(1)
+				j.ack <- errDisconnected
+				ctx.SetConnectionClose()
+				j.release()
+				return
+			}
+			s.streamProgress(ctx, j, key, note, deadline)
+			return
+		case <-timers.watch.C:
+			gone = c.watch()
+		case <-gone:
+			c.unwatch()
+			ep.exec.Cancel(key, errDisconnected)
+			ep.stats.disconnects.Add(1)
+			ctx.SetConnectionClose()
+			j.release()
+			return
+		case <-timeout:
+			c.unwatch()
+			ep.exec.Cancel(key, errDeadline)
+			ep.stats.reqTimeouts.Add(1)
+			s.writeError(ctx, errRequestTimeout, j.msg.ID().Raw())
+			j.release()
+			return
+		}
+	}
+}
+
+// writeReply answers with the job's reply, or with the error of an outcome that produced
+// none.
+func (s *Server) writeReply(ctx *fasthttp.RequestCtx, j *job) {
+	if j.reply == nil {
+		e := outcomeError(j.result)
+		if e == errRequestTimeout {
+			s.ep.stats.reqTimeouts.Add(1)
+		}
+		s.writeError(ctx, e, j.msg.ID().Raw())
+		return
+	}
+	ctx.SetStatusCode(replyStatus(fastmcp.Reply{Body: j.reply, Err: j.rerr}))
+	ctx.SetContentType("application/json")
+	ctx.SetBody(j.reply)
+}
+
+// streamProgress answers with an event stream: the notification that arrived, those that
+// follow, then the reply (or a timeout error) as the last event. Progress never extends the
+// request's deadline.
+func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, first []byte, deadline time.Time) {
+	ep := s.ep
+	setStreamHeaders(&ctx.Response.Header)
+	ctx.SetStatusCode(http.StatusOK)
+	_ = ctx.SetWriteDeadline(time.Time{}) // events carry their own bound
+	id := j.msg.ID().Raw()
+	ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer j.release()
+		sw, _ := sse.NewWriter(w, nil, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
+		j.ack <- sw.WriteEvent(first)
+		var timeout <-chan time.Time
+		if ep.cfg.RequestTimeout > 0 {
+			t := time.NewTimer(time.Until(deadline))
+			defer t.Stop()
+			timeout = t.C
+		}
+		for {
+			select {
+			case note := <-j.notes:
+				err := sw.WriteEvent(note)
+				j.ack <- err
+				if err != nil {
+					ep.exec.Cancel(key, errDisconnected)
+					ep.stats.disconnects.Add(1)
+					<-j.done
+					return
+				}
+			case <-j.done:
+				if j.reply != nil {
+					_ = sw.WriteEvent(j.reply)
+				} else if e := outcomeError(j.result); !e.noBody {
+					_ = sw.WriteEvent(e.appendBody(nil, id))
+				}
+				return
+			case <-timeout:
+				ep.exec.Cancel(key, errDeadline)
+				ep.stats.reqTimeouts.Add(1)
+				_ = sw.WriteEvent(errRequestTimeout.appendBody(nil, id))
+				<-j.done
+				return
+			}
+		}
+	})
+}
+
+func setStreamHeaders(h *fasthttp.ResponseHeader) {
+	h.SetContentType("text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+}
+
+// connTimers are a connection's reusable timers for the request it is serving.
+type connTimers struct {
+	watch, deadline *time.Timer
+}
+
+func (c *conn) timers() *connTimers {
+	if c.t == nil {
+		c.t = &connTimers{watch: time.NewTimer(time.Hour), deadline: time.NewTimer(time.Hour)}
+		c.t.watch.Stop()
+		c.t.deadline.Stop()
+	}
+	return c.t
+}
+
+var _ = decode.KindRequest
+
+func isSmallBuffer(err error) bool {
+	var sb *fasthttp.ErrSmallBuffer
+	return errors.As(err, &sb)
+}

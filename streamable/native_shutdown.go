@@ -1,0 +1,69 @@
+package streamable
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Shutdown drains the listener in five steps: (1) the listening socket closes, so new
+// connections are refused; (2) a connection whose head or body is still arriving gets 503
+// with -32603 "Server is shutting down", while requests read in full run to their response;
+// (3) each open listen stream gets its completion response; (4) after DrainTimeout (or when
+// ctx ends, if sooner) the remaining connections are closed and their work cancelled; (5) an
+// owned executor stops, an injected one keeps running. Shutdown returns nil when everything
+// finished within the window, else the context error.
+//
+// Listen streams end through the core's CloseSubscriptions, which completes the
+// subscriptions of every transport serving the same fastmcp.Server.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if !s.draining.CompareAndSwap(false, true) {
+		return errors.New("streamable: Shutdown called twice")
+	}
+	ep := s.ep
+	drain, cancel := context.WithTimeout(ctx, ep.cfg.DrainTimeout)
+	defer cancel()
+
+	ep.srv.CloseSubscriptions()
+	err := s.fs.ShutdownWithContext(drain)
+	for err == nil && s.streams.len() > 0 && drain.Err() == nil {
+		select { // hijacked streams are invisible to fasthttp: wait for their last event
+		case <-drain.Done():
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if drain.Err() != nil {
+		err = drain.Err()
+	}
+	s.streams.closeAll()
+	s.closeConns()
+	if ep.ownExec {
+		cctx, ccancel := context.WithTimeout(context.Background(), time.Second)
+		_ = ep.exec.Close(cctx)
+		ccancel()
+	}
+	ep.stats.drains.Add(1)
+	s.mu.Lock()
+	served := s.served
+	s.mu.Unlock()
+	if served {
+		<-s.serving
+	}
+	return err
+}
+
+// closeConns closes every connection still open and cancels its work.
+func (s *Server) closeConns() {
+	s.mu.Lock()
+	l := s.ln
+	s.mu.Unlock()
+	if l == nil {
+		return
+	}
+	for _, c := range l.all() {
+		s.ep.exec.Cancel(keyOf(c), errShutdownCancel)
+		_ = c.Close()
+	}
+}
+
+var errShutdownCancel = errors.New("streamable: drain timeout")
