@@ -18,6 +18,17 @@ func newSignalTask() *signalTask { return &signalTask{done: make(chan struct{}, 
 func (*signalTask) Run(context.Context) error { return nil }
 func (t *signalTask) Done(Result)             { t.done <- struct{}{} }
 
+// allocsPerJob is testing.AllocsPerRun per job. AllocsPerRun divides as
+// integers, so each run does many jobs: the result is exact to 1/jobsPerRun.
+func allocsPerJob(job func()) float64 {
+	const jobsPerRun = 100
+	return testing.AllocsPerRun(20, func() {
+		for range jobsPerRun {
+			job()
+		}
+	}) / jobsPerRun
+}
+
 // The budget: one allocation per job (its context), whether or not it has a
 // key, a deadline or a cancellable submitter context.
 func TestAllocsSubmit(t *testing.T) {
@@ -40,7 +51,7 @@ func TestAllocsSubmit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newExecutor(t, tc.cfg)
 			tk := newSignalTask()
-			allocs := testing.AllocsPerRun(1000, func() {
+			allocs := allocsPerJob(func() {
 				if err := e.Submit(tc.ctx, tc.key, tk); err != nil {
 					panic(err)
 				}
@@ -61,7 +72,7 @@ func TestAllocsSubmitQueued(t *testing.T) {
 	require.NoError(t, e.SubmitTimeout(context.Background(), Key{}, NoTimeout, newTask(blockOn(g))))
 	tk := newSignalTask()
 	key := Key{Owner: 1, ID: "q"}
-	allocs := testing.AllocsPerRun(1000, func() {
+	allocs := allocsPerJob(func() {
 		if err := e.Submit(context.Background(), key, tk); err != nil {
 			panic(err)
 		}

@@ -59,11 +59,12 @@
 //
 // # Cost
 //
-// Submitting allocates one object, the job's context, when the Task is a
-// pointer (a [Func] is too). Records, queue links and timers are reused.
-// Three more allocations happen only on demand: when the job calls
-// ctx.Done() or is cancelled while running, the context creates a standard
-// cancellable context so that Done, context.Cause and derived contexts
-// work as usual. A queued job whose submitter's context can end costs two
-// more, to watch that context.
+// Submitting allocates one object, the job's 80-byte context, when the Task
+// is a pointer or a [Func]; records, queue links and the deadline timer are
+// reused, and the clock is read once. More allocations happen only on demand:
+// a job that calls ctx.Done() gets a standard cancellable context (3 more:
+// the context, its cancel function and its channel), a running job that is
+// cancelled or times out gets one too so that context.Cause reports the
+// reason (2 more), and a queued job whose submitter's context can end costs
+// 2 more, to watch that context.
 package pool
