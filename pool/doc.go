@@ -40,7 +40,8 @@
 // text. The worker goes on with the next job.
 //
 // Go cannot stop a goroutine, so a Run that ignores its context keeps its
-// worker until it returns, whatever its outcome: [Executor.Running] counts it.
+// worker, one of the MaxConcurrency places, until it returns, whatever its
+// outcome was: [Executor.Running] counts it.
 //
 // # Limits
 //
