@@ -97,11 +97,14 @@ func (s *Server) runTool(ctx context.Context, r *Request, t *toolEntry, args jso
 		out, herr = t.call(ctx, r, args)
 		return herr
 	})
-	var we *wrapperError
-	if errors.As(err, &we) {
-		return ErrorResult(we.msg), nil
+	if err != nil {
+		var we *wrapperError
+		if errors.As(err, &we) {
+			return ErrorResult(we.msg), nil
+		}
+		return ToolResult{}, err // out is not read: a handler that outlived a timeout may still write it
 	}
-	return out, err
+	return out, nil
 }
 
 // appendToolResult writes a complete tools/call result, validating structured output against
