@@ -481,7 +481,9 @@ func TestRateLimitDefaults(t *testing.T) {
 	assert.NoError(t, w.wrap(context.Background(), s, c, nop))
 
 	keyed := RateLimit(RateLimitOptions{Key: func(ctx context.Context) string { return ctx.Value(wrapKey{}).(string) }})
-	withKey := func(i int) context.Context { return context.WithValue(context.Background(), wrapKey{}, strconv.Itoa(i)) }
+	withKey := func(i int) context.Context {
+		return context.WithValue(context.Background(), wrapKey{}, strconv.Itoa(i))
+	}
 	for i := range DefaultComponentRateKeys {
 		require.NoError(t, keyed.wrap(withKey(i), s, c, nop), "key %d", i)
 	}
