@@ -188,7 +188,11 @@ func (e *Executor) runOne(j *job) (next *job) {
 			return
 		}
 		v := recover() // nil: Run called runtime.Goexit, which cannot be stopped
-		e.logPanic(j.key, v)
+		if v == nil {
+			e.logPanic("pool: job called runtime.Goexit", j.key, nil)
+		} else {
+			e.logPanic("pool: job panicked", j.key, v)
+		}
 		next = e.finish(j, Result{Outcome: Failed, Err: ErrPanicked}, true)
 		if v == nil && next != nil {
 			go e.start(next) // this goroutine is exiting
@@ -335,22 +339,20 @@ func (e *Executor) checkIdleLocked() {
 func (e *Executor) deliver(t Task, r Result) {
 	defer func() {
 		if v := recover(); v != nil {
-			e.cfg.log.LogAttrs(context.Background(), slog.LevelError, "pool: Task.Done panicked",
-				slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
+			e.logPanic("pool: Task.Done panicked", Key{}, v)
 		}
 	}()
 	t.Done(r)
 }
 
-// logPanic logs a job's panic value (nil for runtime.Goexit) and stack.
-func (e *Executor) logPanic(key Key, v any) {
-	msg := "pool: job panicked"
-	if v == nil {
-		msg = "pool: job called runtime.Goexit"
-	}
+// logPanic logs a recovered panic value and the stack. A panic while
+// formatting the value is itself recovered: the worker must survive.
+func (e *Executor) logPanic(msg string, key Key, v any) {
+	stack := debug.Stack()
+	defer func() { _ = recover() }()
 	e.cfg.log.LogAttrs(context.Background(), slog.LevelError, msg,
 		slog.Uint64("owner", key.Owner), slog.String("id", key.ID),
-		slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
+		slog.Any("panic", v), slog.String("stack", string(stack)))
 }
 
 // Cancel ends the job with key, running or queued, with outcome [Cancelled]

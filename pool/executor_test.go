@@ -70,6 +70,24 @@ func TestSubmitPanic(t *testing.T) {
 	})
 }
 
+// A panic value whose formatting panics too does not kill the worker.
+func TestSubmitPanicUnprintable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs logBuffer
+		e := newExecutor(t, Config{MaxConcurrency: 1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		tk := newTask(func(context.Context) error { panic(badError{}) })
+		require.NoError(t, e.Submit(t.Context(), Key{}, tk))
+		assert.Equal(t, Result{Outcome: Failed, Err: ErrPanicked}, tk.result(t))
+		next := newTask(nil)
+		require.NoError(t, e.Submit(t.Context(), Key{}, next))
+		assert.Equal(t, Completed, next.result(t).Outcome)
+	})
+}
+
+type badError struct{}
+
+func (badError) Error() string { panic("cannot format") }
+
 func TestSubmitGoexit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newExecutor(t, Config{MaxConcurrency: 1})
