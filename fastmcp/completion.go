@@ -96,7 +96,7 @@ func (s *Server) complete(ctx context.Context, r *Request, dst []byte) ([]byte, 
 	if terr != nil {
 		return nil, terr
 	}
-	if err := s.authorizeInvocation(ctx, r.method, t.c, t.unknown); err != nil {
+	if err := s.authorizeInvocation(ctx, r.method, t.c, func() *Error { return t.unknown }); err != nil {
 		return nil, err
 	}
 	if t.complete == nil || !t.declared {
@@ -220,10 +220,18 @@ func (s *Server) runComplete(ctx context.Context, r *Request, t *completeTarget,
 	if len(t.wrap) == 0 {
 		return t.complete(ctx, r, p.argument, p.value, p.context)
 	}
-	err = runWrapped(ctx, s, t.wrap, t.c, func(ctx context.Context) error {
+	if detached(t.wrap) { // the handler may outlive the request: give it a Request of its own
+		d, release := r.detach()
+		defer release()
+		r = d
+	}
+	var out Completion
+	if err := runWrapped(ctx, s, t.wrap, t.c, func(ctx context.Context) error {
 		var herr error
-		res, herr = t.complete(ctx, r, p.argument, p.value, p.context)
+		out, herr = t.complete(ctx, r, p.argument, p.value, p.context)
 		return herr
-	})
-	return res, err
+	}); err != nil {
+		return Completion{}, err // out is not read: a handler abandoned by Timeout may still write it
+	}
+	return out, nil
 }

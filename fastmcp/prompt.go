@@ -229,7 +229,7 @@ func (s *Server) getPrompt(ctx context.Context, r *Request, dst []byte) ([]byte,
 	if p == nil {
 		return nil, unknownPrompt(name)
 	}
-	if err := s.authorizeInvocation(ctx, r.method, p.component(), unknownPrompt(name)); err != nil {
+	if err := s.authorizeInvocation(ctx, r.method, p.component(), func() *Error { return unknownPrompt(name) }); err != nil {
 		return nil, err
 	}
 	if err := s.openState(ctx, r, p.name, raw); err != nil {
@@ -321,12 +321,20 @@ func (s *Server) runPrompt(ctx context.Context, r *Request, p *promptEntry, args
 	if len(p.wrap) == 0 {
 		return p.get(ctx, r, args)
 	}
-	err = runWrapped(ctx, s, p.wrap, p.component(), func(ctx context.Context) error {
+	if detached(p.wrap) { // the handler may outlive the request: give it a Request of its own
+		d, release := r.detach()
+		defer release()
+		r = d
+	}
+	var out PromptResult
+	if err := runWrapped(ctx, s, p.wrap, p.component(), func(ctx context.Context) error {
 		var herr error
-		res, herr = p.get(ctx, r, args)
+		out, herr = p.get(ctx, r, args)
 		return herr
-	})
-	return res, err
+	}); err != nil {
+		return PromptResult{}, err // out is not read: a handler abandoned by Timeout may still write it
+	}
+	return out, nil
 }
 
 // appendPromptResult writes a complete prompts/get result, checking what the handler

@@ -82,7 +82,7 @@ func (s *Server) readResource(ctx context.Context, r *Request, dst []byte) ([]by
 		return nil, rerr
 	}
 	c := target.component(uri)
-	if err := s.authorizeInvocation(ctx, r.method, c, resourceNotFound(uri)); err != nil {
+	if err := s.authorizeInvocation(ctx, r.method, c, func() *Error { return resourceNotFound(uri) }); err != nil {
 		return nil, err
 	}
 	if err := s.openState(ctx, r, uri, emptyArguments); err != nil {
@@ -108,6 +108,12 @@ func (s *Server) runRead(ctx context.Context, r *Request, t *readTarget, c Compo
 			out, err = nil, errHandlerPanicked
 		}
 	}()
+	wrap := t.wrappers()
+	if detached(wrap) { // the handler may outlive the request: give it a Request of its own
+		d, release := r.detach()
+		defer release()
+		r = d
+	}
 	call := func(ctx context.Context) ([]ResourceContents, error) {
 		if t.res != nil {
 			return t.res.read(ctx, r, uri)
@@ -118,16 +124,18 @@ func (s *Server) runRead(ctx context.Context, r *Request, t *readTarget, c Compo
 		}
 		return t.tmpl.read(ctx, r, uri, vars)
 	}
-	wrap := t.wrappers()
 	if len(wrap) == 0 {
 		return call(ctx)
 	}
-	err = runWrapped(ctx, s, wrap, c, func(ctx context.Context) error {
+	var res []ResourceContents
+	if err := runWrapped(ctx, s, wrap, c, func(ctx context.Context) error {
 		var herr error
-		out, herr = call(ctx)
+		res, herr = call(ctx)
 		return herr
-	})
-	return out, err
+	}); err != nil {
+		return nil, err // res is not read: a handler abandoned by Timeout may still write it
+	}
+	return res, nil
 }
 
 func (t *readTarget) wrappers() []Wrapper {
