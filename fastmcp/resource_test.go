@@ -186,7 +186,9 @@ func TestResourcesList(t *testing.T) {
 		name: "templates are not resources",
 		setup: func(s *Server) {
 			s.AddResourceTemplate(ResourceTemplate{URITemplate: "x://{a}", Name: "a"},
-				func(context.Context, *Request, string, map[string]string) ([]ResourceContents, error) { return nil, nil })
+				func(context.Context, *Request, string, map[string]string) ([]ResourceContents, error) {
+					return nil, nil
+				})
 		},
 		want: compOK(`"resultType":"complete","resources":[],"ttlMs":0,"cacheScope":"private"`),
 	}}
@@ -211,7 +213,9 @@ func TestResourceTemplatesList(t *testing.T) {
 		Annotations: &Annotations{Audience: []Role{RoleAssistant}},
 		Icons:       []Icon{{Src: "data:image/png;base64,AA==", Theme: "dark"}},
 		Meta:        json.RawMessage(`{"x":true}`),
-	}, func(context.Context, *Request, string, map[string]string) ([]ResourceContents, error) { return nil, nil })
+	}, func(context.Context, *Request, string, map[string]string) ([]ResourceContents, error) {
+		return nil, nil
+	})
 
 	got := dispatch(t, s, compReq("resources/templates/list", ""))
 	assert.Equal(t, compOK(`"resultType":"complete","resourceTemplates":[`+
@@ -247,7 +251,9 @@ func TestResourcesPagination(t *testing.T) {
 	// A cursor is bound to its method: the same offset is refused by the template list.
 	for i := 1; i <= 3; i++ {
 		s.AddResourceTemplate(ResourceTemplate{URITemplate: "t" + strconv.Itoa(i) + "://{x}", Name: "t"},
-			func(context.Context, *Request, string, map[string]string) ([]ResourceContents, error) { return nil, nil })
+			func(context.Context, *Request, string, map[string]string) ([]ResourceContents, error) {
+				return nil, nil
+			})
 	}
 	tpage1 := dispatch(t, s, compReq("resources/templates/list", ""))
 	tc1 := resultMember(t, tpage1, "nextCursor")
@@ -656,7 +662,9 @@ func TestDiscoverComponentCapabilities(t *testing.T) {
 		return compOK(`"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":` + caps + `,"ttlMs":0,"cacheScope":"private"`)
 	}
 	noPrompt := func(context.Context, *Request, map[string]string) (PromptResult, error) { return PromptResult{}, nil }
-	complete := func(context.Context, *Request, string, string, map[string]string) (Completion, error) { return Completion{}, nil }
+	complete := func(context.Context, *Request, string, string, map[string]string) (Completion, error) {
+		return Completion{}, nil
+	}
 
 	s := newTestServer(t, nil)
 	s.AddPrompt(Prompt{Name: "p"}, noPrompt)
