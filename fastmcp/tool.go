@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/bytedance/sonic"
+	sonicdec "github.com/bytedance/sonic/decoder"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/internal/jsonschema"
@@ -98,9 +100,17 @@ func AddTool[In any](s *Server, t Tool, h ToolHandler[In]) {
 		}
 		t.InputSchema = schema
 	}
+	// Inputs are decoded into pooled values and copied out, so a call allocates no In.
+	inputs := sync.Pool{New: func() any { return new(In) }}
 	s.addTool(t, func(ctx context.Context, r *Request, args json.RawMessage) (ToolResult, error) {
-		var in In
-		if err := unmarshalArguments(args, &in); err != nil {
+		p := inputs.Get().(*In)
+		var zero In
+		*p = zero
+		err := unmarshalArguments(args, p)
+		in := *p
+		*p = zero // drop references before pooling
+		inputs.Put(p)
+		if err != nil {
 			return ErrorResult("Invalid arguments: " + err.Error()), nil
 		}
 		return h(ctx, r, in)
@@ -282,10 +292,21 @@ func appendOptJSON(dst []byte, key string, v any, present bool) ([]byte, error) 
 	return append(dst, enc...), nil
 }
 
-// argsAPI decodes tool arguments: sonic, case-sensitive field names, strings referencing the
-// one private copy of the arguments made per call.
-var argsAPI = sonic.Config{CaseSensitive: true}.Froze()
+// argDecoders are sonic decoders for tool arguments, reused across calls.
+var argDecoders = sync.Pool{New: func() any { return new(sonicdec.Decoder) }}
 
+// unmarshalArguments decodes tool arguments with sonic: case-sensitive field names (so
+// "Text" cannot stand in for "text"), strings referencing one private copy of the arguments
+// made per call, so handlers may keep them.
 func unmarshalArguments(args json.RawMessage, v any) error {
-	return argsAPI.UnmarshalFromString(string(args), v)
+	d := argDecoders.Get().(*sonicdec.Decoder)
+	d.Reset(string(args))
+	d.SetOptions(sonicdec.OptionCaseSensitive)
+	err := d.Decode(v)
+	if err == nil {
+		err = d.CheckTrailings()
+	}
+	d.Reset("")
+	argDecoders.Put(d)
+	return err
 }

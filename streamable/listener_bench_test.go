@@ -1,0 +1,88 @@
+package streamable
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/valyala/fasthttp/fasthttputil"
+)
+
+// BenchmarkListener measures a keep-alive tools/call through the whole listener (admission,
+// decode, executor hand-off, dispatch, write) over an in-memory connection.
+func BenchmarkListener(b *testing.B) {
+	core := newCore(b)
+	s, err := New(core, Config{Addr: "127.0.0.1:0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln := fasthttputil.NewInmemoryListener()
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ln) }()
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+		<-done
+	}()
+	body := call("1", "echo", `{"text":"hello, world"}`)
+	req := []byte("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\n" +
+		"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n" +
+		"Mcp-Method: tools/call\r\nMcp-Name: echo\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+	b.Run("method=tools-call", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			c, err := ln.Dial()
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			defer c.Close()
+			br := bufio.NewReaderSize(c, 4096)
+			for pb.Next() {
+				if _, err := c.Write(req); err != nil {
+					b.Error(err)
+					return
+				}
+				if err := readOne(br); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	})
+}
+
+// readOne reads one HTTP response with a Content-Length body and checks its status.
+func readOne(br *bufio.Reader) error {
+	n := -1
+	status := true
+	for {
+		line, err := br.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		if status {
+			if !bytes.HasPrefix(line, []byte("HTTP/1.1 200")) {
+				return io.ErrUnexpectedEOF
+			}
+			status = false
+			continue
+		}
+		if len(line) <= 2 {
+			break
+		}
+		if k, v, ok := bytes.Cut(line, []byte(":")); ok && bytes.EqualFold(k, []byte("Content-Length")) {
+			n, _ = strconv.Atoi(string(bytes.TrimSpace(v)))
+		}
+	}
+	_, err := br.Discard(n)
+	return err
+}
+
+var _ net.Conn
