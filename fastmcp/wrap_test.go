@@ -383,23 +383,24 @@ func TestConcurrencyStress(t *testing.T) {
 	assert.LessOrEqual(t, peak["y"], limit)
 
 	// Every permit came back: limit calls of one key are in flight at once again.
-	var held sync.WaitGroup
+	var held, done sync.WaitGroup
 	release := make(chan struct{})
 	for range limit {
 		held.Add(1)
-		go func() {
+		done.Go(func() {
 			ctx := context.WithValue(context.Background(), wrapKey{}, "x")
 			assert.NoError(t, w.wrap(ctx, s, Component{Kind: "tool", Name: "t"}, func(context.Context) error {
 				held.Done()
 				<-release
 				return nil
 			}))
-		}()
+		})
 	}
 	held.Wait()
 	ctx := context.WithValue(context.Background(), wrapKey{}, "x")
 	assert.Same(t, errConcurrencyLimit, w.wrap(ctx, s, Component{Kind: "tool", Name: "t"}, func(context.Context) error { return nil }))
 	close(release)
+	done.Wait()
 }
 
 type wrapKey struct{}
