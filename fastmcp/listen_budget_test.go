@@ -1,0 +1,74 @@
+//go:build !race
+
+package fastmcp
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// Budgets of listen streams (not under -race, which multiplies both).
+const (
+	// fanOutBudget: one list_changed reaches 10,000 idle streams (written through their sinks).
+	fanOutBudget = 50 * time.Millisecond
+	// streamBudget: what one idle stream holds, heap and goroutine stack, request included.
+	streamBudget = 20 << 10
+	// listenerBudget: the hub's own state for a stream that opted into list_changed only.
+	listenerBudget = 128
+	// uriListenerBudget: the same with one resource subscription (wake channel, index entry).
+	uriListenerBudget = 384
+)
+
+func TestListenFanOutBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens 10,000 streams")
+	}
+	f := openStreams(t, 10_000)
+	best := time.Duration(1<<63 - 1)
+	for range 7 { // the best of several: the budget is for the code, not for a busy machine
+		best = min(best, f.publish(t))
+	}
+	t.Logf("10,000 streams: fan-out %v (best of 7), %.0f B heap + %.0f B stack per stream", best, f.heapPer, f.stkPer)
+	assert.Less(t, best, fanOutBudget)
+	assert.Less(t, f.heapPer+f.stkPer, float64(streamBudget))
+}
+
+func TestListenerMemoryBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		uris   []string
+		budget float64
+	}{
+		{"list_changed only", nil, listenerBudget},
+		{"one resource", []string{"file:///shared"}, uriListenerBudget},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const n = 10_000
+			h, _ := newHub(DefaultSubscriptionBuffer, nil)
+			ls := make([]*listener, n)
+			var before, after runtime.MemStats
+			runtime.GC() // twice: sync.Pool contents survive one collection
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			for i := range ls {
+				var uris []string
+				if tc.uris != nil {
+					uris = append(make([]string, 0, len(tc.uris)), tc.uris...)
+				}
+				ls[i] = h.subscribe(0b111, uris)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			per := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+			t.Logf("%.0f B per listener", per)
+			assert.Less(t, per, tc.budget)
+			for _, l := range ls {
+				h.unsubscribe(l)
+			}
+			assert.Empty(t, h.byURI)
+		})
+	}
+}
