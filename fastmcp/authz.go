@@ -89,6 +89,9 @@ func (s *Server) authorize(ctx context.Context, phase Phase, method string, c Co
 	switch {
 	case err == nil:
 		return nil, nil
+	case errors.As(err, &e) && e == nil: // a typed nil: garbage, not a refusal
+		s.cfg.Logger.Error("fastmcp: authorization policy returned a nil *Error", "method", method, "component", c.Name)
+		return nil, errPolicyFault
 	case errors.Is(err, errPolicyFault):
 		return nil, errPolicyFault
 	case errors.Is(err, ErrRefused):

@@ -62,7 +62,7 @@ func (e *Error) Error() string {
 // holds for any invalid-params error.
 func (e *Error) Is(target error) bool {
 	var t *Error
-	return errors.As(target, &t) && t.Code == e.Code
+	return e != nil && errors.As(target, &t) && t != nil && t.Code == e.Code
 }
 
 // Sentinels for errors.Is, one per code.

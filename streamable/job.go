@@ -12,8 +12,10 @@ import (
 
 // job is one admitted request: it owns a copy of the body and the decoded message, so the
 // work may outlive the HTTP handler (a request timeout answers 504 while a handler that
-// ignores its context still runs). Two parties hold it, the HTTP side and the executor; the
-// last to let go returns it to the pool.
+// ignores its context still runs). Up to three parties hold it: the HTTP side, Run and Done
+// (the executor may deliver a cancellation or timeout before Run returns); the last to let
+// go returns it to the pool. The reply is read only after a Completed outcome, which the
+// executor delivers after Run returned.
 type job struct {
 	ep       *endpoint
 	body     []byte
@@ -69,8 +71,22 @@ func (j *job) release() {
 	jobPool.Put(j)
 }
 
+// submit hands the job to the executor, taking the references of Run and Done.
+func (j *job) submit(ctx context.Context, key pool.Key) error {
+	j.refs.Add(2)
+	if err := j.ep.exec.Submit(ctx, key, j); err != nil {
+		j.refs.Add(-2)
+		return err
+	}
+	return nil
+}
+
+// completed reports whether the job ran to its end; only then is its reply readable.
+func (j *job) completed() bool { return j.result.Outcome == pool.Completed }
+
 // Run serves the request on an executor worker.
 func (j *job) Run(ctx context.Context) error {
+	defer j.release()
 	if j.identity != nil {
 		ctx = fastmcp.WithIdentity(ctx, j.identity)
 	}
@@ -104,3 +120,6 @@ func (j *job) Notify(ctx context.Context, msg []byte) error {
 
 var _ fastmcp.Sink = (*job)(nil)
 var _ pool.Task = (*job)(nil)
+
+// zeroKey submits a job with no key (the net/http adapter cancels through the owner context).
+var zeroKey pool.Key

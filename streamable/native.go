@@ -34,8 +34,11 @@ type Server struct {
 	draining atomic.Bool
 	streams  streamSet
 	gates    gateResults
-	drainCtx context.Context // cancelled when the drain window ends
-	drainEnd context.CancelFunc
+	// lengthRequired marks (by request header) requests without a Content-Length, or
+	// chunked: they are refused with 411.
+	lengthRequired sync.Map
+	drainCtx       context.Context // cancelled when the drain window ends
+	drainEnd       context.CancelFunc
 }
 
 // New returns a listener serving srv under cfg; invalid configuration is an error wrapping

@@ -32,8 +32,12 @@ func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfi
 		s.gateHeader(h) // the body deadline starts after the gate
 	}
 	rc := fasthttp.RequestConfig{ReadTimeout: s.ep.cfg.BodyTimeout}
-	if h.ContentLength() == -1 {
+	switch h.ContentLength() {
+	case -1: // chunked: refused with 411, so read as little of it as possible
 		rc.MaxRequestBodySize = 1
+		s.lengthRequired.Store(h, struct{}{})
+	case -2: // no Content-Length: fasthttp reads an empty body and forgets
+		s.lengthRequired.Store(h, struct{}{})
 	}
 	return rc
 }
@@ -46,7 +50,7 @@ func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 	switch {
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		e = errBodyTooLarge
-		if ctx.Request.Header.ContentLength() == -1 {
+		if _, chunked := s.lengthRequired.LoadAndDelete(&ctx.Request.Header); chunked {
 			e = errLengthRequired
 		}
 	case isSmallBuffer(err):
@@ -87,7 +91,7 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 		s.writeError(ctx, e, nil)
 		return
 	}
-	if req.Header.ContentLength() < 0 || len(h.Values("Transfer-Encoding")) > 0 {
+	if s.needsLength(req) || len(h.Values("Transfer-Encoding")) > 0 {
 		ctx.SetConnectionClose()
 		s.writeError(ctx, errLengthRequired, nil)
 		return
@@ -128,9 +132,7 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	ep.stats.inFlight.Add(1)
 	defer ep.stats.inFlight.Add(-1)
 
-	j.refs.Add(1) // the executor's
-	if err := ep.exec.Submit(context.Background(), key, j); err != nil {
-		j.refs.Add(-1)
+	if err := j.submit(context.Background(), key); err != nil {
 		s.writeError(ctx, submitError(err), j.msg.ID().Raw())
 		j.release()
 		return
@@ -191,7 +193,7 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 // writeReply answers with the job's reply, or with the error of an outcome that produced
 // none.
 func (s *Server) writeReply(ctx *fasthttp.RequestCtx, j *job) {
-	if j.reply == nil {
+	if !j.completed() || j.reply == nil {
 		e := outcomeError(j.result)
 		if e == errRequestTimeout {
 			s.ep.stats.reqTimeouts.Add(1)
@@ -235,7 +237,7 @@ func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, 
 					return
 				}
 			case <-j.done:
-				if j.reply != nil {
+				if j.completed() && j.reply != nil {
 					_ = sw.WriteEvent(j.reply)
 				} else if e := outcomeError(j.result); !e.noBody {
 					_ = sw.WriteEvent(e.appendBody(nil, id))
@@ -277,4 +279,14 @@ var _ = decode.KindRequest
 func isSmallBuffer(err error) bool {
 	var sb *fasthttp.ErrSmallBuffer
 	return errors.As(err, &sb)
+}
+
+// needsLength reports whether the request came without a Content-Length (or chunked), as
+// headerReceived noted; only bodies that short can be such requests.
+func (s *Server) needsLength(req *fasthttp.Request) bool {
+	if len(req.Body()) > 1 {
+		return false
+	}
+	_, ok := s.lengthRequired.LoadAndDelete(&req.Header)
+	return ok
 }

@@ -1,0 +1,247 @@
+package streamable
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/sse"
+)
+
+// Handler is the net/http adapter: the same admission, response shapes and limits as the
+// native listener, for applications on the standard library, chi, echo or gin with their own
+// TLS and authentication. The caller's identity comes only from the request context, where
+// the application's middleware puts it with [fastmcp.WithIdentity]; never from a header the
+// client chose. Connection-level limits (MaxConnections, HeadTimeout, MaxHeaderBytes,
+// IdleTimeout) belong to the http.Server that hosts it.
+type Handler struct {
+	ep *endpoint
+}
+
+// NewHandler returns an http.Handler serving srv under cfg (Addr is ignored, except that a
+// loopback Addr keeps the loopback Host check; set AllowedHosts or DisableHostCheck when the
+// public name differs).
+func NewHandler(srv *fastmcp.Server, cfg Config) (*Handler, error) {
+	ep, err := newEndpoint(srv, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Handler{ep: ep}, nil
+}
+
+// Close stops an executor the handler owns, waiting for running work up to ctx.
+func (h *Handler) Close(ctx context.Context) error {
+	if h.ep.ownExec {
+		return h.ep.exec.Close(ctx)
+	}
+	return nil
+}
+
+// Stats returns the handler's counters.
+func (h *Handler) Stats() Stats { return h.ep.stats.snapshot() }
+
+// stdHeaders adapts http.Header.
+type stdHeaders http.Header
+
+func (s stdHeaders) Values(name string) [][]byte {
+	vs := http.Header(s).Values(name)
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([][]byte, len(vs))
+	for i, v := range vs {
+		out[i] = []byte(v)
+	}
+	return out
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ep := h.ep
+	hdr := stdHeaders(r.Header)
+	if e := ep.admitHead([]byte(r.Method), []byte(r.URL.Path), hdr, []byte(r.Host)); e != nil {
+		writeStdError(w, e, nil)
+		return
+	}
+	if len(r.TransferEncoding) > 0 || r.ContentLength < 0 {
+		writeStdError(w, errLengthRequired, nil)
+		return
+	}
+	if r.ContentLength > int64(ep.cfg.MaxBodyBytes) {
+		writeStdError(w, errBodyTooLarge, nil)
+		return
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(ep.cfg.BodyTimeout))
+	j := acquireJob(ep)
+	j.body = append(j.body[:0], make([]byte, r.ContentLength)...)
+	if _, err := io.ReadFull(r.Body, j.body); err != nil {
+		var ne interface{ Timeout() bool }
+		e := errBadRequest
+		if errors.As(err, &ne) && ne.Timeout() {
+			ep.stats.bodyTimeouts.Add(1)
+			e = errBodyTimeout
+		}
+		writeStdError(w, e, nil)
+		j.release()
+		return
+	}
+	_ = rc.SetReadDeadline(time.Time{})
+	j.identity = fastmcp.IdentityFrom(r.Context())
+	e, body := ep.admitBody(j, hdr)
+	switch {
+	case body != nil:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(e.status)
+		_, _ = w.Write(body)
+		j.release()
+		return
+	case e != nil:
+		writeStdError(w, e, j.msg.ID().Raw())
+		j.release()
+		return
+	}
+	if fastmcp.IsStreaming(string(j.msg.Method().Text())) {
+		h.listen(w, r, j)
+		return
+	}
+	h.execute(w, r, j)
+}
+
+func writeStdError(w http.ResponseWriter, e *httpError, id []byte) {
+	if e.allow {
+		w.Header().Set("Allow", http.MethodPost)
+	}
+	if e.noBody {
+		w.WriteHeader(e.status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.status)
+	_, _ = w.Write(e.appendBody(nil, id))
+}
+
+func (h *Handler) execute(w http.ResponseWriter, r *http.Request, j *job) {
+	ep := h.ep
+	ep.stats.inFlight.Add(1)
+	defer ep.stats.inFlight.Add(-1)
+	// The job's owner context ends when the client goes away (net/http cancels r.Context())
+	// or the request times out: the executor then drops or cancels the job.
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	if err := j.submit(ctx, zeroKey); err != nil {
+		writeStdError(w, submitError(err), j.msg.ID().Raw())
+		j.release()
+		return
+	}
+	defer j.release()
+	var timeout <-chan time.Time
+	if ep.cfg.RequestTimeout > 0 {
+		t := time.NewTimer(ep.cfg.RequestTimeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var sw *sse.Writer
+	rc := http.NewResponseController(w)
+	id := j.msg.ID().Raw()
+	for {
+		select {
+		case <-r.Context().Done(): // the client went away: the executor drops the job, no reply
+			ep.stats.disconnects.Add(1)
+			return
+		case <-j.done:
+			ok := j.completed() && j.reply != nil
+			switch {
+			case sw != nil && ok:
+				_ = sw.WriteEvent(j.reply)
+			case sw != nil:
+				if e := outcomeError(j.result); !e.noBody {
+					_ = sw.WriteEvent(e.appendBody(nil, id))
+				}
+			case ok:
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(replyStatus(fastmcp.Reply{Body: j.reply, Err: j.rerr}))
+				_, _ = w.Write(j.reply)
+			default:
+				writeStdError(w, outcomeError(j.result), id)
+			}
+			return
+		case note := <-j.notes:
+			if sw == nil {
+				setStdStreamHeaders(w.Header())
+				w.WriteHeader(http.StatusOK)
+				sw, _ = sse.NewWriter(flushWriter{w, rc}, rc, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
+			}
+			err := sw.WriteEvent(note)
+			j.ack <- err
+			if err != nil {
+				cancel()
+			}
+		case <-timeout:
+			cancel()
+			ep.stats.reqTimeouts.Add(1)
+			if sw != nil {
+				_ = sw.WriteEvent(errRequestTimeout.appendBody(nil, id))
+			} else {
+				writeStdError(w, errRequestTimeout, id)
+			}
+			return
+		}
+	}
+}
+
+func (h *Handler) listen(w http.ResponseWriter, r *http.Request, j *job) {
+	ep := h.ep
+	defer j.release()
+	release, err := ep.exec.Slots().Acquire(r.Context())
+	if err != nil {
+		writeStdError(w, errSubscriptions, j.msg.ID().Raw())
+		return
+	}
+	defer release()
+	ep.stats.openStreams.Add(1)
+	defer ep.stats.openStreams.Add(-1)
+	rc := http.NewResponseController(w)
+	setStdStreamHeaders(w.Header())
+	w.WriteHeader(http.StatusOK)
+	_ = rc.Flush()
+	sw, _ := sse.NewWriter(flushWriter{w, rc}, rc, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	keepalive := time.AfterFunc(ep.cfg.KeepAliveInterval, func() {})
+	keepalive.Stop()
+	var tick func()
+	tick = func() {
+		if sw.WriteKeepAlive() != nil {
+			cancel()
+			return
+		}
+		keepalive.Reset(ep.cfg.KeepAliveInterval)
+	}
+	keepalive = time.AfterFunc(ep.cfg.KeepAliveInterval, tick)
+	defer keepalive.Stop()
+	if j.identity != nil {
+		ctx = fastmcp.WithIdentity(ctx, j.identity)
+	}
+	reply := ep.srv.Handle(ctx, &j.msg, &streamSink{w: sw, cancel: cancel}, nil)
+	if reply.Body != nil && ctx.Err() == nil {
+		_ = sw.WriteEvent(reply.Body)
+	}
+}
+
+func setStdStreamHeaders(h http.Header) {
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+}
+
+// flushWriter flushes the response after every write, so each event reaches the client.
+type flushWriter struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func (f flushWriter) Write(p []byte) (int, error) { return f.w.Write(p) }
+func (f flushWriter) Flush() error                { return f.rc.Flush() }
