@@ -246,3 +246,14 @@ func TestComponentAuthorizationInvocation(t *testing.T) {
 		}
 	})
 }
+
+func TestResourceComponent(t *testing.T) {
+	s := newTestServer(t, nil)
+	var runs atomic.Int32
+	addAuthzComponents(s, &runs)
+	cat := s.catalog.Load()
+	assert.Equal(t, Component{Kind: "resource", Name: "open", URI: "a://open"}, resourceComponent(cat, "a://open"))
+	assert.Equal(t, Component{Kind: "resource_template", Name: "secret-template", URI: "t://secret/{x}", RequestedURI: "t://secret/9"},
+		resourceComponent(cat, "t://secret/9"))
+	assert.Equal(t, Component{Kind: "resource", URI: "a://none", RequestedURI: "a://none"}, resourceComponent(cat, "a://none"))
+}

@@ -217,3 +217,23 @@ func (t *readTarget) defaults(s *Server) (string, CacheHint) {
 	}
 	return mime, s.cfg.ResourcesCache
 }
+
+// resourceComponent returns what an authorization policy is asked about for uri outside a read
+// (a subscription to it): the resource registered with that URI; else the first template, in
+// sorted order, that matches it, with RequestedURI set; else a resource component that names
+// only the URI.
+func resourceComponent(cat *catalog, uri string) Component {
+	if e := cat.resources[uri]; e != nil {
+		return e.component()
+	}
+	cat.sorted()
+	var scratch [8]uritemplate.Var
+	for _, e := range cat.templateList {
+		if _, ok := e.tmpl.MatchAppend(scratch[:0], uri); ok {
+			c := e.component()
+			c.RequestedURI = uri
+			return c
+		}
+	}
+	return Component{Kind: "resource", URI: uri, RequestedURI: uri}
+}
