@@ -12,7 +12,8 @@ import (
 
 // Budgets of listen streams (not under -race, which multiplies both).
 const (
-	// fanOutBudget: one list_changed reaches 10,000 idle streams (written through their sinks).
+	// fanOutBudget: one list_changed reaches 10,000 idle streams (written through their sinks),
+	// in CPU time.
 	fanOutBudget = 50 * time.Millisecond
 	// streamBudget: what one idle stream holds, heap and goroutine stack, request included.
 	streamBudget = 20 << 10
@@ -27,12 +28,18 @@ func TestListenFanOutBudget(t *testing.T) {
 		t.Skip("opens 10,000 streams")
 	}
 	f := openStreams(t, 10_000)
-	best := time.Duration(1<<63 - 1)
-	for range 7 { // the best of several: the budget is for the code, not for a busy machine
-		best = min(best, f.publish(t))
+	// The budget is checked on CPU time, the best of several rounds: the wall time on a shared
+	// machine measures the neighbours (a round costing less than the budget in CPU time takes
+	// less than the budget in wall time on one dedicated core).
+	bestWall, bestCPU := time.Duration(1<<63-1), time.Duration(1<<63-1)
+	for range 7 {
+		cpu := processCPU()
+		bestWall = min(bestWall, f.publish(t))
+		bestCPU = min(bestCPU, time.Duration(processCPU()-cpu))
 	}
-	t.Logf("10,000 streams: fan-out %v (best of 7), %.0f B heap + %.0f B stack per stream", best, f.heapPer, f.stkPer)
-	assert.Less(t, best, fanOutBudget)
+	t.Logf("10,000 streams: fan-out %v wall, %v CPU (best of 7); %.0f B heap + %.0f B stack per stream",
+		bestWall, bestCPU, f.heapPer, f.stkPer)
+	assert.Less(t, bestCPU, fanOutBudget)
 	assert.Less(t, f.heapPer+f.stkPer, float64(streamBudget))
 }
 
