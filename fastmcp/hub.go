@@ -62,8 +62,8 @@ func listKind(k EventKind) int {
 // list_changed events cost O(1) to publish whatever the number of streams: each kind is a
 // signal, an epoch whose channel is closed and replaced on every event. A stream remembers the
 // epoch it last reported and waits on its channel, so duplicates published while it was busy
-// coalesce into one notification, and a stream that opted into nothing, or stopped reading,
-// costs the publisher nothing.
+// coalesce into one notification, and the publisher never touches a stream's own state: one
+// that stopped reading costs it nothing.
 //
 // resources/updated events go through an index by URI to the streams that listed the URI:
 // each has a bounded queue and a wake channel; a full queue ends that stream gracefully (the
@@ -118,8 +118,9 @@ func (h *hub) Subscribe(deliver func(Event)) (cancel func()) {
 // tap is one Subscribe callback; its address identifies it for cancel.
 type tap struct{ deliver func(Event) }
 
-// deliver fans e out to the listen streams of this Server. It never blocks: list_changed is
-// one channel close, resources/updated touches only the streams that listed the URI.
+// deliver fans e out to the listen streams of this Server. It never blocks and never waits for
+// a stream: list_changed is one channel close (the runtime readies the waiting streams),
+// resources/updated touches only the streams that listed the URI.
 func (h *hub) deliver(e Event) {
 	if k := listKind(e.Kind); k >= 0 {
 		h.lists[k].fire()
