@@ -86,7 +86,7 @@ func (s *Server) listen(ctx context.Context, r *Request, dst []byte) ([]byte, er
 	if r.cat.kinds&kindResource == 0 {
 		uris = nil
 	}
-	uris, err := s.authorizeSubscriptions(ctx, r.method, uris)
+	uris, err := s.authorizeSubscriptions(ctx, r, uris)
 	if err != nil {
 		return nil, err
 	}
@@ -241,15 +241,17 @@ func parseFilter(params []byte) (lists uint8, uris []string, _ *Error) {
 	return lists, uris, nil
 }
 
-// authorizeSubscriptions applies the invocation check to each URI: refused ones are dropped
-// from the subscription (and the acknowledgement); a policy fault fails the request.
-func (s *Server) authorizeSubscriptions(ctx context.Context, method string, uris []string) ([]string, error) {
+// authorizeSubscriptions applies the invocation check to each URI, against the resource or
+// template it names in the request's catalog (or the bare URI when it names none): refused
+// URIs are dropped from the subscription and the acknowledgement; a policy fault fails the
+// request.
+func (s *Server) authorizeSubscriptions(ctx context.Context, r *Request, uris []string) ([]string, error) {
 	if s.cfg.Authorizer == nil || len(uris) == 0 {
 		return uris, nil
 	}
 	kept := uris[:0]
 	for _, u := range uris {
-		refusal, fault := s.authorize(ctx, PhaseInvocation, method, Component{Kind: "resource", URI: u, RequestedURI: u})
+		refusal, fault := s.authorize(ctx, PhaseInvocation, r.method, resourceComponent(r.cat, u))
 		if fault != nil {
 			return nil, errPolicyFault
 		}

@@ -682,6 +682,37 @@ func TestListenAuthorization(t *testing.T) {
 			assert.Equal(t, updatedOf("file:///open", `1`), c.next(t))
 		})
 	})
+	t.Run("asked about the registered resource or template", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			var mu sync.Mutex
+			var calls []call
+			s := newTestServer(t, &Config{Authorizer: AuthorizerFunc(func(_ context.Context, phase Phase, method string, c Component) error {
+				mu.Lock()
+				calls = append(calls, call{phase, method, c})
+				mu.Unlock()
+				if c.Name == "secret-template" {
+					return ErrRefused
+				}
+				return nil
+			})})
+			s.AddResource(Resource{URI: "a://open", Name: "open"}, func(context.Context, *Request, string) ([]ResourceContents, error) {
+				return nil, nil
+			})
+			s.AddResourceTemplate(ResourceTemplate{URITemplate: "t://secret/{x}", Name: "secret-template"},
+				func(context.Context, *Request, string, map[string]string) ([]ResourceContents, error) {
+					return nil, nil
+				})
+			c := startListen(t, s, listenRequest(`1`, `{"resourceSubscriptions":["a://open","t://secret/9","a://none"]}`), 0)
+			assert.Equal(t, ackOf(`1`, `{"resourceSubscriptions":["a://open","a://none"]}`), c.next(t))
+			mu.Lock()
+			assert.Equal(t, []call{
+				{PhaseInvocation, MethodListen, Component{Kind: "resource", Name: "open", URI: "a://open"}},
+				{PhaseInvocation, MethodListen, Component{Kind: "resource_template", Name: "secret-template", URI: "t://secret/{x}", RequestedURI: "t://secret/9"}},
+				{PhaseInvocation, MethodListen, Component{Kind: "resource", URI: "a://none", RequestedURI: "a://none"}},
+			}, calls)
+			mu.Unlock()
+		})
+	})
 	t.Run("all refused", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := newTestServer(t, &Config{Authorizer: AuthorizerFunc(func(context.Context, Phase, string, Component) error {
