@@ -1,0 +1,295 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fixtures"
+	"github.com/fastmcp-go/fastmcp/pool"
+	"github.com/fastmcp-go/fastmcp/streamable"
+)
+
+func init() {
+	register(command{
+		Name:    "serve",
+		Summary: "serve the demo and/or conformance fixtures over Streamable HTTP (or stdio)",
+		Run:     serve,
+	})
+}
+
+// serveUsage heads the -h output of serve.
+const serveUsage = `Usage: fastmcp-bench serve [flags]
+
+Serves the fixture catalogs named by --fixtures on one MCP endpoint. Over HTTP, once listening
+it prints exactly one JSON line to stdout, {"url":"http://127.0.0.1:PORT/mcp"}; logs go to
+stderr. SIGINT or SIGTERM drains the listener (in-flight requests finish, listen streams get
+their completion response, for at most --drain-timeout) and exits 0.
+
+With --stdio it serves newline-delimited JSON-RPC on stdin and stdout instead, until stdin
+ends or a signal arrives.
+
+Durations use Go's syntax (250ms, 5s, 1m). A limit set to 0 selects its default unless its text
+gives 0 another meaning.
+
+Flags:
+`
+
+// serveOptions are the flags of serve.
+type serveOptions struct {
+	addr, stack, fixtures, pprofAddr string
+	stdio                            bool
+
+	maxConnections, maxHeaderBytes, maxBodyBytes, maxRequestsPerConn int
+	headTimeout, readTimeout, bodyTimeout, idleTimeout               time.Duration
+	writeTimeout, requestTimeout, drainTimeout, keepAlive            time.Duration
+	maxSubscriptions, maxConcurrency, maxQueue                       int
+	allowedOriginHosts, allowedHosts                                 string
+	maxLineBytes                                                     int
+}
+
+func (o *serveOptions) flags(fs *flag.FlagSet) {
+	fs.StringVar(&o.addr, "addr", streamable.DefaultAddr, "TCP `address` to listen on (port 0 picks a free port)")
+	fs.StringVar(&o.stack, "stack", "fasthttp", "HTTP `stack`: fasthttp (the native listener) or nethttp (net/http with the streamable handler)")
+	fs.StringVar(&o.fixtures, "fixtures", "demo", "comma-separated fixture `catalogs` to serve: "+strings.Join(fixtures.Names(), ", "))
+	fs.StringVar(&o.pprofAddr, "pprof", "", "serve net/http/pprof on this loopback `address` (a separate listener), e.g. 127.0.0.1:6060")
+	fs.BoolVar(&o.stdio, "stdio", false, "serve newline-delimited JSON-RPC on stdin/stdout instead of HTTP")
+
+	fs.IntVar(&o.maxConnections, "max-connections", streamable.DefaultMaxConnections, "open connections at once; more are closed unread")
+	fs.DurationVar(&o.headTimeout, "head-timeout", streamable.DefaultHeadTimeout, "deadline for a request head to arrive")
+	fs.DurationVar(&o.readTimeout, "read-timeout", streamable.DefaultReadTimeout, "deadline for each read from a connection")
+	fs.DurationVar(&o.bodyTimeout, "body-timeout", streamable.DefaultBodyTimeout, "deadline for a request body to arrive")
+	fs.DurationVar(&o.idleTimeout, "idle-timeout", streamable.DefaultIdleTimeout, "how long a keep-alive connection may wait for its next request")
+	fs.IntVar(&o.maxHeaderBytes, "max-header-bytes", streamable.DefaultMaxHeaderBytes, "largest request head (431 beyond)")
+	fs.IntVar(&o.maxBodyBytes, "max-body-bytes", streamable.DefaultMaxBodyBytes, "largest request body (413 beyond)")
+	fs.IntVar(&o.maxRequestsPerConn, "max-requests-per-conn", 0, "close a connection after this many requests (0: no limit)")
+	fs.DurationVar(&o.requestTimeout, "request-timeout", streamable.DefaultRequestTimeout, "deadline of one request, queueing included (0: none)")
+	fs.DurationVar(&o.drainTimeout, "drain-timeout", streamable.DefaultDrainTimeout, "how long shutdown waits for requests in flight")
+	fs.IntVar(&o.maxSubscriptions, "max-subscriptions", 0, "open subscriptions/listen streams at once (0: the transport's default, 256 over HTTP, 32 over stdio)")
+	fs.DurationVar(&o.keepAlive, "keepalive-interval", streamable.DefaultKeepAliveInterval, "period of the keep-alive comments on event streams")
+	fs.StringVar(&o.allowedOriginHosts, "allowed-origin-hosts", "", "comma-separated `hosts` an Origin header may name (default: the loopback names)")
+	fs.StringVar(&o.allowedHosts, "allowed-hosts", "", "comma-separated `hosts` the Host header may name (default: loopback names on a loopback address, unchecked elsewhere)")
+	fs.IntVar(&o.maxConcurrency, "max-concurrency", pool.DefaultMaxConcurrency, "requests executing at once")
+	fs.IntVar(&o.maxQueue, "max-queue", pool.DefaultMaxQueue, "requests waiting for a worker (0: no queue, refuse when all workers are busy)")
+	fs.DurationVar(&o.writeTimeout, "write-timeout", streamable.DefaultWriteTimeout, "deadline for writing one response or one stream event")
+	fs.IntVar(&o.maxLineBytes, "max-line-bytes", 0, "with --stdio: longest input line, newline included (0: the transport's default)")
+}
+
+// queue maps the --max-queue flag to a pool queue size: 0 on the command line means none.
+func (o *serveOptions) queue() int {
+	if o.maxQueue == 0 {
+		return pool.NoQueue
+	}
+	return o.maxQueue
+}
+
+func (o *serveOptions) httpConfig(logger *slog.Logger) streamable.Config {
+	timeout := o.requestTimeout
+	if timeout == 0 {
+		timeout = streamable.NoTimeout
+	}
+	return streamable.Config{
+		Addr:               o.addr,
+		MaxConnections:     o.maxConnections,
+		HeadTimeout:        o.headTimeout,
+		ReadTimeout:        o.readTimeout,
+		BodyTimeout:        o.bodyTimeout,
+		MaxHeaderBytes:     o.maxHeaderBytes,
+		MaxBodyBytes:       o.maxBodyBytes,
+		IdleTimeout:        o.idleTimeout,
+		WriteTimeout:       o.writeTimeout,
+		MaxRequestsPerConn: o.maxRequestsPerConn,
+		RequestTimeout:     timeout,
+		AllowedOriginHosts: splitList(o.allowedOriginHosts),
+		AllowedHosts:       splitList(o.allowedHosts),
+		MaxSubscriptions:   o.maxSubscriptions,
+		KeepAliveInterval:  o.keepAlive,
+		DrainTimeout:       o.drainTimeout,
+		MaxConcurrency:     o.maxConcurrency,
+		MaxQueue:           o.queue(),
+		Logger:             logger,
+	}
+}
+
+// endpoint is a listening HTTP stack.
+type endpoint interface {
+	URL() string
+	Serve() error
+	Shutdown(ctx context.Context) error
+}
+
+func serve(ctx context.Context, args []string) int {
+	var o serveOptions
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(os.Stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), serveUsage)
+		fs.PrintDefaults()
+	}
+	o.flags(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "serve: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger})
+	if err != nil {
+		logger.Error("serve: cannot create the server", "err", err)
+		return 1
+	}
+	if err := fixtures.Register(srv, o.fixtures); err != nil {
+		fmt.Fprintln(os.Stderr, "serve: --fixtures:", err)
+		return 2
+	}
+	if o.stdio {
+		return serveStdio(ctx, srv, &o, logger)
+	}
+
+	var stop func()
+	if o.pprofAddr != "" {
+		if stop, err = startPprof(o.pprofAddr, logger); err != nil {
+			fmt.Fprintln(os.Stderr, "serve: --pprof:", err)
+			return 2
+		}
+		defer stop()
+	}
+
+	var ep endpoint
+	switch o.stack {
+	case "fasthttp":
+		ep, err = newFastHTTP(srv, o.httpConfig(logger))
+	case "nethttp":
+		ep, err = newNetHTTP(srv, o.httpConfig(logger))
+	default:
+		err = usageError(fmt.Sprintf("--stack: unknown stack %q (fasthttp or nethttp)", o.stack))
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		var ue usageError
+		if errors.As(err, &ue) || errors.Is(err, streamable.ErrInvalidConfig) {
+			return 2
+		}
+		return 1
+	}
+	return runEndpoint(ctx, ep, o.drainTimeout, logger)
+}
+
+// usageError is a mistake on the command line (exit status 2).
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+// runEndpoint announces ep's URL on stdout, serves until ctx ends, then drains.
+func runEndpoint(ctx context.Context, ep endpoint, drain time.Duration, logger *slog.Logger) int {
+	if err := announce(os.Stdout, ep.URL()); err != nil {
+		logger.Error("serve: cannot write the URL to stdout", "err", err)
+		return 1
+	}
+	logger.Info("serving", "url", ep.URL())
+	served := make(chan error, 1)
+	go func() { served <- ep.Serve() }()
+	select {
+	case err := <-served:
+		logger.Error("serve: the listener stopped", "err", err)
+		return 1
+	case <-ctx.Done():
+	}
+	logger.Info("draining", "timeout", drain)
+	// Shutdown bounds itself by the drain timeout; the margin covers closing what is left.
+	sctx, cancel := context.WithTimeout(context.Background(), drain+5*time.Second)
+	defer cancel()
+	if err := ep.Shutdown(sctx); err != nil {
+		logger.Warn("drain did not finish in time; remaining connections were closed", "err", err)
+	}
+	if err := <-served; err != nil {
+		logger.Warn("serve returned after shutdown", "err", err)
+	}
+	logger.Info("stopped")
+	return 0
+}
+
+// announce prints the one JSON line that tells a harness where the endpoint is.
+func announce(w io.Writer, url string) error {
+	line, err := json.Marshal(struct {
+		URL string `json:"url"`
+	}{url})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(line, '\n'))
+	return err
+}
+
+// fastEndpoint adapts the native listener to endpoint.
+type fastEndpoint struct{ *streamable.Server }
+
+func (f fastEndpoint) Serve() error { return f.Server.Serve() }
+
+func newFastHTTP(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) {
+	s, err := streamable.New(srv, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Listen(); err != nil {
+		return nil, err
+	}
+	return fastEndpoint{s}, nil
+}
+
+// startPprof serves net/http/pprof on a loopback address; stop closes it.
+func startPprof(addr string, logger *slog.Logger) (stop func(), err error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("%s is not a loopback address", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("pprof listener stopped", "err", err)
+		}
+	}()
+	logger.Info("pprof", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
+	return func() { _ = hs.Close() }, nil
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for item := range strings.SplitSeq(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
