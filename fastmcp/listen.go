@@ -86,9 +86,13 @@ func (s *Server) listen(ctx context.Context, r *Request, dst []byte) ([]byte, er
 	if r.cat.kinds&kindResource == 0 {
 		uris = nil
 	}
+	acked := uris
 	uris, err := s.authorizeSubscriptions(ctx, r, uris)
 	if err != nil {
 		return nil, err
+	}
+	if !s.cfg.ConcealRefusals {
+		acked = uris
 	}
 
 	// From here on the stream holds nothing of the request but a copy of its id.
@@ -96,7 +100,7 @@ func (s *Server) listen(ctx context.Context, r *Request, dst []byte) ([]byte, er
 	l := s.hub.subscribe(lists, uris)
 	defer s.hub.unsubscribe(l)
 	buf := getListenBuf()
-	*buf = appendAck(*buf, id, lists, uris)
+	*buf = appendAck(*buf, id, lists, acked)
 	err = r.sink.Notify(ctx, *buf)
 	putListenBuf(buf)
 	if err != nil {
@@ -242,24 +246,30 @@ func parseFilter(params []byte) (lists uint8, uris []string, _ *Error) {
 }
 
 // authorizeSubscriptions applies the invocation check to each URI, against the resource or
-// template it names in the request's catalog (or the bare URI when it names none): refused
-// URIs are dropped from the subscription and the acknowledgement; a policy fault fails the
+// template it names in the request's catalog (or the bare URI when it names none), and returns
+// the URIs allowed, in a new slice: refused URIs get no events. They are left out of the
+// acknowledgement too, unless refusals are concealed: then a refused URI is acknowledged like
+// one that names no resource (which is kept, and never updated). A policy fault fails the
 // request.
 func (s *Server) authorizeSubscriptions(ctx context.Context, r *Request, uris []string) ([]string, error) {
 	if s.cfg.Authorizer == nil || len(uris) == 0 {
 		return uris, nil
 	}
-	kept := uris[:0]
-	for _, u := range uris {
+	var kept []string
+	for i, u := range uris {
 		refusal, fault := s.authorize(ctx, PhaseInvocation, r.method, resourceComponent(r.cat, u))
-		if fault != nil {
+		switch {
+		case fault != nil:
 			return nil, errPolicyFault
-		}
-		if refusal == nil {
+		case refusal != nil && kept == nil:
+			kept = append(make([]string, 0, len(uris)-1), uris[:i]...)
+		case refusal == nil && kept != nil:
 			kept = append(kept, u)
 		}
 	}
-	clear(uris[len(kept):])
+	if kept == nil {
+		return uris, nil // all allowed
+	}
 	return kept, nil
 }
 

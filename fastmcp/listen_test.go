@@ -713,6 +713,24 @@ func TestListenAuthorization(t *testing.T) {
 			mu.Unlock()
 		})
 	})
+	t.Run("concealed refusals are acknowledged like unknown URIs", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			s := newTestServer(t, &Config{ConcealRefusals: true, Authorizer: AuthorizerFunc(func(_ context.Context, _ Phase, _ string, c Component) error {
+				if c.URI == "file:///secret" {
+					return ErrRefused
+				}
+				return nil
+			})})
+			addKinds(s, kindResource)
+			c := startListen(t, s, listenRequest(`1`, `{"resourceSubscriptions":["file:///secret","file:///open"]}`), 0)
+			assert.Equal(t, ackOf(`1`, `{"resourceSubscriptions":["file:///secret","file:///open"]}`), c.next(t))
+			s.NotifyResourceUpdated("file:///secret")
+			c.idle(t)
+			s.NotifyResourceUpdated("file:///open")
+			assert.Equal(t, updatedOf("file:///open", `1`), c.next(t))
+			assert.NotContains(t, s.hub.byURI, "file:///secret")
+		})
+	})
 	t.Run("all refused", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := newTestServer(t, &Config{Authorizer: AuthorizerFunc(func(context.Context, Phase, string, Component) error {
