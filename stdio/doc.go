@@ -1,0 +1,123 @@
+// Package stdio serves MCP over newline-delimited JSON-RPC: one message per line on standard
+// input and standard output (or any io.Reader and io.Writer), as the MCP stdio transport
+// specifies. Requests run concurrently on a [pool.Executor]; one writer puts every message
+// on the wire as one complete line.
+//
+//	srv, _ := fastmcp.NewServer(fastmcp.Implementation{Name: "demo", Version: "1.0.0"}, nil)
+//	fastmcp.AddTool(srv, fastmcp.Tool{Name: "echo"}, echo)
+//	if err := stdio.Serve(ctx, srv, stdio.Config{}); err != nil {
+//		log.Fatal(err) // logs go to standard error
+//	}
+//
+// [Serve] returns when the input ends (the client closes standard input) and every request
+// it admitted has its outcome; open subscriptions/listen streams then end without a final
+// reply, as if the client had cancelled them.
+//
+// # Framing
+//
+// Each line holds one JSON-RPC message. Lines end with LF; a CR before the LF is dropped, so
+// CRLF is accepted. A UTF-8 byte order mark at the very start of the input is ignored, and so
+// are blank lines (nothing but spaces, tabs and CRs). A last line without a newline at the end
+// of input is served if it is within the limit. A batch (a JSON array) is refused with
+// -32600, as the 2026-07-28 protocol has no batches.
+//
+// Input is read in chunks of 64 KiB into a fixed buffer; a longer line is assembled in its
+// own buffer, which never grows past [Config.MaxLineBytes]. A line that passes the limit
+// (its newline counted) is answered with -32600 "Invalid Request: message exceeds the
+// maximum size" and a null id as soon as the limit is passed, without being decoded; the
+// rest of it is discarded as it arrives, and the next line is served normally.
+//
+// # Concurrency and ordering
+//
+// The reader decodes each line (the decoder's limits apply, see package decode) and submits
+// each request to the executor, keyed by its job; the line is copied into a buffer the job
+// owns, because jobs outlive the read loop. Responses are written in completion order, not
+// request order. Notifications that belong to a request (progress, log messages) are
+// written one at a time, each acknowledged to the handler once written, and always before
+// the request's response; nothing is written for a request after its response.
+//
+// A request whose id is still in flight (admitted and not yet answered or cancelled) is
+// refused with -32600 "Duplicate in-flight request id". When the executor has no worker and
+// no queue room, a request is refused at once with -32603 "Server execution capacity
+// exhausted". Past [Config.RequestTimeout] it is cancelled and answered with -32603 "Request
+// execution timed out". A handler that panics gets -32603 "Internal error" (the panic and its
+// stack are logged by the executor, never written). Errors that cannot be tied to a request
+// (an unparseable line, an out-of-bounds id, an over-long line) carry a null id.
+//
+// When lines wait for the writer faster than Output takes them (more than 1 MiB pending),
+// the reader stops reading input until the writer catches up, so a client that does not
+// read its responses slows its own requests down instead of growing the server's memory.
+//
+// # Cancellation
+//
+// notifications/cancelled {"requestId": id, "reason"?: string} ends the request or stream
+// with that id at once: a queued request never runs, a running one sees its context
+// cancelled, no response is written for it, and the id can be reused by the very next
+// line. A notification whose reason is not a string is ignored as a whole, as is one that
+// names no request in flight.
+//
+// # Subscriptions
+//
+// subscriptions/listen streams are multiplexed on the output: their acknowledgement and
+// events carry the listen request's id as their subscriptionId. A stream runs on a
+// goroutine of its own and holds one slot of the executor's [pool.Slots] (not a worker), so
+// long-lived streams never starve requests. At most [Config.MaxSubscriptions] are open on
+// one connection; beyond it, or when the executor's slots are all held, listen is answered
+// with -32603 "Server subscription capacity exhausted". The client ends a stream with
+// notifications/cancelled (no final reply is written, and the id is free at once); the
+// server ends it gracefully with the listen request's completion response. At the end of
+// input, and when serving stops, open streams end without a final reply.
+//
+// # Output
+//
+// Every line written is 7-bit ASCII: non-ASCII characters are escaped as \uXXXX (a
+// surrogate pair beyond the Basic Multilingual Plane), so the bytes do not depend on the
+// reader's encoding, and a raw line break inside a reply (whitespace between JSON tokens) is
+// written as a space, so a message is always exactly one line. Lines are written by one
+// goroutine, whole lines at a time, batching the lines that wait while a write is in
+// progress into writes of about 64 KiB.
+//
+// A write that does not finish within [Config.WriteTimeout], or that fails, is terminal:
+// running and queued requests are cancelled, subscriptions are closed, nothing is written
+// or retried afterwards (a device that timed out may have taken part of a line), and Serve
+// returns the error ([ErrWriteTimeout] for a timeout). Serve never closes Input or Output.
+// Where Output has a working SetWriteDeadline method (a net.Conn, an *os.File from
+// os.Pipe), the deadline is set on it; otherwise each write runs on a helper goroutine, and
+// after a timeout that goroutine stays blocked in Write until Write returns, then exits.
+//
+// # Standard output
+//
+// Standard output carries protocol messages only. When [Config.Output] is nil, Serve
+// duplicates the process's file descriptor 1 for its own writes and, while it runs, points
+// descriptor 1 at standard error (dup2). Whatever else writes to standard output in the
+// meantime (a handler's fmt.Println, os.Stdout, a logger set up for stdout, C code, child
+// processes that inherit the descriptor) lands on standard error, and the protocol stream
+// cannot be corrupted. When Serve returns, descriptor 1 is pointed back at the real
+// standard output. Only one Serve may hold standard output at a time ([ErrStdoutInUse]).
+// On systems without dup2 (Windows), only the os.Stdout variable is swapped.
+//
+// A supplied Output is used as it is: Serve changes nothing about the process's standard
+// output then. Pass Output: os.Stdout to opt out of the redirection.
+//
+// Logging goes to standard error: [Config.Logger] defaults to slog.Default(), whose
+// default destination is standard error.
+//
+// # Limits
+//
+//   - [Config.MaxLineBytes], default [DefaultMaxLineBytes] (2,000,000, newline counted):
+//     -32600 "Invalid Request: message exceeds the maximum size", null id.
+//   - The decoder's content limits (package decode): an integer literal over 64 digits is
+//     -32700; a request id must be a string of at most 256 bytes or an int64 integer
+//     (-32600 with a null id otherwise); a progressToken has the same bounds (-32602).
+//   - [Config.RequestTimeout], default the executor's (30 s): -32603 "Request execution
+//     timed out".
+//   - The executor's MaxConcurrency and MaxQueue ([Config.Pool] for an executor Serve
+//     owns; defaults 32 and 256): -32603 "Server execution capacity exhausted".
+//   - [Config.MaxSubscriptions], default [DefaultMaxSubscriptions] (32) per connection, and
+//     the executor's slots: -32603 "Server subscription capacity exhausted".
+//   - [Config.WriteTimeout], default [DefaultWriteTimeout] (5 s) per write: terminal.
+//
+// A request refused because the executor was closed gets -32603 "Request executor
+// unavailable"; Serve then stops reading, answers what it holds and returns an error
+// wrapping pool.ErrClosed.
+package stdio

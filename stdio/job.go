@@ -1,0 +1,378 @@
+package stdio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/pool"
+)
+
+const methodCancelled = "notifications/cancelled"
+
+// The states of a job, guarded by its conn's mutex.
+const (
+	statePending   uint8 = iota // admitted; its last word is still to come
+	stateAnswered               // its response (or a silent end) has been queued
+	stateCancelled              // cancelled by the client, or its stream closed by the transport
+)
+
+// maxKeptLineBytes is the largest line or reply buffer a recycled job keeps.
+const maxKeptLineBytes = 64 << 10
+
+// job is one line's work: it owns the line, the decoded message (which borrows the line),
+// the reply buffers and, once admitted, the request's place in the in-flight table. It is
+// the pool.Task of a request and the fastmcp.Sink of its notifications.
+//
+// A request job is held by two parties, Run and Done, because the executor may deliver the
+// outcome (a timeout, a cancellation) while Run is still going; it is recycled when both
+// have let go. A job whose Run never starts is left to the garbage collector.
+type job struct {
+	c    *conn
+	msg  decode.Message
+	line []byte // the input line; msg borrows it
+	out  []byte // the reply Handle appends
+	esc  []byte // the reply made 7-bit clean, when it was not
+	kbuf []byte // scratch for the id key
+
+	id      string   // key in c.inflight: the id's type and unescaped value
+	pkey    pool.Key // the executor's key: unique per job
+	state   uint8    // guarded by c.mu
+	listen  bool
+	lctx    context.Context    // a stream's context
+	lcancel context.CancelFunc // cancels lctx
+	slot    func()             // releases a stream's executor slot
+	refs    atomic.Int32
+}
+
+var jobs = sync.Pool{New: func() any { return new(job) }}
+
+// jobSeq numbers jobs for their executor keys, so that a reused request id never meets the
+// key of a job that is still winding down.
+var jobSeq atomic.Uint64
+
+func (c *conn) getJob() *job {
+	j := jobs.Get().(*job)
+	j.c = c
+	return j
+}
+
+func (c *conn) putJob(j *job) {
+	j.msg.Reset()
+	if cap(j.line) > maxKeptLineBytes {
+		j.line = nil
+	}
+	if cap(j.out) > maxKeptLineBytes {
+		j.out = nil
+	}
+	if cap(j.esc) > maxKeptLineBytes {
+		j.esc = nil
+	}
+	j.line, j.out, j.esc = j.line[:0], j.out[:0], j.esc[:0]
+	j.c, j.id, j.pkey, j.listen, j.lctx, j.lcancel, j.slot = nil, "", pool.Key{}, false, nil, nil, nil
+	jobs.Put(j)
+}
+
+// release lets go of one hold on j.
+func (j *job) release() {
+	if j.refs.Add(-1) == 0 {
+		j.c.putJob(j)
+	}
+}
+
+// serveLine decodes the line j holds and acts on it: a request is admitted, a cancellation
+// is applied, anything else is answered or ignored here.
+func (c *conn) serveLine(j *job) {
+	err := c.dec.Decode(&j.msg, j.line)
+	switch {
+	case err != nil:
+		j.out = fastmcp.AppendDecodeError(j.out[:0], &j.msg, err).Body
+		c.putReply(j, nil, false)
+	case j.msg.Kind() == decode.KindRequest:
+		c.admit(j)
+		return
+	case j.msg.Kind() == decode.KindNotification:
+		if string(j.msg.Method().Text()) == methodCancelled {
+			c.cancelRequest(&j.msg, j)
+		}
+	default: // a response is ignored; an invalid message gets the core's answer
+		j.out = c.h.Handle(c.ctx, &j.msg, nil, j.out[:0]).Body
+		c.putReply(j, nil, false)
+	}
+	c.putJob(j)
+}
+
+// putReply queues j.out, made ready for the wire, as the last word of owner (if not nil).
+func (c *conn) putReply(j *job, owner *job, final bool) {
+	var line []byte
+	if len(j.out) > 0 {
+		line = wire(&j.esc, j.out)
+	}
+	_, _ = c.put(line, owner, final)
+}
+
+// admit starts a request on the executor, or a subscriptions/listen stream on its own
+// goroutine, unless its id is in flight or capacity is exhausted.
+func (c *conn) admit(j *job) {
+	j.kbuf = appendIDKey(j.kbuf[:0], j.msg.ID())
+	j.listen = fastmcp.IsStreaming(string(j.msg.Method().Text()))
+	if j.listen {
+		j.lctx, j.lcancel = context.WithCancel(c.ctx)
+	}
+	c.mu.Lock()
+	var refusal string
+	switch {
+	case !c.reading || c.stopErr != nil:
+		c.mu.Unlock()
+		c.dropUnadmitted(j)
+		return
+	case c.inflight[string(j.kbuf)] != nil:
+		refusal = msgDuplicateID
+	case j.listen && c.openListen >= c.set.maxSubscriptions:
+		refusal = msgSubscriptionsCap
+	}
+	if refusal != "" {
+		c.mu.Unlock()
+		code := codeInternal
+		if refusal == msgDuplicateID {
+			code = codeInvalidRequest
+		}
+		c.refuse(j, nil, code, refusal)
+		c.dropUnadmitted(j)
+		return
+	}
+	j.id = string(j.kbuf)
+	j.state = statePending
+	c.inflight[j.id] = j
+	c.active++
+	if j.listen {
+		c.openListen++
+	}
+	c.mu.Unlock()
+
+	if j.listen {
+		c.startListen(j)
+		return
+	}
+	j.refs.Store(2)
+	j.pkey = pool.Key{Owner: jobSeq.Add(1), ID: j.id}
+	err := c.ex.SubmitTimeout(c.ctx, j.pkey, c.set.requestTimeout, j)
+	if err == nil {
+		return // j belongs to Run and Done now
+	}
+	switch {
+	case errors.Is(err, pool.ErrOverloaded):
+		c.refuse(j, j, codeInternal, msgOverloaded)
+	case errors.Is(err, pool.ErrClosed):
+		c.refuse(j, j, codeInternal, msgUnavailable)
+		c.executorDown(err)
+	default: // serving stops (the connection's context ended): nothing more is written
+		_, _ = c.put(nil, j, true)
+	}
+	c.mu.Lock()
+	c.endedLocked()
+	c.mu.Unlock()
+	c.putJob(j)
+}
+
+// dropUnadmitted recycles a request job that was never admitted.
+func (c *conn) dropUnadmitted(j *job) {
+	if j.lcancel != nil {
+		j.lcancel()
+	}
+	c.putJob(j)
+}
+
+// refuse queues an error response to j's request; owner, when set, is the admitted job
+// whose last word it is.
+func (c *conn) refuse(j, owner *job, code int64, message string) {
+	j.out = decode.AppendError(j.out[:0], j.msg.ID().Raw(), code, message, nil, true)
+	c.putReply(j, owner, owner != nil)
+}
+
+// startListen runs an admitted subscriptions/listen stream on its own goroutine, holding
+// one of the executor's slots but none of its workers.
+func (c *conn) startListen(j *job) {
+	release, err := c.ex.Slots().Acquire(c.ctx)
+	if err != nil {
+		msg := msgSubscriptionsCap
+		if errors.Is(err, pool.ErrClosed) {
+			msg = msgUnavailable
+		}
+		c.refuse(j, j, codeInternal, msg)
+		j.lcancel()
+		c.mu.Lock()
+		c.endedLocked()
+		c.mu.Unlock()
+		c.putJob(j)
+		return
+	}
+	j.slot = release
+	j.refs.Store(1)
+	c.listens.Add(1)
+	go c.runListen(j)
+}
+
+// runListen serves one stream: Handle sends the acknowledgement and the events through j
+// and returns when the stream ends, with the completion response when the server ended it
+// gracefully, or nothing when it was cancelled.
+func (c *conn) runListen(j *job) {
+	defer c.listens.Done()
+	defer func() {
+		if v := recover(); v != nil {
+			c.set.log.Error("stdio: subscriptions/listen panicked", "panic", v, "stack", string(debug.Stack()))
+			c.refuse(j, j, codeInternal, msgInternal)
+		}
+		j.slot()
+		j.lcancel()
+		c.mu.Lock()
+		c.endedLocked()
+		c.mu.Unlock()
+		j.release()
+	}()
+	j.out = c.h.Handle(j.lctx, &j.msg, j, j.out[:0]).Body
+	c.putReply(j, j, true)
+}
+
+// cancelRequest applies notifications/cancelled (m, decoded into scratch's line): the
+// request or stream it names ends at once, with no response, and its id is free. A
+// notification whose reason is not a string is ignored as a whole, as is one naming no
+// request in flight.
+func (c *conn) cancelRequest(m *decode.Message, scratch *job) {
+	params := m.Params().Raw()
+	if reason := decode.Lookup(params, "reason"); reason.Present() && reason.Type() != decode.TypeString {
+		return
+	}
+	id := decode.Lookup(params, "requestId")
+	if t := id.Type(); t != decode.TypeString && t != decode.TypeInteger {
+		return
+	}
+	scratch.kbuf = appendIDKey(scratch.kbuf[:0], id)
+	c.mu.Lock()
+	j := c.inflight[string(scratch.kbuf)]
+	if j == nil || j.state != statePending {
+		c.mu.Unlock()
+		return
+	}
+	j.state = stateCancelled
+	c.forgetLocked(j)
+	// Copied under the lock: j may be recycled as soon as it is released.
+	listen, key, lcancel, slot := j.listen, j.pkey, j.lcancel, j.slot
+	c.mu.Unlock()
+	if listen {
+		lcancel()
+		if slot != nil {
+			slot()
+		}
+		return
+	}
+	c.ex.Cancel(key, errCancelledByClient)
+}
+
+// Run serves the request on a worker.
+func (j *job) Run(ctx context.Context) error {
+	defer j.release()
+	j.out = j.c.h.Handle(ctx, &j.msg, j, j.out[:0]).Body
+	j.c.putReply(j, j, true)
+	return nil
+}
+
+// Done receives the request's outcome: a timeout or a failure is answered here, a
+// completed request has answered in Run, and a cancelled one is not answered.
+func (j *job) Done(r pool.Result) {
+	c := j.c
+	switch r.Outcome {
+	case pool.TimedOut:
+		c.lastWord(j, msgTimedOut)
+	case pool.Failed: // Run panicked (the executor logged it) before answering
+		c.lastWord(j, msgInternal)
+	case pool.Cancelled:
+		if errors.Is(r.Err, pool.ErrClosed) {
+			c.lastWord(j, msgUnavailable)
+			c.executorDown(r.Err)
+		}
+	}
+	c.mu.Lock()
+	c.endedLocked()
+	c.mu.Unlock()
+	j.release()
+}
+
+// lastWord answers j with a -32603 error, unless it has had its last word. Run may still be
+// using j's buffers, so the line gets its own.
+func (c *conn) lastWord(j *job, message string) {
+	_, _ = c.put(decode.AppendError(nil, j.msg.ID().Raw(), codeInternal, message, nil, true), j, true)
+}
+
+// Notify writes one notification of the request or stream (progress, a log message, a
+// subscription event) and returns once it is written. It fails once the request has had its
+// last word, when ctx ends first, or when output has stopped.
+func (j *job) Notify(ctx context.Context, msg []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	line := msg
+	if !clean(msg) {
+		line = wire(new([]byte), msg)
+	}
+	written, err := j.c.put(line, j, false)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-written:
+		return nil
+	case <-j.c.stopped:
+		return errOutputClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+var _ fastmcp.Sink = (*job)(nil)
+var _ pool.Task = (*job)(nil)
+
+// appendIDKey appends the key of a request id to dst: its type and its value, with
+// strings unescaped, so that ids the client considers equal ("a" and "\u0061") are equal.
+func appendIDKey(dst []byte, id decode.Value) []byte {
+	raw := id.Raw()
+	if id.Type() != decode.TypeString {
+		if bytes.Equal(raw, []byte("-0")) {
+			raw = raw[1:]
+		}
+		return append(append(dst, 'n'), raw...)
+	}
+	dst = append(dst, 's')
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return append(dst, raw[1:len(raw)-1]...)
+	}
+	return decode.Unquote(dst, raw)
+}
+
+// clean reports whether the JSON text b can be written as it is: 7-bit clean, with no raw
+// line break (which in valid JSON can only be whitespace between tokens).
+func clean(b []byte) bool {
+	return decode.IsASCII(b) && bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') < 0
+}
+
+// wire returns the JSON text b ready for one output line: every non-ASCII character
+// escaped as \uXXXX and every raw line break turned into a space. It returns b itself when
+// nothing needs changing, or a copy in *scratch.
+func wire(scratch *[]byte, b []byte) []byte {
+	if clean(b) {
+		return b
+	}
+	out := decode.AppendASCII((*scratch)[:0], b)
+	for i, ch := range out {
+		if ch == '\n' || ch == '\r' {
+			out[i] = ' '
+		}
+	}
+	*scratch = out
+	return out
+}
