@@ -85,6 +85,7 @@ type conn struct {
 	stash         []byte
 
 	closed atomic.Bool
+	busy   atomic.Bool // a handler is serving a request read in full
 
 	// The watch of a running request.
 	t         *connTimers
@@ -184,3 +185,14 @@ func (c *conn) unwatch() (gone bool) {
 
 // keyOf is the executor key of the request a connection is serving: one at a time.
 func keyOf(c *conn) pool.Key { return pool.Key{Owner: c.id} }
+
+// interruptReads makes every connection that is reading (a head or body still arriving, or
+// waiting idle for the next request) fail its read now; connections whose request was read
+// in full are left to finish.
+func (l *listener) interruptReads() {
+	for _, c := range l.all() {
+		if !c.busy.Load() {
+			_ = c.Conn.SetReadDeadline(time.Now())
+		}
+	}
+}

@@ -56,6 +56,10 @@ func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 	case isSmallBuffer(err):
 		e = errHeaderTooLarge
 	case errors.As(err, &netErr) && netErr.Timeout():
+		if s.draining.Load() { // a head or body still arriving when the drain began
+			e = errShuttingDown
+			break
+		}
 		s.ep.stats.headTimeouts.Add(1)
 	}
 	ctx.SetConnectionClose()
@@ -79,11 +83,9 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	ep := s.ep
 	req := &ctx.Request
 	h := fastHeaders{&req.Header}
-	if s.draining.Load() {
-		ctx.SetConnectionClose()
-		s.writeError(ctx, errShuttingDown, nil)
-		return
-	}
+	c := ctx.Conn().(*conn)
+	c.busy.Store(true)
+	defer c.busy.Store(false)
 	if ep.cfg.RequestGate != nil && s.takeGate(ctx) {
 		return
 	}
@@ -128,6 +130,9 @@ type identityKey struct{}
 func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	ep := s.ep
 	c := ctx.Conn().(*conn)
+	if s.draining.Load() {
+		ctx.SetConnectionClose()
+	}
 	key := pool.Key{Owner: c.id}
 	ep.stats.inFlight.Add(1)
 	defer ep.stats.inFlight.Add(-1)

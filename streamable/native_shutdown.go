@@ -3,6 +3,7 @@ package streamable
 import (
 	"context"
 	"errors"
+	"net"
 	"time"
 )
 
@@ -24,8 +25,18 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	drain, cancel := context.WithTimeout(ctx, ep.cfg.DrainTimeout)
 	defer cancel()
 
-	ep.srv.CloseSubscriptions()
+	s.mu.Lock()
+	l := s.ln
+	s.mu.Unlock()
+	if l != nil {
+		_ = l.Listener.Close() // (1) new connections are refused
+		l.interruptReads()     // (2) heads and bodies still arriving get 503
+	}
+	ep.srv.CloseSubscriptions() // (3)
 	err := s.fs.ShutdownWithContext(drain)
+	if errors.Is(err, net.ErrClosed) {
+		err = nil
+	}
 	for err == nil && s.streams.len() > 0 && drain.Err() == nil {
 		select { // hijacked streams are invisible to fasthttp: wait for their last event
 		case <-drain.Done():

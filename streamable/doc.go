@@ -1,0 +1,63 @@
+// Package streamable serves MCP over Streamable HTTP (revision 2026-07-28): a native
+// listener on fasthttp built for throughput ([New]), and a net/http adapter for applications
+// on the standard library, chi, echo or gin ([NewHandler]). Both share one admission path and
+// the same limits, and serve a transport-free [fastmcp.Server].
+//
+//	core, _ := fastmcp.NewServer(fastmcp.Implementation{Name: "demo", Version: "1.0.0"}, nil)
+//	// ... register tools, resources, prompts on core ...
+//	srv, _ := streamable.New(core, streamable.Config{Addr: "127.0.0.1:8080"})
+//	_ = srv.Listen()
+//	go srv.Serve()
+//	// ... on SIGTERM:
+//	_ = srv.Shutdown(ctx)
+//
+// # Admission
+//
+// Each POST is checked in this order, and refused with the status and JSON-RPC error shown
+// (errors found before the body parsed carry a null id; later ones echo the request's id):
+// the method is POST (405 with Allow: POST); the path (404); the Origin, when present, names
+// an allowed host (403); the Host names an allowed host (403; on a loopback address it must
+// be a loopback name, against DNS rebinding); Content-Type is application/json (415); Accept
+// lists application/json and text/event-stream (406); a Content-Length and no
+// Transfer-Encoding (411); the body is JSON (400 -32700); a notification or response object
+// is accepted with 202 and no body; a batch is 400 -32600; the envelope is valid (400); when
+// the request carries its _meta, the mirrored headers MCP-Protocol-Version, Mcp-Method,
+// Mcp-Name (trimmed, =?base64?…?= decoded) and, for tools/call, the Mcp-Param-* headers of
+// x-mcp-header arguments match the body (400 -32020); then the core answers (-32602 for
+// missing _meta and -32022 for an unsupported version with 400, -32601 with 404, -32021 with
+// 400, other errors with 200). Mcp-Session-Id and Last-Event-ID are ignored.
+//
+// A result is sent as application/json. A request whose handler reports progress or logs
+// switches to a text/event-stream response scoped to it, ending with the reply.
+// subscriptions/listen is always a stream, with `: keepalive` comments and
+// X-Accel-Buffering: no.
+//
+// # Limits
+//
+// Every limit has a default (the DefaultX constants) and the error a client sees:
+//
+//   - MaxConnections (1,024): a connection accepted at the cap is closed without being read.
+//   - HeadTimeout (10 s): the head must arrive within it (400, connection closed).
+//   - ReadTimeout (5 s): each read (400, connection closed).
+//   - BodyTimeout (10 s): the body, from the end of the head or gate admission (400; 408 in
+//     the net/http adapter).
+//   - MaxHeaderBytes (32 KiB): 431.
+//   - MaxBodyBytes (2,000,000): 413 before the body is read.
+//   - RequestTimeout (30 s): queue plus execution, 504 -32603 "Request execution timed out"
+//     (on a stream, the last event); progress never extends it.
+//   - RequestGateTimeout (10 s): 504; a gate that panics or misbehaves fails closed with 500.
+//   - Executor capacity (32 running, 256 queued by default): 503 -32603 "Server execution
+//     capacity exhausted".
+//   - MaxSubscriptions (256) open listen streams: 503 -32603 "Server subscription capacity
+//     exhausted"; the slot returns when the stream's connection ends.
+//   - KeepAliveInterval (15 s): comments on streams; a client that went away is noticed at
+//     the next write, within two intervals.
+//   - DrainTimeout (5 s): see [Server.Shutdown].
+//
+// # Cancellation
+//
+// fasthttp never tells a handler that the client went away, so the listener watches the
+// connection of any request still running after 20 ms (without taking bytes of a pipelined
+// next request) and cancels its context when the peer closes: within about 100 ms of the
+// disconnect. Streams notice at their next write.
+package streamable
