@@ -9,7 +9,11 @@ import (
 
 // discover serves server/discover from bytes precomputed once per catalog snapshot.
 func (s *Server) discover(_ context.Context, r *Request, dst []byte) ([]byte, error) {
-	c := r.cat
+	return decode.AppendResult(dst, r.ID(), s.discoverResult(r.cat)), nil
+}
+
+// discoverResult returns the discover result object of a catalog snapshot, built once.
+func (s *Server) discoverResult(c *catalog) []byte {
 	c.discoverOnce.Do(func() {
 		b := append([]byte(nil), `{"resultType":"complete","supportedVersions":["`+Version+`"],"capabilities":`...)
 		b = appendCapabilities(b, c.kinds)
@@ -19,7 +23,7 @@ func (s *Server) discover(_ context.Context, r *Request, dst []byte) ([]byte, er
 		b = append(b, s.serverMeta...)
 		c.discoverBytes = append(b, '}')
 	})
-	return decode.AppendResult(dst, r.ID(), c.discoverBytes), nil
+	return c.discoverBytes
 }
 
 // appendCapabilities writes the ServerCapabilities for the kinds of component registered.

@@ -84,6 +84,9 @@ func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst [
 	default:
 		return Reply{} // notifications are the transport's (cancellation); responses are ignored
 	}
+	if body, ok := s.servePrecomputed(m, dst); ok {
+		return Reply{Body: body}
+	}
 	r := newRequest(s, m, sink)
 	body, err := s.serve(ctx, r, dst)
 	if err != nil {
@@ -110,4 +113,30 @@ func (s *Server) appendResult(dst, id []byte, members func([]byte) []byte) []byt
 	dst = append(dst, ',')
 	dst = append(dst, s.serverMeta...)
 	return append(dst, '}', '}')
+}
+
+// servePrecomputed answers server/discover, and the first page of tools/list when no
+// authorization policy filters it, from bytes precomputed per catalog snapshot, without
+// allocating. It reports false when the request needs the general path (an error to report,
+// a cursor, a cold cache).
+func (s *Server) servePrecomputed(m *decode.Message, dst []byte) ([]byte, bool) {
+	method := m.Method().Text()
+	isDiscover := string(method) == MethodDiscover
+	if !isDiscover && (string(method) != MethodToolsList || s.cfg.Authorizer != nil || m.Cursor().Present()) {
+		return nil, false
+	}
+	r := Request{msg: m, cat: s.catalog.Load(), logLevel: logOff}
+	if r.cat.kinds&kindTool == 0 && !isDiscover || s.checkMeta(&r) != nil {
+		return nil, false
+	}
+	var cached []byte
+	if isDiscover {
+		cached = s.discoverResult(r.cat)
+	} else if v, ok := r.cat.publicPages.Load("tools"); ok {
+		cached = v.([]byte)
+	}
+	if cached == nil {
+		return nil, false
+	}
+	return decode.AppendResult(dst, m.ID().Raw(), cached), true
 }

@@ -1,0 +1,29 @@
+//go:build !race
+
+package fastmcp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// TestAllocsDispatch pins the allocation budgets of the hot paths: a typed tools/call at most
+// 6 (today: the Request, the private copy of the arguments, the handler's result), and
+// server/discover and tools/list of a public catalog none, served from precomputed bytes.
+func TestAllocsDispatch(t *testing.T) {
+	s := newBenchServer(t)
+	budgets := map[string]float64{"tools-call": 6, "tools-list": 0, "discover": 0}
+	for _, bm := range benchMessages {
+		var m decode.Message
+		msg := []byte(bm.msg)
+		dst := make([]byte, 0, 1024)
+		dst = dispatchOnce(t, s, &m, msg, dst) // warm the caches
+		allocs := testing.AllocsPerRun(100, func() {
+			dst = dispatchOnce(t, s, &m, msg, dst)
+		})
+		assert.LessOrEqual(t, allocs, budgets[bm.method], bm.method)
+	}
+}

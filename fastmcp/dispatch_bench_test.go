@@ -1,0 +1,69 @@
+package fastmcp
+
+import (
+	"context"
+	"testing"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+type benchEchoArgs struct {
+	Text string `json:"text"`
+}
+
+func newBenchServer(tb testing.TB) *Server {
+	s := newTestServer(tb, nil)
+	AddTool(s, Tool{Name: "echo", Description: "Echo the text"}, func(_ context.Context, _ *Request, in benchEchoArgs) (ToolResult, error) {
+		return ToolResult{Text: in.Text}, nil
+	})
+	return s
+}
+
+// benchMessages are the 2026-07-28 requests the dispatch benchmarks serve.
+var benchMessages = []struct{ method, msg string }{
+	{"tools-call", `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"}},"name":"echo","arguments":{"text":"hello, world"}}}`},
+	{"tools-list", `{"jsonrpc":"2.0","id":43,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`},
+	{"discover", `{"jsonrpc":"2.0","id":44,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`},
+}
+
+// dispatchOnce decodes msg into m and serves it into dst, as a transport does.
+func dispatchOnce(tb testing.TB, s *Server, m *decode.Message, msg, dst []byte) []byte {
+	if err := s.Decoder().Decode(m, msg); err != nil {
+		tb.Fatal(err)
+	}
+	r := s.Handle(context.Background(), m, nil, dst[:0])
+	if r.Err != nil || r.Body == nil {
+		tb.Fatalf("reply %s", r.Body)
+	}
+	return r.Body
+}
+
+// BenchmarkDispatch measures in-process dispatch: decode plus Handle of one message into a
+// reused buffer, as transports do (the transport's own work excluded).
+func BenchmarkDispatch(b *testing.B) {
+	s := newBenchServer(b)
+	for _, bm := range benchMessages {
+		b.Run("method="+bm.method, func(b *testing.B) {
+			var m decode.Message
+			msg := []byte(bm.msg)
+			dst := make([]byte, 0, 1024)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(msg)))
+			for b.Loop() {
+				dst = dispatchOnce(b, s, &m, msg, dst)
+			}
+		})
+	}
+}
+
+// TestBenchmarkDispatch checks the benchmark bodies on every test run.
+func TestBenchmarkDispatch(t *testing.T) {
+	s := newBenchServer(t)
+	var m decode.Message
+	for _, bm := range benchMessages {
+		out := dispatchOnce(t, s, &m, []byte(bm.msg), nil)
+		if len(out) == 0 {
+			t.Fatal(bm.method)
+		}
+	}
+}
