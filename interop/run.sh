@@ -1,0 +1,268 @@
+#!/usr/bin/env bash
+# The interop lane of `make test`: the official MCP conformance suite, the official TypeScript
+# client and the Inspector CLI against fastmcp-bench servers.
+#
+#   interop/run.sh            (from anywhere; `make interop` runs it)
+#
+# Everything comes from npm through interop/package-lock.json (Node 22 included) and is
+# installed into .tools/ (gitignored) only when the lock changes. Servers are started on
+# 127.0.0.1:0 and always stopped on exit. Every step is bounded with `timeout`. The lane fails
+# (exit 1) when any step fails; lanes whose transport is not built yet are skipped with a
+# notice. Results of the conformance runs are kept in .tools/results/.
+#
+# Environment: GO (default go), NPM (default npm), INTEROP_KEEP_RESULTS=1 keeps older results.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+T="$ROOT/.tools"
+GO=${GO:-go}
+NPM=${NPM:-npm}
+SPEC=2026-07-28
+PENDING=(json-schema-2020-12 http-header-validation http-custom-header-server-validation)
+
+mkdir -p "$T/bin" "$T/logs" "$T/clients" "$T/results"
+if [ "${INTEROP_KEEP_RESULTS:-0}" != 1 ]; then
+  rm -rf "$T/results" "$T/logs" && mkdir -p "$T/results" "$T/logs"
+fi
+
+# ---- bookkeeping -----------------------------------------------------------------------------
+
+PIDS=()
+SUMMARY=()
+FAILED=0
+LANE_START=$SECONDS
+
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "${PIDS[@]}"; do
+    for _ in $(seq 50); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+record() { # record STATUS NAME SECONDS
+  SUMMARY+=("$(printf '%-5s %-62s %4ss' "$1" "$2" "$3")")
+  if [ "$1" = FAIL ]; then FAILED=1; fi
+}
+
+# step NAME TIMEOUT CMD...: runs CMD bounded by TIMEOUT seconds, output to the console.
+step() {
+  local name=$1 limit=$2 start=$SECONDS rc=0
+  shift 2
+  echo
+  echo "=== $name"
+  if [ "$(type -t "$1")" = function ]; then
+    timeout --kill-after=10 "$limit" bash -c '"$@"' _ "$@" || rc=$? # exported with export -f
+  else
+    timeout --kill-after=10 "$limit" "$@" || rc=$?
+  fi
+  if [ "$rc" -eq 0 ]; then
+    record ok "$name" $((SECONDS - start))
+  else
+    [ "$rc" -eq 124 ] && echo "interop: '$name' timed out after ${limit}s"
+    record FAIL "$name (exit $rc)" $((SECONDS - start))
+  fi
+  return 0
+}
+
+skip() { # skip NAME REASON
+  echo
+  echo "=== $1"
+  echo "SKIP: $2"
+  record skip "$1 ($2)" 0
+}
+
+# ---- toolchain -------------------------------------------------------------------------------
+
+install_tools() {
+  local want have=""
+  want=$(cat interop/package.json interop/package-lock.json | sha256sum | cut -d' ' -f1)
+  [ -f "$T/npm.stamp" ] && have=$(cat "$T/npm.stamp")
+  if [ "$want" = "$have" ] && [ -x "$T/node_modules/node/bin/node" ]; then
+    echo "interop: npm toolchain up to date ($T)"
+    return 0
+  fi
+  echo "interop: installing the npm toolchain into $T (npm ci)"
+  rm -f "$T/npm.stamp"
+  cp interop/package.json interop/package-lock.json "$T/"
+  (cd "$T" && timeout --kill-after=10 900 "$NPM" ci --no-audit --no-fund --loglevel=error)
+  if [ ! -x "$T/node_modules/node/bin/node" ]; then
+    echo "interop: npm ci did not install the Node 22 binary (node@22's preinstall script did not run?)" >&2
+    return 1
+  fi
+  echo "$want" >"$T/npm.stamp"
+}
+
+install_tools
+export PATH="$T/node_modules/node/bin:$T/node_modules/.bin:$PATH"
+case "$(node --version)" in
+  v22.*) ;;
+  *) echo "interop: expected Node 22 from .tools, got $(node --version)" >&2; exit 1 ;;
+esac
+echo "interop: node $(node --version), conformance $(conformance --version)"
+
+# The client scripts import the npm packages, so they run from inside .tools.
+cp interop/clients/*.mjs "$T/clients/"
+
+BIN="$T/bin/fastmcp-bench"
+echo "interop: go build ./cmd/fastmcp-bench"
+timeout --kill-after=10 600 "$GO" build -o "$BIN" ./cmd/fastmcp-bench
+
+# ---- servers ---------------------------------------------------------------------------------
+
+SERVER_URL=""
+
+# start_server NAME ARGS...: starts `fastmcp-bench serve ARGS` and sets SERVER_URL from its JSON
+# line. Returns 2 when serve exits 2 at once (that stack is not built yet), 1 on other failures.
+start_server() {
+  local name=$1 out err pid line="" rc
+  shift
+  out="$T/logs/$name.stdout" err="$T/logs/$name.stderr"
+  "$BIN" serve "$@" >"$out" 2>"$err" &
+  pid=$!
+  PIDS+=("$pid")
+  for _ in $(seq 100); do
+    line=$(head -n 1 "$out" 2>/dev/null || true)
+    SERVER_URL=$(printf '%s' "$line" | sed -n 's/^{"url":"\(http:[^"]*\)"}$/\1/p')
+    [ -n "$SERVER_URL" ] && break
+    if ! kill -0 "$pid" 2>/dev/null; then
+      rc=0
+      wait "$pid" || rc=$?
+      if [ "$rc" -eq 2 ]; then
+        sed 's/^/  /' "$err"
+        return 2
+      fi
+      echo "interop: server '$name' exited with $rc before listening:" >&2
+      sed 's/^/  /' "$err" >&2
+      return 1
+    fi
+    sleep 0.1
+  done
+  if [ -z "$SERVER_URL" ]; then
+    echo "interop: server '$name' printed no URL line within 10s (got: '$line')" >&2
+    return 1
+  fi
+  echo "interop: server '$name' at $SERVER_URL"
+}
+
+# conformance_gate LABEL URL: the official gate; its full output goes to .tools/logs, the
+# console gets the suite's summary and our score of the 37 scored scenarios.
+conformance_gate() {
+  local label=$1 url=$2 rc=0 log="$T/logs/conformance-$1.log"
+  conformance server --url "$url" --requirements "$SPEC" -o "$T/results/$label" >"$log" 2>&1 || rc=$?
+  sed -n '/=== SUMMARY ===/,$p' "$log"
+  [ "$rc" -eq 0 ] || echo "conformance exited $rc (full output: $log)"
+  node "$ROOT/interop/score.mjs" "$T/results/$label" || rc=1
+  return "$rc"
+}
+
+# conformance_pending LABEL URL SCENARIO: one pending scenario, which must pass too.
+conformance_pending() {
+  local rc=0 log="$T/logs/conformance-$1-$3.log"
+  conformance server --url "$2" --scenario "$3" --spec-version "$SPEC" -o "$T/results/$1-pending" >"$log" 2>&1 || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    grep -a 'Passed:' "$log" || true
+  else
+    cat "$log"
+  fi
+  return "$rc"
+}
+
+# conformance_lane LABEL URL: the gate plus the pending scenarios.
+conformance_lane() {
+  local label=$1 url=$2 s
+  step "$label: conformance --requirements $SPEC (37 scored)" 300 conformance_gate "$label" "$url"
+  for s in "${PENDING[@]}"; do
+    step "$label: conformance pending scenario $s" 120 conformance_pending "$label" "$url" "$s"
+  done
+}
+
+inspector_http() {
+  local url=$1 out
+  out=$(mcp-inspector --cli "$url" --transport http --protocol-era modern --method tools/list --format json)
+  grep -q '"name":"echo"' <<<"$out" || { echo "tools/list lacks echo: ${out:0:300}"; return 1; }
+  out=$(mcp-inspector --cli "$url" --transport http --protocol-era modern --method tools/call \
+    --tool-name echo --tool-arg 'text=héllo from the inspector' --format json)
+  grep -q '"text":"héllo from the inspector"' <<<"$out" || { echo "tools/call echo: ${out:0:300}"; return 1; }
+  out=$(mcp-inspector --cli "$url" --transport http --protocol-era modern --method tools/call \
+    --tool-name region_echo --tool-args-json '{"region":"eu-west1","text":"hi"}' --format json)
+  grep -q '"text":"eu-west1: hi"' <<<"$out" || { echo "tools/call region_echo: ${out:0:300}"; return 1; }
+  echo "inspector: tools/list and tools/call (echo, region_echo) ok"
+}
+
+inspector_stdio() {
+  local out
+  out=$(mcp-inspector --cli --protocol-era modern --method tools/list --format json "$BIN" -- serve --stdio --fixtures demo)
+  grep -q '"name":"echo"' <<<"$out" || { echo "tools/list lacks echo: ${out:0:300}"; return 1; }
+  out=$(mcp-inspector --cli --protocol-era modern --method tools/call --tool-name echo --tool-arg 'text=héllo über stdio' \
+    --format json "$BIN" -- serve --stdio --fixtures demo)
+  grep -q '"text":"héllo über stdio"' <<<"$out" || { echo "tools/call echo: ${out:0:300}"; return 1; }
+  echo "inspector (stdio): tools/list and tools/call ok"
+}
+
+export BIN T ROOT SPEC
+export -f inspector_http inspector_stdio conformance_gate conformance_pending
+
+# ---- lanes -----------------------------------------------------------------------------------
+
+# 1. The native fasthttp listener: conformance, the official client, the Inspector.
+rc=0
+start_server fasthttp --fixtures conformance,demo --addr 127.0.0.1:0 || rc=$?
+if [ "$rc" -eq 0 ]; then
+  URL=$SERVER_URL
+  conformance_lane fasthttp "$URL"
+  step "fasthttp: official client (clients/http.mjs)" 120 node "$T/clients/http.mjs" "$URL"
+  step "fasthttp: Inspector CLI --protocol-era modern" 120 inspector_http "$URL"
+else
+  record FAIL "fasthttp: server did not start" 0
+fi
+
+# 2. net/http with the streamable adapter (skipped until serve --stack nethttp exists).
+rc=0
+start_server nethttp --stack nethttp --fixtures conformance,demo --addr 127.0.0.1:0 || rc=$?
+case "$rc" in
+  0)
+    URL=$SERVER_URL
+    conformance_lane nethttp "$URL"
+    step "nethttp: official client (clients/http.mjs)" 120 node "$T/clients/http.mjs" "$URL"
+    ;;
+  2) skip "nethttp: conformance and official client" "serve --stack nethttp is not available yet" ;;
+  *) record FAIL "nethttp: server did not start" 0 ;;
+esac
+
+# 3. stdio (skipped until serve --stdio exists): the official client and the Inspector spawn it.
+rc=0
+timeout 10 "$BIN" serve --stdio --fixtures demo </dev/null >/dev/null 2>"$T/logs/stdio-probe.stderr" || rc=$?
+if [ "$rc" -eq 2 ]; then
+  sed 's/^/  /' "$T/logs/stdio-probe.stderr"
+  skip "stdio: official client and Inspector" "serve --stdio is not available yet"
+else
+  step "stdio: official client (clients/stdio.mjs)" 120 \
+    node "$T/clients/stdio.mjs" "$BIN" serve --stdio --fixtures conformance,demo
+  step "stdio: Inspector CLI --protocol-era modern" 120 inspector_stdio
+fi
+
+# ---- summary ---------------------------------------------------------------------------------
+
+echo
+echo "=== interop summary ($((SECONDS - LANE_START))s; results in .tools/results, server logs in .tools/logs)"
+printf '%s\n' "${SUMMARY[@]}"
+if [ "$FAILED" -ne 0 ]; then
+  echo "interop: FAILED"
+  for f in "$T"/logs/*.stderr; do
+    [ -s "$f" ] || continue
+    echo "--- last lines of $(basename "$f")"
+    tail -n 20 "$f"
+  done
+  exit 1
+fi
+echo "interop: all passed"
