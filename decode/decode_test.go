@@ -296,3 +296,13 @@ func TestErrorString(t *testing.T) {
 	assert.Equal(t, "request", KindRequest.String())
 	assert.Equal(t, "integer", TypeInteger.String())
 }
+
+func TestMetaHasOtherKeys(t *testing.T) {
+	var m Message
+	require.NoError(t, Decode(&m, []byte(req(`{"_meta":{"progressToken":1,"io.modelcontextprotocol/logLevel":"info"}}`))))
+	assert.False(t, m.MetaHasOtherKeys())
+	require.NoError(t, Decode(&m, []byte(req(`{"_meta":{"progressToken":1,"x.example/k":{}},"name":"n"}`))))
+	assert.True(t, m.MetaHasOtherKeys())
+	require.NoError(t, Decode(&m, []byte(req(`{"arguments":{"_meta":{"other":1}}}`))))
+	assert.False(t, m.MetaHasOtherKeys(), "only params._meta counts")
+}

@@ -98,10 +98,11 @@ type Message struct {
 	text []byte // unescaped copies of captured strings that contained escapes
 	keys []keyEntry
 
-	kind   Kind
-	idOK   bool
-	owned  bool                // src was allocated by CopyTo and may be overwritten by the next CopyTo
-	fields [numFields + 1]span // numFields is fVersion
+	kind      Kind
+	idOK      bool
+	metaOther bool                // _meta has keys besides the captured ones
+	owned     bool                // src was allocated by CopyTo and may be overwritten by the next CopyTo
+	fields    [numFields + 1]span // numFields is fVersion
 }
 
 // field indexes the values a Message captures.
@@ -162,6 +163,11 @@ func (m *Message) ID() Value { return m.value(fID) }
 // IDEchoable reports whether a reply may echo [Message.ID]: the id is present and within
 // bounds. An error reply to a message whose id is not echoable carries a null id.
 func (m *Message) IDEchoable() bool { return m.idOK }
+
+// MetaHasOtherKeys reports whether params._meta has keys besides the ones a Message
+// captures (protocolVersion, clientCapabilities, clientInfo, logLevel, progressToken and the
+// trace context): vendor or future keys a reader may want to check.
+func (m *Message) MetaHasOtherKeys() bool { return m.metaOther }
 
 // Method returns the method name.
 func (m *Message) Method() Value { return m.value(fMethod) }
@@ -230,6 +236,7 @@ func (m *Message) Reset() {
 	m.keys = m.keys[:0]
 	m.kind = KindInvalid
 	m.idOK = false
+	m.metaOther = false
 	m.fields = [numFields + 1]span{}
 }
 
@@ -246,5 +253,6 @@ func (m *Message) CopyTo(dst *Message) {
 	dst.keys = dst.keys[:0]
 	dst.kind = m.kind
 	dst.idOK = m.idOK
+	dst.metaOther = m.metaOther
 	dst.fields = m.fields
 }

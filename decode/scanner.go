@@ -148,6 +148,9 @@ func (s *scanner) object(depth int, lvl level) bool {
 		s.pos++
 		s.ws()
 		f := lvl.field(key)
+		if f == fNone && lvl == lvlMeta {
+			s.m.metaOther = true
+		}
 		vstart := s.pos
 		typ, ok := s.value(depth, lvl.childFor(f, s.peekObject()))
 		if !ok {

@@ -29,8 +29,11 @@ func (s *Server) checkMeta(r *Request) *Error {
 	if ci := m.ClientInfo(); ci.Present() && !validImplementation(ci) {
 		return errInvalidMeta
 	}
-	if !validClientCapabilities(caps.Raw()) {
+	if string(caps.Raw()) != "{}" && !validClientCapabilities(caps.Raw()) {
 		return errInvalidMeta
+	}
+	if !m.MetaHasOtherKeys() {
+		return nil // every key is a known, valid one
 	}
 	ok := true
 	decode.Members(m.Meta().Raw(), func(key, _ []byte, _ decode.Type) bool {

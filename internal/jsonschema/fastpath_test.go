@@ -84,7 +84,7 @@ func TestFastPathAgreesWithValidator(t *testing.T) {
 		s := mustCompile(t, schema)
 		require.NotNil(t, s.flat, schema)
 		for _, inst := range flatInstances {
-			fast := s.flat.accepts([]byte(inst))
+			fast := s.flat.accepts([]byte(inst), false)
 			full := s.validateFull([]byte(inst))
 			if fast {
 				accepted++
@@ -108,11 +108,11 @@ func TestFastPathCommonCases(t *testing.T) {
 	for _, inst := range []string{
 		`{"n":1}`, `{"n":-12,"x":0.5,"b":true,"z":null,"o":{},"a":[],"any":{"x":[1,2]}}`, `{"n":0,"unknown":"x"}`,
 	} {
-		assert.True(t, s.flat.accepts([]byte(inst)), inst)
+		assert.True(t, s.flat.accepts([]byte(inst), false), inst)
 	}
 	// Left to the validator (which may accept them).
 	for _, inst := range []string{`{"n":1.0}`, `{"n":1,"n":2}`, `{"\u006e":1}`} {
-		assert.False(t, s.flat.accepts([]byte(inst)), inst)
+		assert.False(t, s.flat.accepts([]byte(inst), false), inst)
 		assert.NoError(t, s.validateFull([]byte(inst)), inst)
 	}
 }
@@ -133,7 +133,7 @@ func FuzzFastPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, inst []byte) {
 		s := schemas[int(which)%len(schemas)]
-		if s.flat.accepts(inst) {
+		if s.flat.accepts(inst, false) {
 			if err := s.validateFull(inst); err != nil {
 				t.Fatalf("fast path accepted %q, validator: %v", inst, err)
 			}

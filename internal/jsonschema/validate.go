@@ -23,7 +23,17 @@ import (
 // on the raw bytes without allocating when the instance matches; everything else, and every
 // failure, goes through the full validator.
 func (s *Schema) Validate(instance []byte) error {
-	if s.flat != nil && s.flat.accepts(instance) {
+	if s.flat != nil && s.flat.accepts(instance, false) {
+		return nil
+	}
+	return s.validateFull(instance)
+}
+
+// ValidateWellFormed is [Schema.Validate] for an instance already known to be valid JSON,
+// such as a value of a message the decode package accepted: the fast path skips its own
+// syntax check. Passing malformed JSON gives unspecified results.
+func (s *Schema) ValidateWellFormed(instance []byte) error {
+	if s.flat != nil && s.flat.accepts(instance, true) {
 		return nil
 	}
 	return s.validateFull(instance)
