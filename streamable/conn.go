@@ -88,7 +88,6 @@ type conn struct {
 	busy   atomic.Bool // a handler is serving a request read in full
 
 	// The watch of a running request.
-	t         *connTimers
 	watching  bool
 	gone      chan struct{}
 	watchDone chan struct{}

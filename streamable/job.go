@@ -74,7 +74,11 @@ func (j *job) release() {
 // submit hands the job to the executor, taking the references of Run and Done.
 func (j *job) submit(ctx context.Context, key pool.Key) error {
 	j.refs.Add(2)
-	if err := j.ep.exec.Submit(ctx, key, j); err != nil {
+	timeout := j.ep.cfg.RequestTimeout
+	if timeout == NoTimeout {
+		timeout = pool.NoTimeout
+	}
+	if err := j.ep.exec.SubmitTimeout(ctx, key, timeout, j); err != nil {
 		j.refs.Add(-2)
 		return err
 	}

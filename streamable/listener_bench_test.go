@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttputil"
 )
 
@@ -34,7 +35,24 @@ func BenchmarkListener(b *testing.B) {
 	req := []byte("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\n" +
 		"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n" +
 		"Mcp-Method: tools/call\r\nMcp-Name: echo\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
-	b.Run("method=tools-call", func(b *testing.B) {
+	b.Run("method=tools-call", func(b *testing.B) { runClients(b, ln, req) })
+
+	// The ceiling: a bare fasthttp handler answering the same bytes with no MCP work, over the
+	// same in-memory connections, so the ratio of the two is what the MCP layer costs.
+	reply := []byte(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"hello, world"}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test","version":"1.0.0"}}}}`)
+	bare := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) {
+		ctx.SetContentType("application/json")
+		ctx.SetBody(reply)
+	}}
+	bln := fasthttputil.NewInmemoryListener()
+	go func() { _ = bare.Serve(bln) }()
+	defer bare.Shutdown()
+	b.Run("method=tools-call/impl=bare-fasthttp", func(b *testing.B) { runClients(b, bln, req) })
+}
+
+// runClients sends req on GOMAXPROCS keep-alive connections as fast as they go.
+func runClients(b *testing.B, ln *fasthttputil.InmemoryListener, req []byte) {
+	{
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			c, err := ln.Dial()
@@ -55,7 +73,7 @@ func BenchmarkListener(b *testing.B) {
 				}
 			}
 		})
-	})
+	}
 }
 
 // readOne reads one HTTP response with a Content-Length body and checks its status.

@@ -7,7 +7,6 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/valyala/fasthttp"
 
@@ -18,7 +17,7 @@ import (
 // watchDelay is how long a request runs before its connection is watched for the client
 // going away. Fast requests never pay for a watch; a disconnect during a slow one cancels it
 // within about this delay.
-const watchDelay = 20 * time.Millisecond
+const watchDelay = 2 * tickInterval
 
 // Server is the native Streamable HTTP listener, on fasthttp. Create it with [New], start it
 // with [Server.Listen] and [Server.Serve] (or [Server.ListenAndServe]), stop it with
@@ -33,6 +32,7 @@ type Server struct {
 	served   bool          // Serve was called
 	draining atomic.Bool
 	streams  streamSet
+	tick     *ticker // coarse clock for watching slow requests' connections
 	gates    gateResults
 	// lengthRequired marks (by request header) requests without a Content-Length, or
 	// chunked: they are refused with 411.
@@ -48,7 +48,7 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{ep: ep, serving: make(chan struct{})}
+	s := &Server{ep: ep, serving: make(chan struct{}), tick: newTicker()}
 	s.drainCtx, s.drainEnd = context.WithCancel(context.Background())
 	c := ep.cfg
 	s.fs = &fasthttp.Server{
@@ -115,6 +115,7 @@ func (s *Server) Serve(ln ...net.Listener) error {
 	s.mu.Lock()
 	s.served = true
 	s.mu.Unlock()
+	go s.tick.run()
 	defer close(s.serving)
 	err := s.fs.Serve(l)
 	if s.draining.Load() {

@@ -126,7 +126,10 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 type identityKey struct{}
 
 // execute runs an admitted request on the executor and answers with its JSON reply, or
-// switches to an event stream when the handler sends a notification first.
+// switches to an event stream when the handler sends a notification first. The executor
+// enforces RequestTimeout (one deadline heap for all requests, and it reports a timeout even
+// when a handler ignores its context); the server's coarse tick starts watching the
+// connection of a request still running after about two ticks. A fast request sets no timer.
 func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	ep := s.ep
 	c := ctx.Conn().(*conn)
@@ -142,19 +145,8 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 		j.release()
 		return
 	}
-	timers := c.timers()
-	timers.watch.Reset(watchDelay)
-	var timeout <-chan time.Time
-	if ep.cfg.RequestTimeout > 0 {
-		timers.deadline.Reset(ep.cfg.RequestTimeout)
-		timeout = timers.deadline.C
-	}
-	deadline := time.Now().Add(ep.cfg.RequestTimeout)
+	ticks := 0
 	var gone <-chan struct{}
-	defer func() {
-		timers.watch.Stop()
-		timers.deadline.Stop()
-	}()
 	for {
 		select {
 		case <-j.done:
@@ -173,22 +165,17 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 				j.release()
 				return
 			}
-			s.streamProgress(ctx, j, key, note, deadline)
+			s.streamProgress(ctx, j, key, note)
 			return
-		case <-timers.watch.C:
-			gone = c.watch()
+		case <-s.tick.C():
+			if ticks++; ticks == 2 {
+				gone = c.watch()
+			}
 		case <-gone:
 			c.unwatch()
 			ep.exec.Cancel(key, errDisconnected)
 			ep.stats.disconnects.Add(1)
 			ctx.SetConnectionClose()
-			j.release()
-			return
-		case <-timeout:
-			c.unwatch()
-			ep.exec.Cancel(key, errDeadline)
-			ep.stats.reqTimeouts.Add(1)
-			s.writeError(ctx, errRequestTimeout, j.msg.ID().Raw())
 			j.release()
 			return
 		}
@@ -212,9 +199,9 @@ func (s *Server) writeReply(ctx *fasthttp.RequestCtx, j *job) {
 }
 
 // streamProgress answers with an event stream: the notification that arrived, those that
-// follow, then the reply (or a timeout error) as the last event. Progress never extends the
-// request's deadline.
-func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, first []byte, deadline time.Time) {
+// follow, then the reply (or the timeout error the executor reports at the request's
+// deadline) as the last event. Progress never extends the request's deadline.
+func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, first []byte) {
 	ep := s.ep
 	setStreamHeaders(&ctx.Response.Header)
 	ctx.SetStatusCode(http.StatusOK)
@@ -224,12 +211,6 @@ func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, 
 		defer j.release()
 		sw, _ := sse.NewWriter(w, nil, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
 		j.ack <- sw.WriteEvent(first)
-		var timeout <-chan time.Time
-		if ep.cfg.RequestTimeout > 0 {
-			t := time.NewTimer(time.Until(deadline))
-			defer t.Stop()
-			timeout = t.C
-		}
 		for {
 			select {
 			case note := <-j.notes:
@@ -245,14 +226,11 @@ func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, 
 				if j.completed() && j.reply != nil {
 					_ = sw.WriteEvent(j.reply)
 				} else if e := outcomeError(j.result); !e.noBody {
+					if e == errRequestTimeout {
+						ep.stats.reqTimeouts.Add(1)
+					}
 					_ = sw.WriteEvent(e.appendBody(nil, id))
 				}
-				return
-			case <-timeout:
-				ep.exec.Cancel(key, errDeadline)
-				ep.stats.reqTimeouts.Add(1)
-				_ = sw.WriteEvent(errRequestTimeout.appendBody(nil, id))
-				<-j.done
 				return
 			}
 		}
@@ -263,20 +241,6 @@ func setStreamHeaders(h *fasthttp.ResponseHeader) {
 	h.SetContentType("text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
-}
-
-// connTimers are a connection's reusable timers for the request it is serving.
-type connTimers struct {
-	watch, deadline *time.Timer
-}
-
-func (c *conn) timers() *connTimers {
-	if c.t == nil {
-		c.t = &connTimers{watch: time.NewTimer(time.Hour), deadline: time.NewTimer(time.Hour)}
-		c.t.watch.Stop()
-		c.t.deadline.Stop()
-	}
-	return c.t
 }
 
 var _ = decode.KindRequest

@@ -1,0 +1,50 @@
+package streamable
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// tickInterval is the period of a server's coarse tick.
+const tickInterval = 10 * time.Millisecond
+
+// ticker is a coarse broadcast clock: every interval it closes the channel C returned and
+// makes a new one, so any number of waiting requests can select on it at the cost of one
+// atomic load each, with no timer per request.
+type ticker struct {
+	ch   atomic.Pointer[chan struct{}]
+	stop chan struct{}
+	done chan struct{}
+}
+
+func newTicker() *ticker {
+	t := &ticker{stop: make(chan struct{}), done: make(chan struct{})}
+	ch := make(chan struct{})
+	t.ch.Store(&ch)
+	return t
+}
+
+// C returns the channel closed at the next tick.
+func (t *ticker) C() <-chan struct{} { return *t.ch.Load() }
+
+// run ticks until Stop.
+func (t *ticker) run() {
+	defer close(t.done)
+	tk := time.NewTicker(tickInterval)
+	defer tk.Stop()
+	for {
+		select {
+		case <-t.stop:
+			return
+		case <-tk.C:
+			next := make(chan struct{})
+			close(*t.ch.Swap(&next))
+		}
+	}
+}
+
+// Stop ends the ticker and waits for it.
+func (t *ticker) Stop() {
+	close(t.stop)
+	<-t.done
+}
