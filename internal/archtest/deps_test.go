@@ -1,0 +1,62 @@
+package archtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/fastmcp-go/fastmcp"
+
+// allowed lists, per package, the module packages and third-party module prefixes its
+// non-test build may depend on (directly or not), with the reason in the design. The standard
+// library is always allowed, except package testing.
+var allowed = map[string][]string{
+	// The decoder is the hottest code and stands alone.
+	"decode": {"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm"},
+	// Users embed the executor on its own: it knows nothing of JSON-RPC or MCP.
+	"pool": {"github.com/panjf2000/ants/v2", "golang.org/x/sync"},
+	// Event-stream framing writes to an io.Writer and knows nothing of fasthttp or MCP.
+	"sse": {},
+	// The core is transport-free: never fasthttp, sse, stdio or streamable.
+	"fastmcp": {"decode", "pool", "internal/jsonschema", "internal/sealstate", "internal/uritemplate",
+		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
+		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text"},
+}
+
+// TestDependencies runs `go list -deps` on each package of the inner rings and fails on any
+// dependency outside its allowance.
+func TestDependencies(t *testing.T) {
+	for pkg, allow := range allowed {
+		t.Run(pkg, func(t *testing.T) {
+			out, err := exec.Command("go", "list", "-deps", module+"/"+pkg).Output()
+			require.NoError(t, err)
+			for _, dep := range strings.Fields(string(out)) {
+				first, _, _ := strings.Cut(dep, "/")
+				if !strings.Contains(first, ".") { // standard library
+					assert.NotEqual(t, "testing", dep, "%s must not import testing outside tests", pkg)
+					continue
+				}
+				if dep == module+"/"+pkg || permitted(dep, allow) {
+					continue
+				}
+				t.Errorf("%s depends on %s, which the design does not allow", pkg, dep)
+			}
+		})
+	}
+}
+
+func permitted(dep string, allow []string) bool {
+	for _, a := range allow {
+		if !strings.Contains(a, ".") {
+			a = module + "/" + a
+		}
+		if strings.HasPrefix(dep, a) {
+			return true
+		}
+	}
+	return false
+}
