@@ -12,37 +12,44 @@ import (
 // source or (when it had escapes) in the message's text buffer.
 type keyEntry struct {
 	start, end uint32
-	inText     bool
 	// fp is a cheap fingerprint (length and edge bytes): equal keys have equal fingerprints,
-	// so most pairs are told apart without touching the key bytes. hash is the seeded hash
-	// used for large objects, where an adversary could make fingerprints collide.
-	fp, hash uint64
+	// so most pairs are told apart without touching the key bytes. For large objects it is
+	// replaced by a seeded hash, since an adversary could make fingerprints collide.
+	fp     uint64
+	inText bool
 }
 
 // pushKey records the key just scanned for the duplicate check of its object and returns its
 // unescaped content. The returned slice is valid until the text buffer next grows.
 func (s *scanner) pushKey() []byte {
 	m := s.m
-	e := keyEntry{start: uint32(s.strStart), end: uint32(s.strEnd)}
 	if s.strEsc {
 		t := len(m.text)
 		m.text = appendUnescaped(m.text, s.src[s.strStart:s.strEnd])
-		e = keyEntry{start: uint32(t), end: uint32(len(m.text)), inText: true}
+		k := m.text[t:]
+		m.keys = append(m.keys, keyEntry{start: uint32(t), end: uint32(len(m.text)), inText: true, fp: fingerprint(k, k)})
+		return k
 	}
-	k := s.key(e)
-	e.fp = fingerprint(k)
-	m.keys = append(m.keys, e)
+	k := s.src[s.strStart:s.strEnd]
+	// The bytes after an unescaped key (its closing quote at least) are in the source: the
+	// fingerprint may read a whole word from its start.
+	m.keys = append(m.keys, keyEntry{start: uint32(s.strStart), end: uint32(s.strEnd), fp: fingerprint(k, s.src[s.strStart:])})
 	return k
 }
 
-func fingerprint(k []byte) uint64 {
+// fingerprint hashes key k cheaply from its length and edge bytes; from holds k and the
+// bytes after it, so a short key is read as one masked word.
+func fingerprint(k, from []byte) uint64 {
 	n := len(k)
-	if n >= 8 {
+	switch {
+	case n >= 8:
 		return binary.LittleEndian.Uint64(k) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(k[n-8:]), 29) ^ uint64(n)<<56
+	case len(from) >= 8:
+		return binary.LittleEndian.Uint64(from)&(1<<(8*n)-1) ^ uint64(n)<<56
 	}
 	var fp uint64
-	for _, c := range k {
-		fp = fp<<8 | uint64(c)
+	for i, c := range k {
+		fp |= uint64(c) << (8 * i)
 	}
 	return fp ^ uint64(n)<<56
 }
@@ -77,19 +84,19 @@ func (s *scanner) duplicateKeys(mark int) bool {
 		return false
 	}
 	for i := range keys {
-		keys[i].hash = maphash.Bytes(keySeed, s.key(keys[i]))
+		keys[i].fp = maphash.Bytes(keySeed, s.key(keys[i]))
 	}
 	slices.SortFunc(keys, func(a, b keyEntry) int {
 		switch {
-		case a.hash < b.hash:
+		case a.fp < b.fp:
 			return -1
-		case a.hash > b.hash:
+		case a.fp > b.fp:
 			return 1
 		}
 		return 0
 	})
 	for i := 1; i < len(keys); i++ {
-		for j := i - 1; j >= 0 && keys[j].hash == keys[i].hash; j-- {
+		for j := i - 1; j >= 0 && keys[j].fp == keys[i].fp; j-- {
 			if bytes.Equal(s.key(keys[i]), s.key(keys[j])) {
 				return true
 			}
