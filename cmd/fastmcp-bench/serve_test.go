@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
+}
+
+// build builds fastmcp-bench into a temporary directory of t.
+func build(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "fastmcp-bench")
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out, err := exec.Command(goCmd, "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
+}
+
+// TestBinary builds the command once and runs it as a user would.
+func TestBinary(t *testing.T) {
+	bin := build(t)
+	t.Run("serve demo", func(t *testing.T) { testServeDemo(t, bin) })
+	t.Run("drain", func(t *testing.T) { testServeDrain(t, bin) })
+	t.Run("conformance fixtures and limit flags", func(t *testing.T) { testServeConformance(t, bin) })
+	t.Run("pprof", func(t *testing.T) { testServePprof(t, bin) })
+	t.Run("usage errors", func(t *testing.T) { testUsageErrors(t, bin) })
+	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
+}
+
+// server is a running `fastmcp-bench serve`.
+type server struct {
+	cmd    *exec.Cmd
+	url    string
+	stdout *bufio.Reader
+	stderr *lockedBuffer
+	exited chan error
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startServe runs the binary with serve args and reads the URL from its JSON line.
+func startServe(t *testing.T, bin string, args ...string) *server {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	s := &server{cmd: cmd, stdout: bufio.NewReader(stdout), stderr: &lockedBuffer{}, exited: make(chan error, 1)}
+	cmd.Stderr = s.stderr
+	require.NoError(t, cmd.Start())
+	go func() { s.exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-s.exited
+		s.exited <- nil
+	})
+
+	lines := make(chan string, 1)
+	go func() {
+		line, _ := s.stdout.ReadString('\n')
+		lines <- line
+	}()
+	select {
+	case line := <-lines:
+		var announced struct {
+			URL string `json:"url"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &announced), "stdout line %q; stderr:\n%s", line, s.stderr.String())
+		assert.Equal(t, `{"url":"`+announced.URL+`"}`+"\n", line, "exactly the JSON line")
+		assert.Regexp(t, `^http://127\.0\.0\.1:\d+/mcp$`, announced.URL)
+		s.url = announced.URL
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no URL line; stderr:\n%s", s.stderr.String())
+	}
+	return s
+}
+
+// stop sends sig and returns the exit code.
+func (s *server) stop(t *testing.T, sig os.Signal) int {
+	t.Helper()
+	require.NoError(t, s.cmd.Process.Signal(sig))
+	return s.wait(t)
+}
+
+func (s *server) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case err := <-s.exited:
+		s.exited <- err
+		if err == nil {
+			return 0
+		}
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee)
+		return ee.ExitCode()
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the server did not exit; stderr:\n%s", s.stderr.String())
+	}
+	return -1
+}
+
+const testMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+
+// post sends one 2026-07-28 request with its mirrored headers.
+func post(t *testing.T, url, method, name, body string) (int, string) {
+	t.Helper()
+	code, reply, err := doPost(url, method, name, body)
+	require.NoError(t, err)
+	return code, reply
+}
+
+// doPost is post for goroutines other than the test's.
+func doPost(url, method, name, body string) (int, string, error) {
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	client := &http.Client{Timeout: 30 * time.Second}
+	defer client.CloseIdleConnections()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
+}
+
+func testServeDemo(t *testing.T, bin string) {
+	s := startServe(t, bin, "--addr", "127.0.0.1:0")
+	code, body := post(t, s.url, "tools/call", "echo",
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"héllo"},`+testMeta+`}}`)
+	assert.Equal(t, http.StatusOK, code)
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"héllo"}],
+		"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fastmcp-bench","version":"devel"}}}}`, body)
+
+	// The demo catalog only.
+	code, body = post(t, s.url, "tools/call", "test_simple_text",
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_simple_text",`+testMeta+`}}`)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `"code":-32602`)
+
+	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
+	rest, _ := io.ReadAll(s.stdout)
+	assert.Empty(t, string(rest), "nothing but the URL line on stdout")
+	assert.Contains(t, s.stderr.String(), "draining")
+}
+
+// testServeDrain: a request in flight when SIGINT arrives is answered before the exit.
+func testServeDrain(t *testing.T, bin string) {
+	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--fixtures", "conformance,demo")
+	type answer struct {
+		code int
+		body string
+		err  error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		code, body, err := doPost(s.url, "tools/call", "sleep",
+			`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"sleep","arguments":{"ms":300},`+testMeta+`}}`)
+		answered <- answer{code, body, err}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	require.NoError(t, s.cmd.Process.Signal(os.Interrupt))
+	a := <-answered
+	require.NoError(t, a.err)
+	assert.Equal(t, http.StatusOK, a.code)
+	assert.Contains(t, a.body, `"text":"slept 300 ms"`)
+	assert.Equal(t, 0, s.wait(t))
+}
+
+func testServeConformance(t *testing.T, bin string) {
+	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--fixtures", "conformance", "--max-queue", "0", "--request-timeout", "0",
+		"--max-concurrency", "4", "--drain-timeout", "1s", "--allowed-hosts", "127.0.0.1,localhost")
+	code, body := post(t, s.url, "tools/call", "test_missing_capability",
+		`{"jsonrpc":"2.0","id":401,"method":"tools/call","params":{"name":"test_missing_capability","arguments":{},`+testMeta+`}}`)
+	assert.Equal(t, http.StatusBadRequest, code)
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":401,"error":{"code":-32021,"message":"Missing required client capability","data":{"requiredCapabilities":{"sampling":{}}}}}`, body)
+	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
+}
+
+func testServePprof(t *testing.T, bin string) {
+	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--pprof", "127.0.0.1:0")
+	var pprofURL string
+	require.Eventually(t, func() bool {
+		for _, line := range strings.Split(s.stderr.String(), "\n") {
+			if _, u, ok := strings.Cut(line, "msg=pprof url="); ok {
+				pprofURL = u
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 10*time.Millisecond)
+	client := &http.Client{Timeout: 10 * time.Second}
+	defer client.CloseIdleConnections()
+	resp, err := client.Get(pprofURL + "goroutine?debug=1")
+	require.NoError(t, err)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
+}
+
+func testUsageErrors(t *testing.T, bin string) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--fixtures", "bogus"}, `unknown catalog "bogus"`},
+		{[]string{"serve", "--stack", "bogus"}, `unknown stack "bogus"`},
+		// Until the net/http adapter and the stdio transport are built (then these move to
+		// their own tests, and interop/run.sh stops skipping their lanes).
+		{[]string{"serve", "--stack", "nethttp", "--addr", "127.0.0.1:0"}, "nethttp"},
+		{[]string{"serve", "--stdio"}, "--stdio"},
+		{[]string{"serve", "--pprof", "0.0.0.0:6060"}, "not a loopback address"},
+		{[]string{"serve", "--max-connections", "-1", "--addr", "127.0.0.1:0"}, "invalid config"},
+		{[]string{"serve", "--no-such-flag"}, "flag provided but not defined"},
+		{[]string{"serve", "extra"}, "unexpected arguments"},
+		{[]string{"bogus"}, `unknown command "bogus"`},
+		{nil, "Usage: fastmcp-bench <command>"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, tc.args...)
+			cmd.Stdin = strings.NewReader("")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			require.ErrorAs(t, err, &ee)
+			assert.Equal(t, 2, ee.ExitCode(), "stderr: %s", stderr.String())
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.Empty(t, stdout.String())
+		})
+	}
+}
+
+func testHelp(t *testing.T, bin string) {
+	out, err := exec.Command(bin, "serve", "-h").CombinedOutput()
+	require.NoError(t, err)
+	for _, flag := range []string{"-addr", "-stack", "-fixtures", "-pprof", "-stdio", "-max-connections", "-head-timeout",
+		"-read-timeout", "-body-timeout", "-max-header-bytes", "-max-body-bytes", "-request-timeout", "-drain-timeout",
+		"-max-subscriptions", "-keepalive-interval", "-allowed-origin-hosts", "-allowed-hosts", "-max-concurrency",
+		"-max-queue", "-max-line-bytes", "-write-timeout"} {
+		assert.Regexp(t, `(?m)^  `+flag+`( |$)`, string(out))
+	}
+	out, err = exec.Command(bin, "help").CombinedOutput()
+	require.NoError(t, err)
+	assert.Contains(t, string(out), "serve ")
+}
