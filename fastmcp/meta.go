@@ -70,7 +70,7 @@ func validMetaKey(key []byte) bool {
 		}
 	}
 	if len(name) == 0 {
-		return len(name) != len(key) // "prefix/" alone is not a key; "" is not either
+		return false // "prefix/" alone is not a key; "" is not either
 	}
 	for i, c := range name {
 		switch {
