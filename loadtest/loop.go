@@ -1,0 +1,307 @@
+package loadtest
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Progress is a live reading of a running scenario, for a progress line.
+type Progress struct {
+	Scenario string
+	Target   string
+	// Phase says what the scenario is doing ("load", "flood", "drain", "streams"...).
+	Phase    string
+	Elapsed  time.Duration
+	Duration time.Duration
+	// Done and Errors count requests (or streams) so far; Rate is Done per second.
+	Done, Errors int64
+	Rate         float64
+}
+
+// ProgressFunc receives Progress readings, about four a second, from one goroutine.
+type ProgressFunc func(Progress)
+
+// load describes one run of echo calls: a closed loop (Rate 0: Conns connections as fast as
+// they go) or an open loop (requests sent at Rate per second on Conns connections, each
+// latency measured from the request's intended send time).
+type load struct {
+	ep       *endpoint
+	conns    int
+	duration time.Duration
+	warmup   time.Duration // requests intended before it are not measured
+	rate     float64
+	timeout  time.Duration
+	// progress, if set, is called periodically with the counters of this run.
+	progress func(elapsed time.Duration, done, errs int64)
+	// conns0, if set, are already-open connections to use first (conncap opens them before
+	// the flood).
+	pre []*conn
+}
+
+// loadResult is what a load measured after its warmup.
+type loadResult struct {
+	Requests int64 // checked successful responses
+	Errors   Errors
+	Elapsed  time.Duration // measured window
+	// Latency is from the intended send time (open loop) or the send (closed loop);
+	// Service is always from the send; Lag is send minus intended time (open loop).
+	Latency, Service, Lag *hdrhistogram.Histogram
+	// Backlog counts requests due in the window that were never sent because every
+	// connection was busy (open loop).
+	Backlog int64
+}
+
+// worker is one connection's goroutine state; counters are read live by the progress ticker.
+type worker struct {
+	done, errs atomic.Int64
+	_          [48]byte // keep workers' counters on separate cache lines
+
+	latency, service, lag *hdrhistogram.Histogram
+	errors                Errors
+	requests              int64
+}
+
+// run drives l until its duration ends or ctx is cancelled.
+func (l *load) run(ctx context.Context) *loadResult {
+	if l.timeout <= 0 {
+		l.timeout = DefaultTimeout
+	}
+	start := time.Now()
+	measureFrom := start.Add(l.warmup)
+	end := start.Add(l.warmup + l.duration)
+	ctx, cancel := context.WithDeadline(ctx, end)
+	defer cancel()
+
+	workers := make([]*worker, l.conns)
+	for i := range workers {
+		workers[i] = &worker{latency: newHist(), service: newHist(), lag: newHist()}
+	}
+	var tokens chan int64
+	var backlog atomic.Int64
+	var wg sync.WaitGroup
+	if l.rate > 0 {
+		tokens = make(chan int64, 1<<16)
+		wg.Go(func() { backlog.Add(l.pace(ctx, start, end, tokens)) })
+	}
+	for i, w := range workers {
+		var pre *conn
+		if i < len(l.pre) {
+			pre = l.pre[i]
+		}
+		wg.Go(func() {
+			if tokens != nil {
+				l.openWorker(ctx, w, pre, int64(i), measureFrom, tokens, &backlog)
+			} else {
+				l.closedWorker(ctx, w, pre, int64(i), measureFrom, end)
+			}
+		})
+	}
+	stopTicker := l.tick(start, workers)
+	wg.Wait()
+	stopTicker()
+
+	res := &loadResult{Latency: newHist(), Service: newHist(), Lag: newHist(), Elapsed: l.duration}
+	if now := time.Now(); now.Before(end) { // cancelled early
+		res.Elapsed = max(0, now.Sub(measureFrom))
+	}
+	for _, w := range workers {
+		res.Latency.Merge(w.latency)
+		res.Service.Merge(w.service)
+		res.Lag.Merge(w.lag)
+		res.Errors.merge(w.errors)
+		res.Requests += w.requests
+	}
+	res.Backlog = backlog.Load()
+	return res
+}
+
+// tick reports progress until the returned stop is called.
+func (l *load) tick(start time.Time, workers []*worker) (stop func()) {
+	if l.progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				var d, e int64
+				for _, w := range workers {
+					d += w.done.Load()
+					e += w.errs.Load()
+				}
+				l.progress(time.Since(start), d, e)
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// ids: worker i sends i, i+n, i+2n... so ids are unique across a run.
+func (l *load) closedWorker(ctx context.Context, w *worker, c *conn, i int64, measureFrom, end time.Time) {
+	n := int64(l.conns)
+	for id := i; ; id += n {
+		if ctx.Err() != nil {
+			break
+		}
+		if c == nil {
+			c = l.dial(ctx, w, measureFrom)
+			if c == nil {
+				continue
+			}
+		}
+		sent := time.Now()
+		if sent.After(end) {
+			break
+		}
+		kind, fatal := c.call(sent, id)
+		got := time.Now()
+		if !sent.Before(measureFrom) && !got.After(end.Add(l.timeout)) {
+			w.result(kind, got.Sub(sent), got.Sub(sent), -1)
+		}
+		if fatal {
+			c.close()
+			c = nil
+		}
+	}
+	if c != nil {
+		c.close()
+	}
+}
+
+// dial opens a connection, counting a failure (and pausing briefly, so a dead target does
+// not spin) when it cannot.
+func (l *load) dial(ctx context.Context, w *worker, measureFrom time.Time) *conn {
+	c, err := dialConn(ctx, l.ep, l.timeout)
+	if err == nil {
+		return c
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	kind := KindDial
+	if k := kindOf(err, false); k == KindRefused || k == KindTimeout {
+		kind = k
+	}
+	if !time.Now().Before(measureFrom) {
+		w.errors.add(kind, 1)
+		w.errs.Add(1)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Millisecond):
+	}
+	return nil
+}
+
+// result counts one finished request; lag < 0 means none (closed loop).
+func (w *worker) result(kind string, latency, service, lag time.Duration) {
+	if kind != "" {
+		w.errors.add(kind, 1)
+		w.errs.Add(1)
+		return
+	}
+	w.requests++
+	w.done.Add(1)
+	record(w.latency, latency)
+	record(w.service, service)
+	if lag >= 0 {
+		record(w.lag, lag)
+	}
+}
+
+// pace sends the index of each request on tokens at its intended time: start + i/rate. Go's
+// timers oversleep by up to a millisecond, so the pacer sleeps only for longer waits and
+// yields the processor for the last stretch; a token carries its intended time, so a token
+// that waits in the channel (every connection busy) is measured from when it was due. It
+// returns the number of measured requests that fell due but were never handed out.
+func (l *load) pace(ctx context.Context, start, end time.Time, tokens chan<- int64) (unsent int64) {
+	defer close(tokens)
+	interval := float64(time.Second) / l.rate
+	total := int64(math.Ceil(l.rate * (l.warmup + l.duration).Seconds()))
+	firstMeasured := int64(math.Ceil(l.rate * l.warmup.Seconds()))
+	i := int64(0)
+	defer func() {
+		if rest := total - max(i, firstMeasured); rest > 0 {
+			unsent = rest
+		}
+	}()
+	for ; ; i++ {
+		due := start.Add(time.Duration(float64(i) * interval))
+		if !due.Before(end) {
+			i = total // every request was handed out
+			return 0
+		}
+		for {
+			wait := time.Until(due)
+			if wait <= 0 {
+				break
+			}
+			if wait > 2*time.Millisecond {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(wait - 1500*time.Microsecond):
+				}
+				continue
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			runtime.Gosched()
+		}
+		select {
+		case tokens <- i:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (l *load) openWorker(ctx context.Context, w *worker, c *conn, i int64, measureFrom time.Time, tokens <-chan int64, backlog *atomic.Int64) {
+	interval := float64(time.Second) / l.rate
+	start := measureFrom.Add(-l.warmup)
+	defer func() {
+		if c != nil {
+			c.close()
+		}
+	}()
+	for tok := range tokens {
+		due := start.Add(time.Duration(float64(tok) * interval))
+		if ctx.Err() != nil { // the window closed: what is left was due but never sent
+			if !due.Before(measureFrom) {
+				backlog.Add(1)
+			}
+			continue
+		}
+		if c == nil {
+			if c = l.dial(ctx, w, measureFrom); c == nil {
+				if !due.Before(measureFrom) {
+					backlog.Add(1)
+				}
+				continue
+			}
+		}
+		sent := time.Now()
+		kind, fatal := c.call(sent, tok)
+		got := time.Now()
+		if !due.Before(measureFrom) {
+			w.result(kind, got.Sub(due), got.Sub(sent), sent.Sub(due))
+		}
+		if fatal {
+			c.close()
+			c = nil
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package loadtest
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Defaults of the load scenarios.
+const (
+	DefaultConnections = 32
+	DefaultDuration    = 5 * time.Second
+	DefaultWarmup      = time.Second
+)
+
+// ThroughputConfig configures Throughput: tools/call echo on Connections keep-alive
+// connections, each sending its next request as soon as the last one is answered.
+type ThroughputConfig struct {
+	Target Target
+	// Connections is the number of keep-alive connections (DefaultConnections if zero).
+	Connections int
+	// Duration is the measured window (DefaultDuration if zero).
+	Duration time.Duration
+	// Warmup runs before the window, unmeasured (DefaultWarmup if zero; negative for none).
+	Warmup time.Duration
+	// Timeout bounds one request (DefaultTimeout if zero).
+	Timeout time.Duration
+	// Progress, if set, receives live readings.
+	Progress ProgressFunc
+}
+
+// ThroughputResult is the outcome of Throughput.
+type ThroughputResult struct {
+	Target      string        `json:"target"`
+	Connections int           `json:"connections"`
+	Duration    time.Duration `json:"duration_ns"`
+	// Requests counts checked successful responses in the window; RPS is per second.
+	Requests int64   `json:"requests"`
+	RPS      float64 `json:"rps"`
+	// Latency is each request's time from send to checked response.
+	Latency Percentiles `json:"latency"`
+	Errors  Errors      `json:"errors"`
+}
+
+func warmupOf(w time.Duration) time.Duration {
+	switch {
+	case w < 0:
+		return 0
+	case w == 0:
+		return DefaultWarmup
+	}
+	return w
+}
+
+// Throughput measures the maximum rate of checked echo calls.
+func Throughput(ctx context.Context, cfg ThroughputConfig) (*ThroughputResult, error) {
+	ep, err := cfg.Target.parse()
+	if err != nil {
+		return nil, err
+	}
+	l := &load{
+		ep:       ep,
+		conns:    orDefault(cfg.Connections, DefaultConnections),
+		duration: orDefault(cfg.Duration, DefaultDuration),
+		warmup:   warmupOf(cfg.Warmup),
+		timeout:  cfg.Timeout,
+	}
+	l.progress = progressOf(cfg.Progress, "throughput", cfg.Target.label(), "load", l.warmup+l.duration)
+	r := l.run(ctx)
+	res := &ThroughputResult{
+		Target:      cfg.Target.label(),
+		Connections: l.conns,
+		Duration:    r.Elapsed,
+		Requests:    r.Requests,
+		Latency:     summarize(r.Service),
+		Errors:      r.Errors,
+	}
+	if r.Elapsed > 0 {
+		res.RPS = float64(r.Requests) / r.Elapsed.Seconds()
+	}
+	return res, ctx.Err()
+}
+
+// Report implements Reporter.
+func (r *ThroughputResult) Report() Report {
+	rep := Report{Scenario: "throughput", Target: r.Target, Errors: r.Errors, Latency: &r.Latency}
+	rep.add("rps", r.RPS, UnitRate)
+	rep.add("connections", float64(r.Connections), UnitCount)
+	rep.add("requests", float64(r.Requests), UnitCount)
+	rep.addPercentiles("", r.Latency)
+	if r.Errors.Total() > 0 {
+		rep.Notes = append(rep.Notes, errorNote(r.Errors, r.Requests))
+	}
+	return rep
+}
+
+func orDefault[T int | time.Duration | float64](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// progressOf adapts f to a load's progress callback.
+func progressOf(f ProgressFunc, scenario, target, phase string, total time.Duration) func(time.Duration, int64, int64) {
+	if f == nil {
+		return nil
+	}
+	var lastDone int64
+	var lastAt time.Duration
+	return func(elapsed time.Duration, done, errs int64) {
+		p := Progress{Scenario: scenario, Target: target, Phase: phase, Elapsed: elapsed, Duration: total, Done: done, Errors: errs}
+		if dt := elapsed - lastAt; dt > 0 {
+			p.Rate = float64(done-lastDone) / dt.Seconds()
+		}
+		lastDone, lastAt = done, elapsed
+		f(p)
+	}
+}
+
+// String is a one-line summary.
+func (r *ThroughputResult) String() string {
+	return fmt.Sprintf("%s: %.0f req/s on %d connections, p99 %s, errors: %s", r.Target, r.RPS, r.Connections, FormatDuration(r.Latency.P99), r.Errors)
+}
