@@ -88,7 +88,7 @@ var (
 	errInvalidCursor       = &Error{Code: CodeInvalidParams, Message: "Invalid pagination cursor"}
 	errExpiredCursor       = &Error{Code: CodeInvalidParams, Message: "Pagination cursor has expired"}
 	errNotificationMethod  = &Error{Code: CodeInvalidRequest, Message: "Invalid Request: notifications cannot be sent as requests"}
-	errInputRequestAsTopLv = &Error{Code: CodeInvalidRequest, Message: "Invalid Request: input request methods are only valid inside inputResponses"}
+	errInputRequestAsTopLv = &Error{Code: CodeInvalidRequest, Message: "Invalid Request: input request methods are only valid inside inputRequests"}
 )
 
 // NewError returns an *Error with the given code, message and data (a JSON value or nil).
