@@ -159,17 +159,16 @@ func serve(ctx context.Context, args []string) int {
 		fmt.Fprintln(os.Stderr, "serve: --fixtures:", err)
 		return 2
 	}
-	if o.stdio {
-		return serveStdio(ctx, srv, &o, logger)
-	}
-
-	var stop func()
 	if o.pprofAddr != "" {
-		if stop, err = startPprof(o.pprofAddr, logger); err != nil {
+		stop, err := startPprof(o.pprofAddr, logger)
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "serve: --pprof:", err)
 			return 2
 		}
 		defer stop()
+	}
+	if o.stdio {
+		return serveStdio(ctx, srv, &o, logger)
 	}
 
 	var ep endpoint

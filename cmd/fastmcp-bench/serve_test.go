@@ -45,8 +45,11 @@ func build(t *testing.T) string {
 // TestBinary builds the command once and runs it as a user would.
 func TestBinary(t *testing.T) {
 	bin := build(t)
-	t.Run("serve demo", func(t *testing.T) { testServeDemo(t, bin) })
-	t.Run("drain", func(t *testing.T) { testServeDrain(t, bin) })
+	for _, stack := range []string{"fasthttp", "nethttp"} {
+		t.Run("serve demo/"+stack, func(t *testing.T) { testServeDemo(t, bin, stack) })
+		t.Run("drain/"+stack, func(t *testing.T) { testServeDrain(t, bin, stack) })
+	}
+	t.Run("stdio", func(t *testing.T) { testServeStdio(t, bin) })
 	t.Run("conformance fixtures and limit flags", func(t *testing.T) { testServeConformance(t, bin) })
 	t.Run("pprof", func(t *testing.T) { testServePprof(t, bin) })
 	t.Run("usage errors", func(t *testing.T) { testUsageErrors(t, bin) })
@@ -173,8 +176,8 @@ func doPost(url, method, name, body string) (int, string, error) {
 	return resp.StatusCode, string(b), err
 }
 
-func testServeDemo(t *testing.T, bin string) {
-	s := startServe(t, bin, "--addr", "127.0.0.1:0")
+func testServeDemo(t *testing.T, bin, stack string) {
+	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--stack", stack)
 	code, body := post(t, s.url, "tools/call", "echo",
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"héllo"},`+testMeta+`}}`)
 	assert.Equal(t, http.StatusOK, code)
@@ -194,8 +197,8 @@ func testServeDemo(t *testing.T, bin string) {
 }
 
 // testServeDrain: a request in flight when SIGINT arrives is answered before the exit.
-func testServeDrain(t *testing.T, bin string) {
-	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--fixtures", "conformance,demo")
+func testServeDrain(t *testing.T, bin, stack string) {
+	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--fixtures", "conformance,demo", "--stack", stack)
 	type answer struct {
 		code int
 		body string
@@ -224,6 +227,57 @@ func testServeConformance(t *testing.T, bin string) {
 	assert.Equal(t, http.StatusBadRequest, code)
 	assert.JSONEq(t, `{"jsonrpc":"2.0","id":401,"error":{"code":-32021,"message":"Missing required client capability","data":{"requiredCapabilities":{"sampling":{}}}}}`, body)
 	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
+}
+
+// testServeStdio speaks newline-delimited JSON-RPC with serve --stdio: stdout carries only
+// replies; the end of stdin ends the process with 0, and so does SIGTERM.
+func testServeStdio(t *testing.T, bin string) {
+	cmd := exec.Command(bin, "serve", "--stdio", "--fixtures", "demo")
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() {
+		_ = cmd.Process.Kill()
+		<-exited
+	}()
+	lines := bufio.NewReader(stdout)
+	_, err = io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"héllo"},`+testMeta+`}}`+"\n")
+	require.NoError(t, err)
+	line, err := lines.ReadString('\n')
+	require.NoError(t, err, "stderr: %s", stderr.String())
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"héllo"}],
+		"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fastmcp-bench","version":"devel"}}}}`, line)
+	require.NoError(t, stdin.Close())
+	select {
+	case err := <-exited:
+		exited <- err
+		assert.NoError(t, err, "stderr: %s", stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve --stdio did not exit at the end of stdin")
+	}
+
+	// A signal while stdin is still open.
+	cmd = exec.Command(bin, "serve", "--stdio")
+	_, err = cmd.StdinPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	time.Sleep(100 * time.Millisecond)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("serve --stdio did not exit on SIGTERM")
+	}
 }
 
 func testServePprof(t *testing.T, bin string) {
@@ -255,10 +309,8 @@ func testUsageErrors(t *testing.T, bin string) {
 	}{
 		{[]string{"serve", "--fixtures", "bogus"}, `unknown catalog "bogus"`},
 		{[]string{"serve", "--stack", "bogus"}, `unknown stack "bogus"`},
-		// Until the net/http adapter and the stdio transport are built (then these move to
-		// their own tests, and interop/run.sh stops skipping their lanes).
-		{[]string{"serve", "--stack", "nethttp", "--addr", "127.0.0.1:0"}, "nethttp"},
-		{[]string{"serve", "--stdio"}, "--stdio"},
+		{[]string{"serve", "--stack", "nethttp", "--max-body-bytes", "-1", "--addr", "127.0.0.1:0"}, "invalid config"},
+		{[]string{"serve", "--stdio", "--max-line-bytes", "-1"}, "invalid config"},
 		{[]string{"serve", "--pprof", "0.0.0.0:6060"}, "not a loopback address"},
 		{[]string{"serve", "--max-connections", "-1", "--addr", "127.0.0.1:0"}, "invalid config"},
 		{[]string{"serve", "--no-such-flag"}, "flag provided but not defined"},

@@ -1,14 +1,124 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
-// newNetHTTP serves srv with net/http and the streamable package's net/http adapter.
-//
-// The adapter (streamable.NewHandler) is not in this build yet: --stack nethttp is a usage
-// error (exit status 2) until it is, which the interop lane reads as "skip".
-func newNetHTTP(*fastmcp.Server, streamable.Config) (endpoint, error) {
-	return nil, usageError("--stack nethttp: the net/http adapter (streamable.NewHandler) is not available in this build yet")
+// netEndpoint serves the streamable package's net/http adapter with an http.Server, which
+// owns the connection-level limits (connections, head timeout, head size, idle timeout).
+type netEndpoint struct {
+	srv     *fastmcp.Server
+	handler *streamable.Handler
+	hs      *http.Server
+	ln      net.Listener
+	url     string
+	drain   time.Duration
+}
+
+func newNetHTTP(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) {
+	h, err := streamable.NewHandler(srv, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		_ = h.Close(context.Background())
+		return nil, err
+	}
+	path := cfg.Path
+	if path == "" {
+		path = streamable.DefaultPath
+	}
+	hs := &http.Server{
+		Handler:           h, // it answers 404 outside its path itself
+		ReadHeaderTimeout: cfg.HeadTimeout,
+		MaxHeaderBytes:    cfg.MaxHeaderBytes,
+		IdleTimeout:       cfg.IdleTimeout,
+	}
+	if cfg.Logger != nil {
+		hs.ErrorLog = slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)
+	}
+	return &netEndpoint{
+		srv:     srv,
+		handler: h,
+		hs:      hs,
+		ln:      newLimitListener(ln, cfg.MaxConnections),
+		url:     "http://" + ln.Addr().String() + path,
+		drain:   cfg.DrainTimeout,
+	}, nil
+}
+
+func (e *netEndpoint) URL() string { return e.url }
+
+func (e *netEndpoint) Serve() error {
+	if err := e.hs.Serve(e.ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Shutdown ends the listen streams gracefully, lets requests in flight finish within the
+// drain timeout, then closes what is left and stops the handler's executor.
+func (e *netEndpoint) Shutdown(ctx context.Context) error {
+	e.srv.CloseSubscriptions()
+	dctx, cancel := context.WithTimeout(ctx, e.drain)
+	defer cancel()
+	err := e.hs.Shutdown(dctx)
+	if err != nil {
+		_ = e.hs.Close()
+	}
+	if cerr := e.handler.Close(ctx); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// limitListener closes connections accepted while max are open, without reading them (as the
+// native listener's MaxConnections does). max <= 0 selects streamable.DefaultMaxConnections.
+type limitListener struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func newLimitListener(ln net.Listener, max int) net.Listener {
+	if max <= 0 {
+		max = streamable.DefaultMaxConnections
+	}
+	return &limitListener{Listener: ln, slots: make(chan struct{}, max)}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case l.slots <- struct{}{}:
+			return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
+		default:
+			_ = c.Close()
+		}
+	}
+}
+
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }
