@@ -1,10 +1,13 @@
 package fastmcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime/debug"
+	"slices"
 
 	"github.com/bytedance/sonic"
 
@@ -108,11 +111,28 @@ func (s *Server) runTool(ctx context.Context, r *Request, t *toolEntry, args jso
 }
 
 // appendToolResult writes a complete tools/call result, validating structured output against
-// the tool's output schema.
+// the tool's output schema. Raw JSON from the handler (structuredContent, the _meta objects)
+// must be valid and is sent on one line: _meta objects compacted, a json.RawMessage
+// structuredContent compacted when it spans lines.
 func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res ToolResult) ([]byte, error) {
+	invalid := func(why string, err error) ([]byte, error) {
+		s.cfg.Logger.Error("fastmcp: tool returned an invalid result", "tool", t.name, "why", why, "err", err)
+		return nil, errInvalidResult
+	}
 	var structured []byte
 	if res.Structured != nil {
 		if raw, ok := res.Structured.(json.RawMessage); ok {
+			// An output schema validates it below (which parses it), unless IsError.
+			if (t.output == nil || res.IsError) && !json.Valid(raw) {
+				return invalid("structuredContent", errors.New("not valid JSON"))
+			}
+			if bytes.ContainsAny(raw, "\r\n") { // only whitespace can hold a raw line break
+				c, err := compactJSON(raw)
+				if err != nil {
+					return invalid("structuredContent", err)
+				}
+				raw = c
+			}
 			structured = raw
 		} else {
 			enc, err := sonic.Marshal(res.Structured)
@@ -127,6 +147,26 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 			return nil, errOutputSchema
 		}
 	}
+	var meta []byte
+	if res.Meta != nil {
+		m, err := metaObject(res.Meta)
+		if err != nil {
+			return invalid("result _meta", err)
+		}
+		meta = m
+	}
+	content, cloned := res.Content, false
+	for i := range content {
+		if content[i].Meta == nil && (content[i].resource == nil || content[i].resource.Meta == nil) {
+			continue
+		}
+		if !cloned { // clean copies: the handler's values are left alone
+			content, cloned = slices.Clone(content), true
+		}
+		if err := cleanContent(&content[i]); err != nil {
+			return invalid("content", fmt.Errorf("block %d: %w", i, err))
+		}
+	}
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = append(dst, r.ID()...)
 	dst = append(dst, `,"result":{"resultType":"complete","content":[`...)
@@ -135,11 +175,11 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 		dst = appendContent(dst, &Content{kind: contentText, text: res.Text})
 		n++
 	}
-	for i := range res.Content {
+	for i := range content {
 		if n > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendContent(dst, &res.Content[i])
+		dst = appendContent(dst, &content[i])
 		n++
 	}
 	dst = append(dst, ']')
@@ -151,6 +191,6 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 		dst = append(dst, `,"isError":true`...)
 	}
 	dst = append(dst, ',')
-	dst = s.appendMeta(dst, res.Meta)
+	dst = s.appendMeta(dst, meta)
 	return append(dst, '}', '}'), nil
 }
