@@ -159,9 +159,14 @@ start_server() {
 conformance_gate() {
   local label=$1 url=$2 rc=0 log="$T/logs/conformance-$1.log"
   conformance server --url "$url" --requirements "$SPEC" -o "$T/results/$label" >"$log" 2>&1 || rc=$?
-  sed -n '/=== SUMMARY ===/,$p' "$log"
-  [ "$rc" -eq 0 ] || echo "conformance exited $rc (full output: $log)"
-  node "$ROOT/interop/score.mjs" "$T/results/$label" || rc=1
+  if [ "$rc" -eq 0 ]; then
+    grep -a -E '^(Total:|Not scored)' "$log" || true
+  else
+    sed -n '/=== SUMMARY ===/,$p' "$log"
+    echo "conformance exited $rc (full output: $log)"
+  fi
+  node "$ROOT/interop/score.mjs" "$T/results/$label" >"$T/logs/score-$label.txt" || rc=1
+  cat "$T/logs/score-$label.txt"
   return "$rc"
 }
 
@@ -256,12 +261,15 @@ fi
 echo
 echo "=== interop summary ($((SECONDS - LANE_START))s; results in .tools/results, server logs in .tools/logs)"
 printf '%s\n' "${SUMMARY[@]}"
+for f in "$T"/logs/score-*.txt; do
+  [ -f "$f" ] && echo "$(basename "$f" .txt | sed 's/^score-//'): $(tail -n 1 "$f")"
+done
 if [ "$FAILED" -ne 0 ]; then
   echo "interop: FAILED"
   for f in "$T"/logs/*.stderr; do
     [ -s "$f" ] || continue
     echo "--- last lines of $(basename "$f")"
-    tail -n 20 "$f"
+    tail -n 20 "$f" | cut -c1-300
   done
   exit 1
 fi

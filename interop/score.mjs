@@ -23,7 +23,13 @@ const SCORED = [
 
 const dir = process.argv[2];
 const runs = new Map(); // scenario -> checks of its latest run
-for (const entry of readdirSync(dir).sort()) {
+let entries = [];
+try {
+  entries = readdirSync(dir).sort();
+} catch (err) {
+  console.log(`  no results in ${dir}: ${err.code ?? err}`);
+}
+for (const entry of entries) {
   const m = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(entry);
   if (m) runs.set(m[1], JSON.parse(readFileSync(join(dir, entry, 'checks.json'), 'utf8')));
 }
