@@ -274,11 +274,16 @@ func (c *conn) cancelRequest(m *decode.Message, scratch *job) {
 	c.ex.Cancel(key, errCancelledByClient)
 }
 
-// Run serves the request on a worker.
+// Run serves the request on a worker. A reply is the request's last word unless the
+// outcome was decided first; no reply (the context was cancelled: a timeout, the client, or
+// the connection) leaves the last word to Done, which the executor decided before it
+// cancelled the context.
 func (j *job) Run(ctx context.Context) error {
 	defer j.release()
 	j.out = j.c.h.Handle(ctx, &j.msg, j, j.out[:0]).Body
-	j.c.putReply(j, j, true)
+	if len(j.out) > 0 {
+		j.c.putReply(j, j, true)
+	}
 	return nil
 }
 
@@ -297,6 +302,7 @@ func (j *job) Done(r pool.Result) {
 			c.executorDown(r.Err)
 		}
 	}
+	_, _ = c.put(nil, j, true) // ends the request silently if nothing above or in Run did
 	c.mu.Lock()
 	c.endedLocked()
 	c.mu.Unlock()

@@ -70,8 +70,17 @@ func (tt *testTools) gate(key string) chan struct{} {
 	return g
 }
 
-// open releases the "wait" call with key.
-func (tt *testTools) open(key string) { close(tt.gate(key)) }
+// open releases the "wait" call with key; opening it again does nothing.
+func (tt *testTools) open(key string) {
+	g := tt.gate(key)
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	select {
+	case <-g:
+	default:
+		close(g)
+	}
+}
 
 type textArgs struct {
 	Text string `json:"text"`
@@ -279,4 +288,44 @@ func (c *client) close() (error, []string) {
 		rest = append(rest, l)
 	}
 	return <-c.done, rest
+}
+
+// discard is a logger for tests that provoke logged failures.
+var discard = slog.New(slog.DiscardHandler)
+
+// newExecutor returns an executor for injection, closed when the test ends.
+func newExecutor(tb testing.TB, cfg pool.Config) *pool.Executor {
+	tb.Helper()
+	ex, err := pool.New(quietPool(cfg))
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = ex.Close(context.Background()) })
+	return ex
+}
+
+// recordingWriter records each Write call.
+type recordingWriter struct {
+	mu     sync.Mutex
+	calls  []string
+	closed bool
+}
+
+func (w *recordingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.calls = append(w.calls, string(p))
+	return len(p), nil
+}
+
+// Close records a call that Serve must never make.
+func (w *recordingWriter) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	return nil
+}
+
+func (w *recordingWriter) writes() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.calls...)
 }
