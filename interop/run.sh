@@ -94,7 +94,7 @@ install_tools() {
   echo "interop: installing the npm toolchain into $T (npm ci)"
   rm -f "$T/npm.stamp"
   cp interop/package.json interop/package-lock.json "$T/"
-  (cd "$T" && timeout --kill-after=10 900 "$NPM" ci --no-audit --no-fund --loglevel=error)
+  (cd "$T" && timeout --kill-after=10 480 "$NPM" ci --no-audit --no-fund --loglevel=error)
   if [ ! -x "$T/node_modules/node/bin/node" ]; then
     echo "interop: npm ci did not install the Node 22 binary (node@22's preinstall script did not run?)" >&2
     return 1
@@ -115,7 +115,7 @@ cp interop/clients/*.mjs "$T/clients/"
 
 BIN="$T/bin/fastmcp-bench"
 echo "interop: go build ./cmd/fastmcp-bench"
-timeout --kill-after=10 600 "$GO" build -o "$BIN" ./cmd/fastmcp-bench
+timeout --kill-after=10 300 "$GO" build -o "$BIN" ./cmd/fastmcp-bench
 
 # ---- servers ---------------------------------------------------------------------------------
 
