@@ -436,6 +436,40 @@ func TestVectors(t *testing.T) {
 	}
 }
 
+// TestVectorsCoverMethods checks that the vectors send every method of the core, and that
+// every error code the core emits appears in some reply.
+func TestVectorsCoverMethods(t *testing.T) {
+	methods := map[string]bool{}
+	codes := map[string]bool{}
+	for _, v := range LoadVectors(t, filepath.Join("testdata", "vectors")) {
+		for _, st := range v.Steps {
+			var m struct{ Method string }
+			if json.Unmarshal([]byte(st.Request), &m) == nil {
+				methods[m.Method] = true
+			}
+			var r struct {
+				Error *struct{ Code int }
+			}
+			if json.Unmarshal([]byte(placeholderRE.ReplaceAllString(st.Reply, "x")), &r) == nil && r.Error != nil {
+				codes[strconv.Itoa(r.Error.Code)] = true
+			}
+		}
+	}
+	for _, m := range []string{
+		fastmcp.MethodDiscover, fastmcp.MethodToolsList, fastmcp.MethodToolsCall, fastmcp.MethodPromptsList,
+		fastmcp.MethodPromptsGet, fastmcp.MethodResourcesList, fastmcp.MethodResourceTemplates,
+		fastmcp.MethodResourcesRead, fastmcp.MethodComplete, fastmcp.MethodListen,
+	} {
+		require.True(t, methods[m], "no vector sends %s", m)
+	}
+	for _, c := range []fastmcp.Code{
+		fastmcp.CodeParseError, fastmcp.CodeInvalidRequest, fastmcp.CodeMethodNotFound, fastmcp.CodeInvalidParams,
+		fastmcp.CodeInternalError, fastmcp.CodeMissingCapability, fastmcp.CodeUnsupportedVersion, fastmcp.CodeAccessDenied,
+	} {
+		require.True(t, codes[strconv.Itoa(int(c))], "no vector replies with code %d", c)
+	}
+}
+
 func TestParseVectorRejects(t *testing.T) {
 	for name, text := range map[string]string{
 		"no comment":       "-- setup --\necho\n-- request --\n{}\n-- no reply --\n",
