@@ -39,9 +39,10 @@ type load struct {
 	timeout  time.Duration
 	// progress, if set, is called periodically with the counters of this run.
 	progress func(elapsed time.Duration, done, errs int64)
-	// conns0, if set, are already-open connections to use first (conncap opens them before
-	// the flood).
-	pre []*conn
+	// split, if set, divides the measured window in two phases: requests due from split on
+	// are measured apart (conncap and slowloris compare a phase under attack with one
+	// without).
+	split time.Time
 }
 
 // loadResult is what a load measured after its warmup.
@@ -55,6 +56,8 @@ type loadResult struct {
 	// Backlog counts requests due in the window that were never sent because every
 	// connection was busy (open loop).
 	Backlog int64
+	// Second is the phase after load.split, when set; the fields above cover the first.
+	Second *loadResult
 }
 
 // worker is one connection's goroutine state; counters are read live by the progress ticker.
@@ -65,6 +68,23 @@ type worker struct {
 	latency, service, lag *hdrhistogram.Histogram
 	errors                Errors
 	requests              int64
+	second                *worker // the second phase's measurements, when split
+}
+
+func newWorker(split bool) *worker {
+	w := &worker{latency: newHist(), service: newHist(), lag: newHist()}
+	if split {
+		w.second = &worker{latency: newHist(), service: newHist(), lag: newHist()}
+	}
+	return w
+}
+
+// phase returns the worker that measures a request due at t.
+func (w *worker) phase(l *load, t time.Time) *worker {
+	if w.second != nil && !t.Before(l.split) {
+		return w.second
+	}
+	return w
 }
 
 // run drives l until its duration ends or ctx is cancelled.
@@ -80,7 +100,7 @@ func (l *load) run(ctx context.Context) *loadResult {
 
 	workers := make([]*worker, l.conns)
 	for i := range workers {
-		workers[i] = &worker{latency: newHist(), service: newHist(), lag: newHist()}
+		workers[i] = newWorker(!l.split.IsZero())
 	}
 	var tokens chan int64
 	var backlog atomic.Int64
@@ -90,15 +110,11 @@ func (l *load) run(ctx context.Context) *loadResult {
 		wg.Go(func() { backlog.Add(l.pace(ctx, start, end, tokens)) })
 	}
 	for i, w := range workers {
-		var pre *conn
-		if i < len(l.pre) {
-			pre = l.pre[i]
-		}
 		wg.Go(func() {
 			if tokens != nil {
-				l.openWorker(ctx, w, pre, int64(i), measureFrom, tokens, &backlog)
+				l.openWorker(ctx, w, int64(i), measureFrom, tokens, &backlog)
 			} else {
-				l.closedWorker(ctx, w, pre, int64(i), measureFrom, end)
+				l.closedWorker(ctx, w, int64(i), measureFrom, end)
 			}
 		})
 	}
@@ -110,15 +126,26 @@ func (l *load) run(ctx context.Context) *loadResult {
 	if now := time.Now(); now.Before(end) { // cancelled early
 		res.Elapsed = max(0, now.Sub(measureFrom))
 	}
+	if !l.split.IsZero() {
+		res.Second = &loadResult{Latency: newHist(), Service: newHist(), Lag: newHist(), Elapsed: end.Sub(l.split)}
+		res.Elapsed = l.split.Sub(measureFrom)
+	}
 	for _, w := range workers {
-		res.Latency.Merge(w.latency)
-		res.Service.Merge(w.service)
-		res.Lag.Merge(w.lag)
-		res.Errors.merge(w.errors)
-		res.Requests += w.requests
+		res.merge(w)
+		if w.second != nil {
+			res.Second.merge(w.second)
+		}
 	}
 	res.Backlog = backlog.Load()
 	return res
+}
+
+func (r *loadResult) merge(w *worker) {
+	r.Latency.Merge(w.latency)
+	r.Service.Merge(w.service)
+	r.Lag.Merge(w.lag)
+	r.Errors.merge(w.errors)
+	r.Requests += w.requests
 }
 
 // tick reports progress until the returned stop is called.
@@ -140,6 +167,10 @@ func (l *load) tick(start time.Time, workers []*worker) (stop func()) {
 				for _, w := range workers {
 					d += w.done.Load()
 					e += w.errs.Load()
+					if w.second != nil {
+						d += w.second.done.Load()
+						e += w.second.errs.Load()
+					}
 				}
 				l.progress(time.Since(start), d, e)
 			}
@@ -149,7 +180,8 @@ func (l *load) tick(start time.Time, workers []*worker) (stop func()) {
 }
 
 // ids: worker i sends i, i+n, i+2n... so ids are unique across a run.
-func (l *load) closedWorker(ctx context.Context, w *worker, c *conn, i int64, measureFrom, end time.Time) {
+func (l *load) closedWorker(ctx context.Context, w *worker, i int64, measureFrom, end time.Time) {
+	var c *conn
 	n := int64(l.conns)
 	for id := i; ; id += n {
 		if ctx.Err() != nil {
@@ -168,7 +200,7 @@ func (l *load) closedWorker(ctx context.Context, w *worker, c *conn, i int64, me
 		kind, fatal := c.call(sent, id)
 		got := time.Now()
 		if !sent.Before(measureFrom) && !got.After(end.Add(l.timeout)) {
-			w.result(kind, got.Sub(sent), got.Sub(sent), -1)
+			w.phase(l, sent).result(kind, got.Sub(sent), got.Sub(sent), -1)
 		}
 		if fatal {
 			c.close()
@@ -269,7 +301,9 @@ func (l *load) pace(ctx context.Context, start, end time.Time, tokens chan<- int
 	}
 }
 
-func (l *load) openWorker(ctx context.Context, w *worker, c *conn, i int64, measureFrom time.Time, tokens <-chan int64, backlog *atomic.Int64) {
+func (l *load) openWorker(ctx context.Context, w *worker, i int64, measureFrom time.Time, tokens <-chan int64, backlog *atomic.Int64) {
+	var c *conn
+	_ = i
 	interval := float64(time.Second) / l.rate
 	start := measureFrom.Add(-l.warmup)
 	defer func() {
@@ -297,7 +331,7 @@ func (l *load) openWorker(ctx context.Context, w *worker, c *conn, i int64, meas
 		kind, fatal := c.call(sent, tok)
 		got := time.Now()
 		if !due.Before(measureFrom) {
-			w.result(kind, got.Sub(due), got.Sub(sent), sent.Sub(due))
+			w.phase(l, due).result(kind, got.Sub(due), got.Sub(sent), sent.Sub(due))
 		}
 		if fatal {
 			c.close()

@@ -56,6 +56,12 @@ func startEndpoint(t testing.TB, cfg streamable.Config) *testEndpoint {
 	e.core, e.srv = core, srv
 	go func() { e.served <- srv.Serve() }()
 	t.Cleanup(func() { e.shutdown(t) })
+	// One answered call proves Serve runs (a Shutdown racing ahead of Serve would leave
+	// Serve's ticker behind).
+	ep, err := e.target().parse()
+	require.NoError(t, err)
+	require.NoError(t, callOnce(context.Background(), ep, "echo", `{"text":"ready"}`, 5*time.Second))
+	e.admitted.Store(0)
 	return e
 }
 
