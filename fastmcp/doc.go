@@ -1,0 +1,172 @@
+// Package fastmcp is the protocol core of an MCP (Model Context Protocol) server for revision
+// 2026-07-28: the stateless protocol with no initialize handshake, where every request carries
+// its protocol version and client capabilities in params._meta.
+//
+// The core knows no transport. A [Server] holds the registered tools, resources, resource
+// templates and prompts, and serves one JSON-RPC message at a time: [Server.Handle] serves a
+// message decoded by package decode and appends the reply to a caller's buffer, and
+// [Server.Dispatch] does the same from raw bytes. Notifications that belong to a request
+// (progress, log messages, a subscription's events) go to the [Sink] the transport passes in.
+// The transports are packages of their own: stdio (newline-delimited JSON-RPC) and streamable
+// (Streamable HTTP, on fasthttp or net/http). Every method of the core is served:
+// server/discover, tools/list, tools/call, prompts/list, prompts/get, resources/list,
+// resources/templates/list, resources/read, completion/complete and subscriptions/listen.
+//
+// # Example
+//
+// A server with one tool, called through Dispatch with literal bytes, as a transport would:
+//
+//	s, err := fastmcp.NewServer(fastmcp.Implementation{Name: "weather", Version: "1.0.0"}, nil)
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	type In struct {
+//		City string `json:"city" description:"City name"`
+//	}
+//	fastmcp.AddTool(s, fastmcp.Tool{Name: "forecast", Description: "Tomorrow's weather"},
+//		func(ctx context.Context, r *fastmcp.Request, in In) (fastmcp.ToolResult, error) {
+//			return fastmcp.ToolResult{Text: "Sunny in " + in.City}, nil
+//		})
+//	req := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"forecast",` +
+//		`"arguments":{"city":"Oslo"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+//		`"io.modelcontextprotocol/clientCapabilities":{}}}}`
+//	fmt.Println(string(s.Dispatch(context.Background(), []byte(req), nil)))
+//	// {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text",
+//	// "text":"Sunny in Oslo"}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"weather","version":"1.0.0"}}}}
+//
+// Serving it over standard input and output is one more line, stdio.Serve(ctx, s,
+// stdio.Config{}); over HTTP, streamable.New(s, streamable.Config{...}).
+//
+// # Requests
+//
+// Every request must carry params._meta["io.modelcontextprotocol/protocolVersion"] and
+// ["io.modelcontextprotocol/clientCapabilities"]; without them it is -32602. A version other
+// than [Version] is -32022 with data.supported and data.requested. The optional reserved keys
+// clientInfo, logLevel and progressToken are checked when present (-32602), the W3C trace
+// context is available through [Request.TraceContext], other keys must follow the key grammar
+// (an optional dotted prefix and a slash, then a name), and everything the client sent reaches
+// handlers unchanged through [Request.Meta]. Nothing is remembered between requests: capabilities, the log level and the
+// caller's identity are per request. Methods removed from earlier revisions (initialize, ping,
+// logging/setLevel, resources/subscribe, …) and methods whose capability the server does not
+// advertise are -32601. The codes the core answers with are the constants of type [Code], with
+// [CodeAccessDenied] for authorization (handlers and policies may choose others); [HTTPStatus]
+// maps a code to the status of a Streamable HTTP response.
+//
+// Every result carries "resultType" and the server's identity in
+// _meta["io.modelcontextprotocol/serverInfo"]; server/discover, the lists and resources/read
+// carry the cache hints ttlMs and cacheScope of [Config] (or of the resource). The lists are
+// sorted (tools and prompts by name, resources by URI, templates by template) and paged.
+//
+// # Registering components
+//
+// Tools come in three forms:
+//   - typed, [AddTool]: the arguments decode into a Go type, from which the input schema is
+//     derived (json, description, jsonschema and mcpheader struct tags) unless
+//     Tool.InputSchema is given;
+//   - structured, [AddStructuredTool]: typed arguments and a typed result, sent as
+//     structuredContent (with its JSON as text) and checked against an output schema derived
+//     from the result type;
+//   - raw, [Server.AddRawTool]: an explicit JSON Schema (kept byte for byte, compacted, with
+//     every 2020-12 keyword and x-mcp-header annotation) and the raw arguments object.
+//
+// Arguments are validated against the input schema before the handler runs; a failure, like
+// any plain error from the handler, is an isError result the model can read, while an *[Error]
+// from the handler is sent as a JSON-RPC error. Resources ([Server.AddResource]), resource
+// templates ([Server.AddResourceTemplate], RFC 6570 level 1) and prompts ([Server.AddPrompt])
+// are registered the same way; templates and prompts may complete their arguments
+// (completion/complete). A handler that panics is answered with a generic -32603; the panic is
+// logged with its stack, never sent. Registration mistakes (a duplicate name, an invalid
+// schema or template) panic, as net/http's ServeMux does. Components may be added and removed
+// while serving: each request sees one consistent catalog, and listen streams are told.
+//
+// # Multi round-trip requests
+//
+// A server never sends requests to the client. A tools/call, prompts/get or resources/read
+// handler that needs input returns an *[InputRequired] (as its error) naming what it asks:
+// [ElicitForm], [ElicitURL], [Sample] or [ListRoots]. The client gets an input_required result
+// with those inputRequests and a requestState, and retries the same request with a new id, its
+// inputResponses and the requestState. The handler then runs again from the start and reads
+// the answers with [Request.InputResponse] and its own state with [Request.State]; a partial
+// answer is met by asking again for what is missing. The server checks what it can before the
+// handler runs: the shapes of the retry envelope, and the state, which is sealed (encrypted and
+// authenticated with [Config.StateKey], or a random per-process key) and bound to the method,
+// the component, its arguments and the caller, and expires. An input request the request's
+// client capabilities do not allow is -32021 with data.requiredCapabilities; a completion
+// handler cannot ask for input (-32603).
+//
+// # Progress and logging
+//
+// [Request.Progress] sends notifications/progress when the request carried a progressToken,
+// and does nothing otherwise. [Request.Log] sends notifications/message when the request
+// carried a logLevel, at or above that level (logging is deprecated in 2026-07-28 but still
+// served). Both go to the request's own sink, before its reply; neither is ever sent on a
+// listen stream.
+//
+// # Subscriptions
+//
+// subscriptions/listen is a request that lasts: Handle writes the acknowledgement (the subset
+// of the filter the server honours) to the sink, then the list_changed and resources/updated
+// events the client opted into, each tagged with the listen request's id, and returns when the
+// stream ends. The client ends it by going away (the transport cancels the request's
+// context); [Server.CloseSubscriptions] ends every stream with its completion response, as a
+// transport does when it drains. Catalog changes publish their list_changed events;
+// [Server.NotifyResourceUpdated] and [Server.Publish] publish others. Events travel over an
+// [EventBus], in memory by default, which replicas may share.
+//
+// # Authorization
+//
+// A transport that authenticated the caller attaches an [Identity] to the request's context
+// ([WithIdentity]); it is never taken from the request's JSON. An [Authorizer] in [Config] is
+// asked about every component: at discovery a refused component is left out of the lists,
+// before paging; at invocation a refusal is the policy's error (or -32003 "Access denied" for
+// [ErrRefused]) before anything runs, or, with [Config.ConcealRefusals], the error an unknown
+// component gets. A policy that fails is -32603, never an empty list.
+//
+// # Wrappers
+//
+// A component may declare wrappers (Tool.Wrap, Resource.Wrap, …), which run around its handler
+// after authorization and argument validation, the first declared outermost: [Timeout],
+// [Concurrency] and [RateLimit]. A wrapper's refusal is an isError result for a tool and -32603
+// with the wrapper's message for a resource or a prompt.
+//
+// # Limits
+//
+// Every limit, its default, and what a client sees when it is reached:
+//   - Messages: Dispatch decodes with [Config.Limits] (package decode): 2,000,000 bytes
+//     (-32600), nesting depth 128 (-32700), integer literals of at most 64 digits (-32700),
+//     ids that are strings of at most 256 bytes or int64 integers (-32600 with a null id),
+//     progressToken under the same bounds (-32602). See the decode package documentation for
+//     the complete list; transports apply their own limits first.
+//   - Page size: [DefaultPageSize] (100) items per page of each list ([Config.PageSize]); the
+//     client follows nextCursor.
+//   - Cursors: at most [MaxCursorBytes] (2,048) bytes, bound to the method and the caller;
+//     otherwise -32602 "Invalid pagination cursor". After the catalog changes, -32602
+//     "Pagination cursor has expired".
+//   - requestState: valid for [DefaultStateTTL] (300 s; [Config.StateTTL], at most
+//     [MaxStateTTL], 900 s) and at most 16 KiB; a state that is expired, longer, tampered with
+//     or issued for another request or caller is -32602 "Invalid or expired request state". A
+//     handler state too large to seal in 16 KiB is -32603 "Server produced an invalid result".
+//     [Config.StateKey] needs at least [MinStateKeyBytes] (32) bytes.
+//   - Subscriptions: at most [MaxResourceSubscriptions] (1,000) URIs per listen request,
+//     otherwise -32602; at most [DefaultSubscriptionBuffer] (100) resources/updated events
+//     queued per stream ([Config.SubscriptionBuffer]): on overflow the stream ends with its
+//     completion response, so the client re-reads and listens again.
+//   - Completion: at most [MaxCompletionValues] (100) values; a handler that returns more is
+//     -32603 "Server produced an invalid result".
+//   - Progress, per request: [MaxProgressUpdates] (1,000) notifications, messages of at most
+//     [MaxProgressMessageBytes] (4,096) bytes, one update outstanding, each written within
+//     [ProgressAckTimeout] (5 s). The handler gets the error ([ErrProgressLimit],
+//     [ErrProgressMessage], [ErrProgressBusy], [ErrProgressTimeout]); the client gets no
+//     notification for it.
+//   - Wrappers: [Timeout] [DefaultComponentTimeout] (5 s), "Component timed out";
+//     [Concurrency] [DefaultComponentConcurrency] (32) calls in flight per component and key,
+//     "Component concurrency limit reached"; [RateLimit] [DefaultComponentRateLimit] (60) calls
+//     per [DefaultComponentRateWindow] (60 s) per component and key, "Component rate limit
+//     reached", tracking at most [DefaultComponentRateKeys] (10,000) keys, "Component rate key
+//     capacity reached".
+//   - Registration (a panic, not a client error): tool names of 1 to 128 characters from
+//     [A-Za-z0-9_.-]; schemas of at most 64 KiB and nesting depth 64; resource templates of at
+//     most 1,024 bytes and 32 variables.
+//
+// It is safe to call Server methods from concurrently running goroutines.
+package fastmcp
