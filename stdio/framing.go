@@ -28,7 +28,13 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, readBufferBytes), max: max}
+	return newLineReaderSize(r, max, readBufferBytes)
+}
+
+// newLineReaderSize is newLineReader with a read buffer of size bytes (tests use small ones
+// to exercise lines that span chunks).
+func newLineReaderSize(r io.Reader, max, size int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, size), max: max}
 }
 
 // next reads the next non-blank line into dst's storage and returns it without its line

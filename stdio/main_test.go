@@ -139,6 +139,14 @@ func quietPool(cfg pool.Config) pool.Config {
 // serveAll serves input to completion and returns the output lines.
 func serveAll(tb testing.TB, s *fastmcp.Server, input string, cfg Config) []string {
 	tb.Helper()
+	out, err := serveOutput(tb, s, input, cfg)
+	require.NoError(tb, err)
+	return out
+}
+
+// serveOutput serves input and returns the output lines and Serve's result.
+func serveOutput(tb testing.TB, s *fastmcp.Server, input string, cfg Config) ([]string, error) {
+	tb.Helper()
 	var out bytes.Buffer
 	cfg.Input = strings.NewReader(input)
 	cfg.Output = &out
@@ -146,8 +154,8 @@ func serveAll(tb testing.TB, s *fastmcp.Server, input string, cfg Config) []stri
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	require.NoError(tb, Serve(context.Background(), s, cfg))
-	return lines(tb, out.Bytes())
+	err := Serve(context.Background(), s, cfg)
+	return lines(tb, out.Bytes()), err
 }
 
 // lines splits output into lines, checking that it ends with a newline and is 7-bit clean.
