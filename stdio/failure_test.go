@@ -198,4 +198,3 @@ func TestExecutorClosed(t *testing.T) {
 	require.Len(t, out, 1)
 	requireError(t, decodeLine(t, out[0]), "2", -32603, "Request executor unavailable")
 }
-

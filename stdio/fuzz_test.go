@@ -51,4 +51,3 @@ func FuzzFraming(f *testing.F) {
 		require.Equal(t, want, got)
 	})
 }
-
