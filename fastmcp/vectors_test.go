@@ -4,7 +4,11 @@ package fastmcp_test
 // through Dispatch (TestVectors). The runner, RunVector, takes the exchange as a function, so
 // the same files can be run through the stdio and Streamable HTTP transports: build the server
 // with NewFixtureServer, wrap it in the transport, and pass an Exchange that sends one request
-// and collects what comes back.
+// and collects what comes back (the reply, and the notifications written for the request
+// before it). Such an exchange must call Fixture.OnNotify for each notification as it arrives,
+// as CoreExchange does (the listen fixture ends its stream that way), and a transport that
+// writes 7-bit output passes VectorOptions{ASCII: true}. The runner and the fixtures use only
+// the public API and internal/wireschema, so they can move to a shared test package unchanged.
 //
 // # File format
 //
@@ -72,6 +76,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/wireschema"
 )
@@ -346,12 +351,25 @@ func ValidateWire(t testing.TB, where, def string, msg []byte) {
 	}
 }
 
+// VectorOptions adapt RunVector to a transport.
+type VectorOptions struct {
+	// ASCII says the transport writes 7-bit output (stdio escapes every non-ASCII character
+	// as \uXXXX): the expected replies and notifications are escaped the same way before
+	// they are compared.
+	ASCII bool
+}
+
 // RunVector runs the steps of v through exchange, comparing every reply and notification with
-// the vector byte for byte and validating each against its schema definition. onNote, if not
-// nil, is told of each notification.
-func RunVector(t *testing.T, v *Vector, exchange Exchange) {
+// the vector byte for byte and validating each against its schema definition.
+func RunVector(t *testing.T, v *Vector, exchange Exchange, opts VectorOptions) {
 	t.Helper()
 	vars := map[string]string{}
+	expect := func(line string) string {
+		if opts.ASCII {
+			return string(decode.AppendASCII(nil, []byte(line)))
+		}
+		return line
+	}
 	for _, st := range v.Steps {
 		where := fmt.Sprintf("%s:%d", v.File, st.Line)
 		req := substitute(t, where, st.Request, vars)
@@ -364,8 +382,8 @@ func RunVector(t *testing.T, v *Vector, exchange Exchange) {
 				t.Fatalf("%s: want no reply, got\n%s", where, reply)
 			}
 		} else {
-			if !matchExpected(st.Reply, reply, vars) {
-				t.Fatalf("%s: reply differs\nwant: %s\n got: %s\n%s", where, st.Reply, reply, firstDiff(st.Reply, reply))
+			if want := expect(st.Reply); !matchExpected(want, reply, vars) {
+				t.Fatalf("%s: reply differs\nwant: %s\n got: %s\n%s", where, want, reply, firstDiff(want, reply))
 			}
 			ValidateWire(t, where+" (reply)", st.ReplyDef, reply)
 		}
@@ -373,8 +391,8 @@ func RunVector(t *testing.T, v *Vector, exchange Exchange) {
 			t.Fatalf("%s: want %d notifications, got %d:\n%s", where, len(st.Notes), len(notes), bytes.Join(notes, []byte("\n")))
 		}
 		for i, n := range notes {
-			if !matchExpected(st.Notes[i], n, vars) {
-				t.Fatalf("%s: notification %d differs\nwant: %s\n got: %s\n%s", where, i+1, st.Notes[i], n, firstDiff(st.Notes[i], n))
+			if want := expect(st.Notes[i]); !matchExpected(want, n, vars) {
+				t.Fatalf("%s: notification %d differs\nwant: %s\n got: %s\n%s", where, i+1, want, n, firstDiff(want, n))
 			}
 			ValidateWire(t, fmt.Sprintf("%s (notification %d)", where, i+1), st.NoteDefs[i], n)
 		}
@@ -431,7 +449,28 @@ func TestVectors(t *testing.T) {
 	for _, v := range LoadVectors(t, filepath.Join("testdata", "vectors")) {
 		t.Run(strings.TrimSuffix(v.File, ".txtar"), func(t *testing.T) {
 			s, fx := NewFixtureServer(t, v.Setup)
-			RunVector(t, v, CoreExchange(s, fx))
+			RunVector(t, v, CoreExchange(s, fx), VectorOptions{})
+		})
+	}
+}
+
+// TestVectorsASCII runs the vectors as a 7-bit transport sees them: the core's output with
+// every non-ASCII character escaped, as stdio writes it, against expectations escaped alike.
+func TestVectorsASCII(t *testing.T) {
+	for _, v := range LoadVectors(t, filepath.Join("testdata", "vectors")) {
+		t.Run(strings.TrimSuffix(v.File, ".txtar"), func(t *testing.T) {
+			s, fx := NewFixtureServer(t, v.Setup)
+			core := CoreExchange(s, fx)
+			RunVector(t, v, func(req []byte) ([]byte, [][]byte) {
+				reply, notes := core(req)
+				for i, n := range notes {
+					notes[i] = decode.AppendASCII(nil, n)
+				}
+				if reply != nil {
+					reply = decode.AppendASCII(nil, reply)
+				}
+				return reply, notes
+			}, VectorOptions{ASCII: true})
 		})
 	}
 }
