@@ -149,3 +149,21 @@ func callOnce(ctx context.Context, ep *endpoint, tool, args string, timeout time
 	}
 	return nil
 }
+
+// Check sends one echo call to t and checks the reply, as every scenario will: a quick way
+// to tell that a target is up and speaks the expected dialect.
+func Check(ctx context.Context, t Target) error {
+	ep, err := t.parse()
+	if err != nil {
+		return err
+	}
+	c, err := dialConn(ctx, ep, 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrTargetDown, err)
+	}
+	defer c.close()
+	if kind, _ := c.call(time.Now(), 1); kind != "" {
+		return fmt.Errorf("loadtest: %s answered the echo call wrongly: %s", t.label(), kind)
+	}
+	return nil
+}

@@ -44,6 +44,8 @@ type StreamsConfig struct {
 	// Memory reads the server's memory in bytes. If nil and Target.PID is set, it reads the
 	// process's resident set (VmRSS); with neither, memory is not reported.
 	Memory func() (uint64, error)
+	// MemorySource says what Memory reads, for the report.
+	MemorySource string
 	// OpenParallel bounds the streams being opened at once (DefaultOpenParallel if zero).
 	OpenParallel int
 	// Progress, if set, receives live readings.
@@ -72,6 +74,7 @@ type StreamsResult struct {
 	MemoryBefore uint64  `json:"memory_before_bytes,omitempty"`
 	MemoryAfter  uint64  `json:"memory_after_bytes,omitempty"`
 	PerStream    float64 `json:"memory_per_stream_bytes,omitempty"`
+	MemorySource string  `json:"memory_source,omitempty"`
 	MemoryNote   string  `json:"memory_note,omitempty"`
 	// Ended counts streams the server ended before the client closed them.
 	Ended  int64  `json:"ended"`
@@ -115,7 +118,10 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 		pid := cfg.Target.PID
 		memory = func() (uint64, error) { return ProcessRSS(pid) }
 	}
-	res := &StreamsResult{Target: cfg.Target.label(), Streams: n}
+	res := &StreamsResult{Target: cfg.Target.label(), Streams: n, MemorySource: cfg.MemorySource}
+	if memory != nil && res.MemorySource == "" {
+		res.MemorySource = "VmRSS"
+	}
 	if memory != nil {
 		if res.MemoryBefore, err = memory(); err != nil {
 			res.MemoryNote = err.Error()
@@ -375,6 +381,9 @@ func (r *StreamsResult) Report() Report {
 	}
 	if r.Ended > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("ENDED: the server ended %d streams early", r.Ended))
+	}
+	if r.PerStream > 0 && r.MemorySource != "" {
+		rep.Notes = append(rep.Notes, "memory/stream: "+r.MemorySource)
 	}
 	if r.MemoryNote != "" {
 		rep.Notes = append(rep.Notes, "memory: "+r.MemoryNote)

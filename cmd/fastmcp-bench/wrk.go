@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// wrkScript makes wrk send the same 2026-07-28 echo call as our generator (one fixed id: wrk
+// cannot vary it cheaply, and checks no bodies).
+const wrkScript = `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
+wrk.headers["Mcp-Method"] = "tools/call"
+wrk.headers["Mcp-Name"] = "echo"
+wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+`
+
+// runWrk runs wrk (one thread, conns connections) for a warm-up and then for the measured
+// duration, returning its requests per second; non-2xx answers and socket errors fail it.
+func runWrk(ctx context.Context, url string, conns int, warmup, d time.Duration) (float64, error) {
+	dir, err := os.MkdirTemp("", "fastmcp-bench-wrk")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	script := filepath.Join(dir, "call.lua")
+	if err := os.WriteFile(script, []byte(wrkScript), 0o644); err != nil {
+		return 0, err
+	}
+	secs := func(d time.Duration) string { return strconv.Itoa(max(1, int(math.Round(d.Seconds())))) + "s" }
+	if warmup > 0 {
+		if _, err := exec.CommandContext(ctx, "wrk", "-t1", "-c"+strconv.Itoa(conns), "-d"+secs(warmup), "-s", script, url).Output(); err != nil {
+			return 0, fmt.Errorf("wrk: %w", err)
+		}
+	}
+	out, err := exec.CommandContext(ctx, "wrk", "-t1", "-c"+strconv.Itoa(conns), "-d"+secs(d), "-s", script, url).Output()
+	if err != nil {
+		return 0, fmt.Errorf("wrk: %w", err)
+	}
+	return parseWrk(out)
+}
+
+// parseWrk reads Requests/sec from wrk's output, failing on non-2xx answers or socket errors.
+func parseWrk(out []byte) (float64, error) {
+	var rps float64
+	var problems []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case strings.HasPrefix(line, "Requests/sec:"):
+			v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimPrefix(line, "Requests/sec:")), 64)
+			if err != nil {
+				return 0, fmt.Errorf("wrk: %q: %w", line, err)
+			}
+			rps = v
+		case strings.HasPrefix(line, "Non-2xx or 3xx responses:"), strings.HasPrefix(line, "Socket errors:"):
+			problems = append(problems, line)
+		}
+	}
+	if rps == 0 {
+		return 0, fmt.Errorf("wrk: no Requests/sec in its output:\n%s", out)
+	}
+	if len(problems) > 0 {
+		return rps, errors.New("wrk: " + strings.Join(problems, "; "))
+	}
+	return rps, nil
+}
+
+// profileChild fetches a CPU profile of a `serve --pprof` child for d into file, in the
+// background; the returned function waits for it.
+func profileChild(c *child, file string, d time.Duration) func() error {
+	done := make(chan error, 1)
+	go func() {
+		c.mu.Lock()
+		base := c.pprof
+		c.mu.Unlock()
+		if base == "" {
+			done <- errors.New("the server has no pprof endpoint")
+			return
+		}
+		cl := http.Client{Timeout: d + 30*time.Second}
+		resp, err := cl.Get(base + "profile?seconds=" + strconv.Itoa(max(1, int(d.Seconds()))))
+		if err != nil {
+			done <- err
+			return
+		}
+		defer resp.Body.Close()
+		f, err := os.Create(file)
+		if err != nil {
+			done <- err
+			return
+		}
+		if _, err := io.Copy(f, resp.Body); err != nil {
+			f.Close()
+			done <- err
+			return
+		}
+		done <- f.Close()
+	}()
+	return func() error { return <-done }
+}
