@@ -15,14 +15,14 @@ import (
 // runReport is everything one command measured: printed as a table, written as JSON and
 // HTML.
 type runReport struct {
-	Command  string        `json:"command"`
-	Version  string        `json:"version"`
-	Started  time.Time     `json:"started"`
-	Elapsed  time.Duration `json:"elapsed_ns"`
-	Target   string        `json:"target,omitempty"`
+	Command  string            `json:"command"`
+	Version  string            `json:"version"`
+	Started  time.Time         `json:"started"`
+	Elapsed  time.Duration     `json:"elapsed_ns"`
+	Target   string            `json:"target,omitempty"`
 	Reports  []loadtest.Report `json:"reports"`
-	Results  []any    `json:"results"`
-	Failures []string `json:"failures,omitempty"`
+	Results  []any             `json:"results"`
+	Failures []string          `json:"failures,omitempty"`
 	// Comparison is set by compare.
 	Comparison *comparison `json:"comparison,omitempty"`
 }
