@@ -29,3 +29,15 @@ func BenchmarkCheckResponse(b *testing.B) {
 		checkResponse(body, id, text)
 	}
 }
+
+func BenchmarkKnownReply(b *testing.B) {
+	body := []byte(`{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"hello"}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"x","version":"1"}}}}`)
+	id, text := []byte("2"), []byte(`"hello"`)
+	var k known
+	b.ReportAllocs()
+	for b.Loop() {
+		if k.check(body, id, text) != "" {
+			b.Fatal("check failed")
+		}
+	}
+}

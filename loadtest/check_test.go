@@ -95,3 +95,20 @@ func TestTargetBodies(t *testing.T) {
 	_, err = ParseDialect("1999")
 	assert.Error(t, err)
 }
+
+// A reply identical to a checked one but for its id passes without a scan; anything else is
+// checked in full.
+func TestKnownReply(t *testing.T) {
+	var k known
+	text := []byte(`"hello"`)
+	reply := func(id, txt string) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":"` + txt + `"}]}}`)
+	}
+	assert.Equal(t, "", k.check(reply("7", "hello"), []byte("7"), text))
+	assert.Equal(t, `{"jsonrpc":"2.0","id":`, string(k.head))
+	assert.Equal(t, "", k.check(reply("8", "hello"), []byte("8"), text))
+	assert.Equal(t, "", k.check(reply("1234", "hello"), []byte("1234"), text))
+	assert.Equal(t, KindID, k.check(reply("9", "hello"), []byte("8"), text))
+	assert.Equal(t, KindEcho, k.check(reply("9", "hellp"), []byte("9"), text))
+	assert.Equal(t, KindJSON, k.check([]byte(`{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"hello"}]}`), []byte("9"), text))
+}

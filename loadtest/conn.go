@@ -34,6 +34,7 @@ type conn struct {
 	// half the timeout remains, so most requests set none.
 	deadline time.Time
 	timeout  time.Duration
+	known    known // the last reply that passed the full check
 }
 
 // dialConn opens a connection to ep; timeout bounds each request on it.
@@ -120,7 +121,7 @@ func (c *conn) roundTrip(now time.Time, text []byte) (kind string, fatal bool) {
 	default:
 		return KindContentType, fatal
 	}
-	return checkResponse(body, c.id, text), fatal
+	return c.known.check(body, c.id, text), fatal
 }
 
 // lastEvent returns the data of the last event of a complete text/event-stream body (the
