@@ -79,7 +79,6 @@ func newConn(ctx context.Context, h handler, dec *decode.Decoder, ex *pool.Execu
 		ex:         ex,
 		set:        set,
 		in:         in,
-		out:        newOutput(out, set.writeTimeout),
 		inputEnded: make(chan struct{}),
 		drained:    make(chan struct{}),
 		stopped:    make(chan struct{}),
@@ -88,6 +87,7 @@ func newConn(ctx context.Context, h handler, dec *decode.Decoder, ex *pool.Execu
 		inflight:   make(map[string]*job),
 		reading:    true,
 	}
+	c.out = newOutput(out, set.writeTimeout, func() { c.fail(ErrWriteTimeout) })
 	c.ctx, c.cancel = context.WithCancelCause(ctx)
 	c.writable.L = &c.mu
 	c.space.L = &c.mu
@@ -174,7 +174,7 @@ func (c *conn) writeLoop() {
 		c.mu.Unlock()
 
 		if err := c.out.write(buf); err != nil {
-			c.fail(err)
+			c.fail(err) // a no-op when the watchdog failed the connection already
 			return
 		}
 		if batch != nil {
@@ -186,20 +186,22 @@ func (c *conn) writeLoop() {
 	}
 }
 
-// fail stops the connection after a write error or timeout.
+// fail stops the connection after a write error or timeout. Only the first failure counts.
 func (c *conn) fail(err error) {
 	if !errors.Is(err, ErrWriteTimeout) {
 		err = fmt.Errorf("stdio: writing output: %w", err)
 	}
-	c.set.log.Error("stdio: output failed; serving stops", "err", err)
-	c.stop(err)
+	if c.stop(err) {
+		c.set.log.Error("stdio: output failed; serving stops", "err", err)
+	}
 }
 
 // stop ends serving for good: nothing more is written, every request and stream is
-// cancelled. The first reason wins.
-func (c *conn) stop(err error) {
+// cancelled. The first reason wins; stop reports whether it was this one.
+func (c *conn) stop(err error) bool {
 	c.mu.Lock()
-	if c.stopErr == nil {
+	first := c.stopErr == nil
+	if first {
 		c.stopErr = err
 		close(c.stopped)
 		c.writable.Broadcast()
@@ -207,6 +209,7 @@ func (c *conn) stop(err error) {
 	}
 	c.mu.Unlock()
 	c.cancel(err)
+	return first
 }
 
 // closeOutput lets the writer finish the pending lines and exit.

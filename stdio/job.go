@@ -3,10 +3,12 @@ package stdio
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -40,7 +42,7 @@ type job struct {
 	esc  []byte // the reply made 7-bit clean, when it was not
 	kbuf []byte // scratch for the id key
 
-	id      string   // key in c.inflight: the id's type and unescaped value
+	id      string   // key in c.inflight (a view of kbuf; see admit)
 	pkey    pool.Key // the executor's key: unique per job
 	state   uint8    // guarded by c.mu
 	listen  bool
@@ -146,7 +148,9 @@ func (c *conn) admit(j *job) {
 		c.dropUnadmitted(j)
 		return
 	}
-	j.id = string(j.kbuf)
+	// The key is a view of kbuf, which nothing changes until the job is recycled, and the
+	// job leaves the table (forgetLocked) before that.
+	j.id = unsafe.String(unsafe.SliceData(j.kbuf), len(j.kbuf))
 	j.state = statePending
 	c.inflight[j.id] = j
 	c.active++
@@ -160,7 +164,8 @@ func (c *conn) admit(j *job) {
 		return
 	}
 	j.refs.Store(2)
-	j.pkey = pool.Key{Owner: jobSeq.Add(1), ID: j.id}
+	// Not the id: the executor keeps its key until Run has returned, when j may be recycled.
+	j.pkey = pool.Key{Owner: jobSeq.Add(1)}
 	err := c.ex.SubmitTimeout(c.ctx, j.pkey, c.set.requestTimeout, j)
 	if err == nil {
 		return // j belongs to Run and Done now
@@ -361,9 +366,31 @@ func appendIDKey(dst []byte, id decode.Value) []byte {
 }
 
 // clean reports whether the JSON text b can be written as it is: 7-bit clean, with no raw
-// line break (which in valid JSON can only be whitespace between tokens).
+// line break (which in valid JSON can only be whitespace between tokens). Every reply goes
+// through it, so it checks eight bytes at a time.
 func clean(b []byte) bool {
-	return decode.IsASCII(b) && bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') < 0
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if x&high != 0 {
+			return false
+		}
+		// With no high bit set, (v-ones)&^v has a high bit exactly where v has a zero byte.
+		lf, cr := x^(ones*'\n'), x^(ones*'\r')
+		if ((lf-ones)&^lf|(cr-ones)&^cr)&high != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 0x80 || c == '\n' || c == '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // wire returns the JSON text b ready for one output line: every non-ASCII character

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,21 +21,20 @@ type deadlineWriter interface {
 }
 
 // output performs the writes to Output, each bounded by the write timeout: through the
-// writer's own deadline when it has one, otherwise on a helper goroutine that output stops
-// waiting for. It is used by one goroutine at a time (the connection's writer).
+// writer's own deadline when it has one, otherwise by a watchdog timer that declares the
+// write failed (onTimeout) while it is still blocked. It is used by one goroutine at a time
+// (the connection's writer), which must stop writing after an error.
 type output struct {
-	w       io.Writer
-	timeout time.Duration
-	dl      deadlineWriter // nil: writes go through the helper
-
-	// The helper, started on first use.
-	req   chan []byte
-	res   chan error
-	timer *time.Timer
+	w         io.Writer
+	timeout   time.Duration
+	dl        deadlineWriter // nil: writes are watched by the timer
+	onTimeout func()         // called by the watchdog when a write overruns
+	timer     *time.Timer    // the watchdog, created on first use
+	expired   atomic.Bool    // the watchdog fired
 }
 
-func newOutput(w io.Writer, timeout time.Duration) *output {
-	o := &output{w: w, timeout: timeout}
+func newOutput(w io.Writer, timeout time.Duration, onTimeout func()) *output {
+	o := &output{w: w, timeout: timeout, onTimeout: onTimeout}
 	if dl, ok := w.(deadlineWriter); ok && dl.SetWriteDeadline(time.Time{}) == nil {
 		o.dl = dl
 	}
@@ -72,39 +72,31 @@ func (o *output) writeOnce(p []byte) error {
 		}
 		return err
 	}
-	if o.req == nil {
-		o.req, o.res = make(chan []byte), make(chan error, 1)
-		o.timer = time.NewTimer(o.timeout)
-		go o.helper(o.req, o.res)
+	// No deadline to set: the write runs here while the watchdog counts. When it fires, the
+	// connection fails at once and Serve returns; this goroutine stays blocked in Write until
+	// Write returns, and then writes nothing more.
+	if o.timer == nil {
+		o.timer = time.AfterFunc(o.timeout, o.expire)
 	} else {
 		o.timer.Reset(o.timeout)
 	}
-	o.req <- p // the helper is idle: each write waits for the previous one
-	select {
-	case err := <-o.res:
-		o.timer.Stop()
-		return err
-	case <-o.timer.C:
-		// The helper stays blocked in Write until it returns; close lets it exit then.
-		// Nothing is written after this, and the device is not closed.
-		o.close()
+	err := writeAll(o.w, p)
+	if !o.timer.Stop() || o.expired.Load() {
 		return ErrWriteTimeout
 	}
+	return err
 }
 
-// helper performs the writes handed to it until req is closed.
-func (o *output) helper(req <-chan []byte, res chan<- error) {
-	for p := range req {
-		res <- writeAll(o.w, p) // res has room: the previous result was received
-	}
+// expire runs on the watchdog timer.
+func (o *output) expire() {
+	o.expired.Store(true)
+	o.onTimeout()
 }
 
-// close stops the helper (after its current write, if one is blocked) and clears the
-// deadline of a writer that has one, for whoever uses Output after Serve.
+// close stops the watchdog and clears the deadline of a writer that has one, for whoever
+// uses Output after Serve.
 func (o *output) close() {
-	if o.req != nil {
-		close(o.req)
-		o.req = nil
+	if o.timer != nil {
 		o.timer.Stop()
 	}
 	if o.dl != nil {

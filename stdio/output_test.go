@@ -15,7 +15,7 @@ func TestOutputWritesWholeLines(t *testing.T) {
 	long := strings.Repeat("L", 3*maxWriteBytes) + "\n"
 	batch := strings.Repeat(short, 200) + long + short
 	var w recordingWriter
-	o := newOutput(&w, time.Second)
+	o := newOutput(&w, time.Second, func() {})
 	require.NoError(t, o.write([]byte(batch)))
 	o.close()
 	writes := w.writes()
@@ -33,7 +33,7 @@ func TestOutputWritesWholeLines(t *testing.T) {
 // A Write that reports fewer bytes than it was given and no error breaks the io.Writer
 // contract; it counts as a failed write.
 func TestOutputShortWrite(t *testing.T) {
-	o := newOutput(shortWriter{}, time.Second)
+	o := newOutput(shortWriter{}, time.Second, func() {})
 	defer o.close()
 	require.Error(t, o.write([]byte("abc\n")))
 }
@@ -50,4 +50,23 @@ func TestWire(t *testing.T) {
 	require.Equal(t, `{"a":"\u00e9\u2028\ud83d\ude00",   "b":1}`, string(out))
 	ascii := []byte(`{"a":1}`)
 	require.Same(t, &ascii[0], &wire(&scratch, ascii)[0], "clean text is not copied")
+}
+
+func TestClean(t *testing.T) {
+	for n := range 40 {
+		b := []byte(strings.Repeat("a", n))
+		require.True(t, clean(b))
+		for i := range n {
+			for _, c := range []byte{'\n', '\r', 0x80, 0xff, 0xc3} {
+				b[i] = c
+				require.False(t, clean(b), "%q", b)
+				b[i] = 'a'
+			}
+			for _, c := range []byte{'\t', ' ', 0x7f, 0x0b, 0x0c, 0x0e, 0x1a, 0x2a, 0x0f} {
+				b[i] = c
+				require.True(t, clean(b), "%q", b)
+				b[i] = 'a'
+			}
+		}
+	}
 }

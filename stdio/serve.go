@@ -109,9 +109,9 @@ func (c *conn) run(ctx context.Context) error {
 	c.closeOutput() // the writer writes what is pending, unless stopped, and exits
 	select {
 	case <-c.writerDone:
+	case <-c.stopped: // the writer may be blocked in a write that timed out
 	case <-ctx.Done():
 		c.stop(context.Cause(ctx))
-		<-c.writerDone // bounded: a blocked write gives up after WriteTimeout
 	}
 	c.cancel(errServeEnded)
 	c.waitListens()

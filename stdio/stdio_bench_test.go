@@ -1,0 +1,164 @@
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"strconv"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/pool"
+)
+
+// benchMethods are the requests the benchmarks send, by name: the line before the id and
+// after it.
+var benchMethods = map[string][2]string{
+	"tools-call": {`{"jsonrpc":"2.0","id":`, `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},` + meta + `}}` + "\n"},
+	"discover":   {`{"jsonrpc":"2.0","id":`, `,"method":"server/discover","params":{` + meta + `}}` + "\n"},
+}
+
+// pipePair returns the two ends of a one-way pipe.
+type pipePair func(tb testing.TB) (io.ReadCloser, io.WriteCloser)
+
+func memPipe(testing.TB) (io.ReadCloser, io.WriteCloser) { return io.Pipe() }
+
+func osPipe(tb testing.TB) (io.ReadCloser, io.WriteCloser) {
+	r, w, err := os.Pipe()
+	require.NoError(tb, err)
+	return r, w
+}
+
+// BenchmarkStdio measures requests per second through Serve over an in-memory pipe
+// (io.Pipe), with a client that keeps inflight requests outstanding: it writes a request
+// whenever fewer are in flight, flushing when it would wait, and reads responses as they
+// come.
+func BenchmarkStdio(b *testing.B) {
+	for _, method := range []string{"tools-call", "discover"} {
+		for _, inflight := range []int{1, 64} {
+			b.Run("method="+method+"/inflight="+strconv.Itoa(inflight), func(b *testing.B) {
+				runStdioBench(b, memPipe, method, inflight)
+			})
+		}
+	}
+}
+
+// BenchmarkStdioOSPipe is BenchmarkStdio over OS pipes (os.Pipe), as a client process
+// talks to a server process.
+func BenchmarkStdioOSPipe(b *testing.B) {
+	for _, method := range []string{"tools-call"} {
+		for _, inflight := range []int{1, 64} {
+			b.Run("method="+method+"/inflight="+strconv.Itoa(inflight), func(b *testing.B) {
+				runStdioBench(b, osPipe, method, inflight)
+			})
+		}
+	}
+}
+
+// TestBenchmarkStdio runs the benchmark bodies briefly on every test run.
+func TestBenchmarkStdio(t *testing.T) {
+	for _, p := range []pipePair{memPipe, osPipe} {
+		n := driveStdio(t, p, "tools-call", 64, 500)
+		require.Equal(t, 500, n)
+	}
+}
+
+func runStdioBench(b *testing.B, pipe pipePair, method string, inflight int) {
+	b.ReportAllocs()
+	parts := benchMethods[method]
+	b.SetBytes(int64(len(parts[0]) + len(parts[1]) + 3))
+	b.ResetTimer()
+	start, cpu := time.Now(), cpuTime()
+	driveStdio(b, pipe, method, inflight, b.N)
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "req/s")
+	// CPU time of the whole process (server and client) per request: unlike req/s it does
+	// not depend on what else the machine runs.
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/req")
+}
+
+// cpuTime returns the user and system CPU time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// driveStdio serves n requests of method with inflight outstanding and returns the number
+// of successful responses. The server runs with the default Config (an executor of its own
+// with the pool's defaults: 32 workers, a queue of 256).
+func driveStdio(tb testing.TB, pipe pipePair, method string, inflight, n int) int {
+	s, _ := newTestServer(tb)
+	inR, inW := pipe(tb)
+	outR, outW := pipe(tb)
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(context.Background(), s, Config{Input: inR, Output: outW, Pool: quietPool(pool.Config{})})
+		_ = outW.Close()
+	}()
+
+	// The client's writer sends whenever fewer than inflight requests are outstanding, in
+	// bursts, and flushes each burst; its reader counts responses and wakes the writer once
+	// per read.
+	var received atomic.Int64
+	wake := make(chan struct{}, 1)
+	sent := make(chan error, 1)
+	go func() {
+		parts := benchMethods[method]
+		w := bufio.NewWriterSize(inW, 64<<10)
+		var line []byte
+		for i := 0; i < n; {
+			room := int(received.Load()) + inflight - i
+			if room <= 0 {
+				<-wake
+				continue
+			}
+			for ; room > 0 && i < n; room-- {
+				line = append(line[:0], parts[0]...)
+				line = strconv.AppendInt(line, int64(i), 10)
+				line = append(line, parts[1]...)
+				_, _ = w.Write(line)
+				i++
+			}
+			if err := w.Flush(); err != nil {
+				sent <- err
+				return
+			}
+		}
+		sent <- nil
+	}()
+
+	ok := 0
+	r := bufio.NewReaderSize(outR, 64<<10)
+	for got := 1; got <= n; got++ {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			tb.Fatal(err) // not require: its Helper call would dominate the client's cost
+		}
+		if !bytes.Contains(line, []byte(`"error":`)) {
+			ok++
+		}
+		if r.Buffered() == 0 || got == n {
+			received.Store(int64(got))
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		}
+	}
+	require.NoError(tb, <-sent)
+	require.NoError(tb, inW.Close())
+	require.NoError(tb, <-served)
+	_, err := outR.Read(make([]byte, 1))
+	require.ErrorIs(tb, err, io.EOF, "nothing after the responses")
+	_ = inR.Close()
+	_ = outR.Close()
+	return ok
+}
