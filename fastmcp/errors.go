@@ -115,10 +115,14 @@ func HTTPStatus(err *Error) int {
 }
 
 // asError converts any error to the *Error a client sees. Unknown errors become a generic
-// internal error: their text never reaches the wire.
+// internal error: their text never reaches the wire. A nil *Error (a handler that returned a
+// typed nil as its error) is a server bug, answered like an invalid result.
 func asError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
+		if e == nil {
+			return errInvalidResult
+		}
 		return e
 	}
 	var de *decode.Error

@@ -14,8 +14,8 @@ import (
 
 // fuzzFixtures are the servers FuzzDispatch sends every input to: between them they register
 // every kind of component, MRTR handlers, pagination, a listen-aware catalog, an authorization
-// policy and wrappers.
-var fuzzFixtures = []string{"echo", "mrtr", "components", "pages", "listen", "authz"}
+// policy, wrappers, and handlers that misbehave.
+var fuzzFixtures = []string{"echo", "mrtr", "components", "pages", "listen", "authz", "faults"}
 
 // FuzzDispatch sends arbitrary bytes to the core through Dispatch. Whatever the bytes, the
 // core must not panic, and must answer with exactly one well-formed JSON-RPC response, or

@@ -565,6 +565,7 @@ var fixtures = map[string]func() *Fixture{
 	"listen":        listenFixture,
 	"authz":         func() *Fixture { return authzFixture(false) },
 	"authz_conceal": func() *Fixture { return authzFixture(true) },
+	"faults":        faultsFixture,
 }
 
 // NewFixtureServer builds the server of the named fixture, with its logs discarded.
@@ -1128,6 +1129,77 @@ func authzFixture(conceal bool) *Fixture {
 			})
 		},
 	}
+}
+
+// faultsFixture's handlers misbehave in the ways a server's own code can: a typed nil *Error
+// as the error, invalid input requests, results the protocol does not allow, output that does
+// not match the output schema, plain errors from resource, prompt and completion handlers.
+func faultsFixture() *Fixture {
+	return &Fixture{Info: vectorInfo, Register: func(s *fastmcp.Server) {
+		var nilErr *fastmcp.Error
+		tool := func(name string, output json.RawMessage, h fastmcp.RawToolHandler) {
+			s.AddRawTool(fastmcp.Tool{Name: name, InputSchema: objectSchema, OutputSchema: output}, h)
+		}
+		tool("nil_error", nil, func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+			return fastmcp.ToolResult{Text: "fine"}, nilErr
+		})
+		tool("bad_input_method", nil, func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+			return fastmcp.ToolResult{}, &fastmcp.InputRequired{Requests: map[string]fastmcp.InputRequest{
+				"x": {Method: "ping", Params: json.RawMessage(`{}`)},
+			}}
+		})
+		tool("bad_input_params", nil, func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+			return fastmcp.ToolResult{}, &fastmcp.InputRequired{Requests: map[string]fastmcp.InputRequest{
+				"x": {Method: "roots/list", Params: json.RawMessage(`{`)},
+			}}
+		})
+		tool("bad_structured", nil, func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+			return fastmcp.ToolResult{Structured: make(chan int)}, nil
+		})
+		sum := json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`)
+		tool("wrong_output", sum, func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+			return fastmcp.ToolResult{Structured: map[string]int{"total": 3}}, nil
+		})
+		tool("no_output", sum, func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+			return text("forgot the structured result")
+		})
+		tool("failed_output", sum, func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+			return fastmcp.ToolResult{}, errors.New("no sum today")
+		})
+		read := func(uri string, h fastmcp.ResourceHandler) {
+			s.AddResource(fastmcp.Resource{URI: uri, Name: strings.TrimPrefix(uri, "test://")}, h)
+		}
+		read("test://nil-error", func(context.Context, *fastmcp.Request, string) ([]fastmcp.ResourceContents, error) {
+			return nil, nilErr
+		})
+		read("test://empty", func(context.Context, *fastmcp.Request, string) ([]fastmcp.ResourceContents, error) {
+			return nil, nil
+		})
+		read("test://refused", func(context.Context, *fastmcp.Request, string) ([]fastmcp.ResourceContents, error) {
+			return nil, fastmcp.NewError(fastmcp.CodeInvalidParams, "Shard is read-only", nil)
+		})
+		prompt := func(name string, h fastmcp.PromptHandler, c fastmcp.CompletionHandler) {
+			s.AddPrompt(fastmcp.Prompt{Name: name, Arguments: []fastmcp.PromptArgument{{Name: "a"}}, Complete: c}, h)
+		}
+		prompt("nil_error", func(context.Context, *fastmcp.Request, map[string]string) (fastmcp.PromptResult, error) {
+			return fastmcp.PromptResult{}, nilErr
+		}, func(context.Context, *fastmcp.Request, string, string, map[string]string) (fastmcp.Completion, error) {
+			return fastmcp.Completion{}, nilErr
+		})
+		prompt("bad_role", func(context.Context, *fastmcp.Request, map[string]string) (fastmcp.PromptResult, error) {
+			return fastmcp.PromptResult{Messages: []fastmcp.PromptMessage{{Role: "system", Content: fastmcp.Text("x")}}}, nil
+		}, func(context.Context, *fastmcp.Request, string, string, map[string]string) (fastmcp.Completion, error) {
+			return fastmcp.Completion{Values: []string{"a", "b"}, Total: 1}, nil
+		})
+		prompt("failing", func(context.Context, *fastmcp.Request, map[string]string) (fastmcp.PromptResult, error) {
+			return fastmcp.PromptResult{}, errors.New("template store unreachable")
+		}, func(context.Context, *fastmcp.Request, string, string, map[string]string) (fastmcp.Completion, error) {
+			return fastmcp.Completion{}, errors.New("index unreachable")
+		})
+		prompt("bad_meta", func(context.Context, *fastmcp.Request, map[string]string) (fastmcp.PromptResult, error) {
+			return fastmcp.PromptResult{Meta: json.RawMessage(`"x"`)}, nil
+		}, nil)
+	}}
 }
 
 // vectorRequests returns the request lines of every vector, placeholders left in, for seeding
