@@ -1070,7 +1070,8 @@ func listenFixture() *Fixture {
 }
 
 // authzFixture has an authorization policy that hides, refuses and faults on chosen
-// components, and wrappers (a rate limit, a timeout) behind it.
+// components, and wrappers (a rate limit, a timeout) behind it. A listen stream is closed as
+// soon as it is acknowledged.
 func authzFixture(conceal bool) *Fixture {
 	var gateCalls atomic.Int64
 	policy := func(_ context.Context, phase fastmcp.Phase, _ string, c fastmcp.Component) error {
@@ -1091,6 +1092,8 @@ func authzFixture(conceal bool) *Fixture {
 	return &Fixture{
 		Info:   vectorInfo,
 		Config: fastmcp.Config{Authorizer: fastmcp.AuthorizerFunc(policy), ConcealRefusals: conceal},
+		// A listen ends right after its acknowledgement, which shows the URIs it honours.
+		OnNotify: func(s *fastmcp.Server, _ int, _ []byte) { s.CloseSubscriptions() },
 		Register: func(s *fastmcp.Server) {
 			ok := func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
 				return text("ok")
