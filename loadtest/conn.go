@@ -112,10 +112,7 @@ func (c *conn) roundTrip(now time.Time, text []byte) (kind string, fatal bool) {
 	switch {
 	case bytes.HasPrefix(ct, []byte("application/json")):
 	case bytes.HasPrefix(ct, []byte("text/event-stream")):
-		var events int
-		body, events = lastEvent(body)
-		_ = events
-		if body == nil {
+		if body, _ = lastEvent(body); body == nil {
 			return KindNoEvent, fatal
 		}
 	default:

@@ -112,7 +112,7 @@ func (l *load) run(ctx context.Context) *loadResult {
 	for i, w := range workers {
 		wg.Go(func() {
 			if tokens != nil {
-				l.openWorker(ctx, w, int64(i), measureFrom, tokens, &backlog)
+				l.openWorker(ctx, w, measureFrom, tokens, &backlog)
 			} else {
 				l.closedWorker(ctx, w, int64(i), measureFrom, end)
 			}
@@ -301,9 +301,8 @@ func (l *load) pace(ctx context.Context, start, end time.Time, tokens chan<- int
 	}
 }
 
-func (l *load) openWorker(ctx context.Context, w *worker, i int64, measureFrom time.Time, tokens <-chan int64, backlog *atomic.Int64) {
+func (l *load) openWorker(ctx context.Context, w *worker, measureFrom time.Time, tokens <-chan int64, backlog *atomic.Int64) {
 	var c *conn
-	_ = i
 	interval := float64(time.Second) / l.rate
 	start := measureFrom.Add(-l.warmup)
 	defer func() {
