@@ -109,9 +109,12 @@ func TestBenchBinary(t *testing.T) {
 
 	t.Run("compare", func(t *testing.T) {
 		s := startServe(t, bin, "--addr", "127.0.0.1:0")
-		code, out, errOut := runBench(t, bin, "compare", "--rounds", "2", "--duration", "200ms", "--warmup", "-1ns", "--connections", "2", "--target", "second="+s.url)
+		code, out, errOut := runBench(t, bin, "compare", "--rounds", "2", "--duration", "200ms", "--warmup", "-1ns", "--connections", "2", "--target", "second="+s.url,
+			"--goal-streams", "20", "--goal-runs", "1")
 		require.Equal(t, 0, code, "stderr:\n%s", errOut)
 		assert.Contains(t, out, "medians of 2 interleaved rounds")
+		assert.Contains(t, out, "drain admitted lost = 0 (goal = 0: ok)")
+		assert.Contains(t, out, "sse-keepalive list_changed to all")
 		assert.Regexp(t, `second\s+\d+ req/s`, out)
 		_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	})

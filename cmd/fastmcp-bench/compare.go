@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
 func init() {
@@ -52,6 +53,8 @@ type compareOptions struct {
 	jsonFile, htmlFile      string
 	cpuProfileServer        string
 	serverCPU, generatorCPU int
+	goals                   bool
+	goalStreams, goalRuns   int
 }
 
 type targetsFlag struct{ v *[]string }
@@ -82,6 +85,9 @@ func compareCmd(ctx context.Context, args []string) int {
 	fs.StringVar(&o.cpuProfileServer, "server-cpuprofile", "", "profile the fastmcp server's CPU during its first measured run (through serve --pprof) into `file`")
 	fs.IntVar(&o.serverCPU, "server-cpu", 0, "with --pin: the servers' CPU")
 	fs.IntVar(&o.generatorCPU, "generator-cpu", 1, "with --pin: the generator's CPU")
+	fs.BoolVar(&o.goals, "goals", true, "after throughput, measure fastmcp's other goals: latency at half its maximum, --goal-streams listen streams, --goal-runs drains")
+	fs.IntVar(&o.goalStreams, "goal-streams", 10000, "listen streams of the goal run")
+	fs.IntVar(&o.goalRuns, "goal-runs", 20, "consecutive drain runs of the goal run")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -309,15 +315,19 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 			}
 		}
 	}
-	rep.Elapsed = time.Since(start)
 	for gen, byTarget := range cmp.Samples {
 		cmp.Medians[gen] = map[string]float64{}
 		for t, vs := range byTarget {
 			cmp.Medians[gen][t] = median(vs)
 		}
 	}
+	if o.goals && scen == "throughput" && ctx.Err() == nil {
+		goalRuns(ctx, o, cmp, eps[0].t, bin, serverCPU, rep, live)
+	}
+	rep.Elapsed = time.Since(start)
 	printReport(os.Stdout, rep)
 	printComparison(os.Stdout, cmp)
+	printGoals(os.Stdout, rep)
 	if err := rep.write(o.jsonFile, o.htmlFile); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		return 1
@@ -422,6 +432,67 @@ func (c *comparison) table() [][]string {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// goalRuns measures fastmcp's other goals after the throughput rounds: the open loop at half
+// its median maximum (against the same server process), sse-keepalive with a fresh server
+// process on the servers' CPU, and consecutive drains of in-process endpoints that count
+// what they admitted.
+func goalRuns(ctx context.Context, o *compareOptions, cmp *comparison, fast loadtest.Target, bin string, serverCPU int, rep *runReport, live *liveLine) {
+	add := func(name string, res loadtest.Reporter, err error) {
+		if err != nil {
+			live.printf("goal %s: %v", name, err)
+			rep.Failures = append(rep.Failures, name+": "+err.Error())
+			return
+		}
+		r := res.Report()
+		rep.add(r, res)
+		live.printf("goal %-13s done%s", name, errorSuffix(r))
+	}
+	if top := cmp.Medians[cmp.Generators[0]][nameFastmcp]; top > 0 {
+		res, err := loadtest.Latency(ctx, loadtest.LatencyConfig{Target: fast, Rate: top / 2, Connections: o.connections,
+			Duration: o.duration, Warmup: o.warmup, Progress: live.update})
+		add("latency", res, err)
+	}
+	if o.goalStreams > 0 && ctx.Err() == nil {
+		n := o.goalStreams
+		c, err := startChild(ctx, nameFastmcp, serverCPU, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo",
+			"--max-subscriptions", strconv.Itoa(n), "--max-connections", strconv.Itoa(n+256),
+			"--keepalive-interval", embeddedKeepAlive.String(), "--drain-timeout", "1s", "--pprof", "127.0.0.1:0")
+		if err != nil {
+			add("sse-keepalive", nil, err)
+		} else {
+			res, err := loadtest.Streams(ctx, loadtest.StreamsConfig{
+				Target: loadtest.Target{URL: c.url, Name: nameFastmcp, PID: c.pid()}, Streams: n, Duration: 3 * time.Second,
+				Memory: c.goMemory, MemorySource: "Go heap+stacks in use after GC (server process, pprof)", Progress: live.update,
+			})
+			c.stop()
+			add("sse-keepalive", res, err)
+		}
+	}
+	if o.goalRuns > 0 && ctx.Err() == nil {
+		res, err := loadtest.Drain(ctx, loadtest.DrainConfig{Runs: o.goalRuns, DrainTimeout: embeddedDrainTimeout, Progress: live.update,
+			Start: func(context.Context, int) (*loadtest.DrainTarget, error) {
+				s, err := startEmbedded(streamable.Config{DrainTimeout: embeddedDrainTimeout}, true)
+				if err != nil {
+					return nil, err
+				}
+				return s.drainTarget(), nil
+			}})
+		add("drain", res, err)
+	}
+}
+
+// printGoals lists every goal a report of rep has, with its verdict.
+func printGoals(w *os.File, rep *runReport) {
+	for i := range rep.Reports {
+		r := &rep.Reports[i]
+		for _, m := range r.Metrics {
+			if g := goalMark(r, m); g != "" && r.Target == nameFastmcp {
+				fmt.Fprintf(w, "%s %s = %s (%s)\n", r.Scenario, m.Name, m, g)
+			}
+		}
+	}
 }
 
 func printComparison(w *os.File, c *comparison) {
