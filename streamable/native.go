@@ -19,6 +19,9 @@ import (
 // within about this delay.
 const watchDelay = 2 * tickInterval
 
+// testHookActive, if non-nil, runs when a connection has read the first byte of a request.
+var testHookActive func()
+
 // Server is the native Streamable HTTP listener, on fasthttp. Create it with [New], start it
 // with [Server.Listen] and [Server.Serve] (or [Server.ListenAndServe]), stop it with
 // [Server.Shutdown]. Its methods are safe for concurrent use.
@@ -67,6 +70,11 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 		NoDefaultContentType:         true,
 		DisablePreParseMultipartForm: true,
 		Logger:                       fasthttpLogger{c.Logger},
+		ConnState: func(_ net.Conn, st fasthttp.ConnState) {
+			if st == fasthttp.StateActive && testHookActive != nil {
+				testHookActive()
+			}
+		},
 	}
 	return s, nil
 }
