@@ -37,10 +37,13 @@ type conn struct {
 	in  io.Reader
 	out *output
 
-	// ctx is the parent of every request's context and the submitter context of every job:
-	// cancelling it cancels running requests, drops queued ones and closes subscriptions.
+	// ctx is the parent of every stream's context: cancelling it closes subscriptions.
 	ctx    context.Context
 	cancel context.CancelCauseFunc
+	// jobCtx is the submitter context of every request: Serve's values, but no
+	// cancellation, so that the executor has nothing to watch per job. When serving stops,
+	// stop cancels the requests in flight one by one.
+	jobCtx context.Context
 
 	// version is the protocol version an initialize-era client negotiated on this
 	// connection (see protocolVersion).
@@ -62,6 +65,11 @@ type conn struct {
 	stopErr    error // why output stopped for good; nil while it runs
 	readErr    error // a read error that ended the input
 	execErr    error // the executor was closed under the connection
+
+	// halted is set once reading stopped or output stopped (reading false or stopErr set);
+	// backlog is len(pending). Both let the reader check for room without the lock.
+	halted  atomic.Bool
+	backlog atomic.Int64
 
 	// The lines waiting for the writer (guarded by mu).
 	pending    []byte
@@ -89,6 +97,7 @@ func newConn(ctx context.Context, h handler, dec *decode.Decoder, ex *pool.Execu
 	}
 	c.out = newOutput(out, set.writeTimeout, func() { c.fail(ErrWriteTimeout) })
 	c.ctx, c.cancel = context.WithCancelCause(ctx)
+	c.jobCtx = context.WithoutCancel(ctx)
 	c.writable.L = &c.mu
 	c.space.L = &c.mu
 	return c
@@ -136,6 +145,7 @@ func (c *conn) put(line []byte, j *job, final bool) (written <-chan struct{}, er
 	}
 	c.pending = append(c.pending, line...)
 	c.pending = append(c.pending, '\n')
+	c.backlog.Store(int64(len(c.pending)))
 	if !final {
 		if c.batch == nil {
 			c.batch = make(chan struct{})
@@ -168,6 +178,7 @@ func (c *conn) writeLoop() {
 			return
 		}
 		buf, c.pending = c.pending, buf[:0]
+		c.backlog.Store(0)
 		batch := c.batch
 		c.batch = nil
 		c.space.Broadcast()
@@ -197,19 +208,40 @@ func (c *conn) fail(err error) {
 }
 
 // stop ends serving for good: nothing more is written, every request and stream is
-// cancelled. The first reason wins; stop reports whether it was this one.
+// cancelled (queued requests never run). The first reason wins; stop reports whether it
+// was this one.
 func (c *conn) stop(err error) bool {
+	var keys []pool.Key
 	c.mu.Lock()
 	first := c.stopErr == nil
 	if first {
 		c.stopErr = err
+		c.halted.Store(true)
 		close(c.stopped)
 		c.writable.Broadcast()
 		c.space.Broadcast()
+		for _, j := range c.inflight {
+			if !j.listen && j.state == statePending {
+				keys = append(keys, j.pkey)
+			}
+		}
 	}
 	c.mu.Unlock()
 	c.cancel(err)
+	for _, k := range keys {
+		c.ex.Cancel(k, err)
+	}
 	return first
+}
+
+// stopping reports whether serving has stopped for good.
+func (c *conn) stopping() bool {
+	select {
+	case <-c.stopped:
+		return true
+	default:
+		return false
+	}
 }
 
 // closeOutput lets the writer finish the pending lines and exit.
@@ -223,6 +255,9 @@ func (c *conn) closeOutput() {
 // waitForSpace waits while too many lines wait for the writer, and reports whether lines
 // are still admitted.
 func (c *conn) waitForSpace() bool {
+	if !c.halted.Load() && c.backlog.Load() < maxPendingBytes {
+		return true // the common case, without the lock
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for len(c.pending) >= maxPendingBytes && c.reading && c.stopErr == nil {
@@ -235,6 +270,7 @@ func (c *conn) waitForSpace() bool {
 func (c *conn) stopReadingLocked() {
 	if c.reading {
 		c.reading = false
+		c.halted.Store(true)
 		close(c.inputEnded)
 		c.space.Broadcast()
 	}

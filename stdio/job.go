@@ -151,6 +151,8 @@ func (c *conn) admit(j *job) {
 	// The key is a view of kbuf, which nothing changes until the job is recycled, and the
 	// job leaves the table (forgetLocked) before that.
 	j.id = unsafe.String(unsafe.SliceData(j.kbuf), len(j.kbuf))
+	// Not the id: the executor keeps its key until Run has returned, when j may be recycled.
+	j.pkey = pool.Key{Owner: jobSeq.Add(1)}
 	j.state = statePending
 	c.inflight[j.id] = j
 	c.active++
@@ -164,11 +166,15 @@ func (c *conn) admit(j *job) {
 		return
 	}
 	j.refs.Store(2)
-	// Not the id: the executor keeps its key until Run has returned, when j may be recycled.
-	j.pkey = pool.Key{Owner: jobSeq.Add(1)}
-	err := c.ex.SubmitTimeout(c.ctx, j.pkey, c.set.requestTimeout, j)
+	key := j.pkey
+	err := c.ex.SubmitTimeout(c.jobCtx, key, c.set.requestTimeout, j)
 	if err == nil {
-		return // j belongs to Run and Done now
+		// j belongs to Run and Done now. If serving stopped meanwhile, stop may have missed
+		// the job, which was not yet submitted.
+		if c.halted.Load() && c.stopping() {
+			c.ex.Cancel(key, errServeEnded)
+		}
+		return
 	}
 	switch {
 	case errors.Is(err, pool.ErrOverloaded):
