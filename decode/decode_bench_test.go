@@ -57,16 +57,30 @@ func payload(size int) []byte {
 	return []byte(b.String())
 }
 
+// textPayload builds a tools/call whose arguments carry one document of about size bytes: long
+// prose with line breaks, quotes and some non-ASCII, as a file-writing tool receives.
+func textPayload(size int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"write_file","arguments":{"path":"notes/report.md","content":"`)
+	line := `Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua; \"quoted\" – café.\n`
+	for b.Len() < size {
+		b.WriteString(line)
+	}
+	b.WriteString(`"}}}`)
+	return []byte(b.String())
+}
+
 // BenchmarkDecode compares the envelope decode with encoding/json and sonic decoding into an
 // equivalent struct, and the validating scan of a large payload with their validators.
 func BenchmarkDecode(b *testing.B) {
 	small := toolsCall(b)
 	large := payload(1 << 20)
+	text := textPayload(1 << 20)
 	huge := []byte(req(`{"arguments":{"n":` + digits(1_999_000) + `}}`))
 	for _, shape := range []struct {
 		name string
 		src  []byte
-	}{{"tools-call", small}, {"arguments-1MiB", large}} {
+	}{{"tools-call", small}, {"arguments-1MiB", large}, {"arguments-1MiB-text", text}} {
 		b.Run("shape="+shape.name+"/impl=fastmcp", func(b *testing.B) {
 			var m Message
 			b.ReportAllocs()
@@ -98,24 +112,29 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		})
 	}
-	b.Run("shape=arguments-1MiB/impl=encoding-json-valid", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(large)))
-		for b.Loop() {
-			if !json.Valid(large) {
-				b.Fatal("invalid")
+	for _, shape := range []struct {
+		name string
+		src  []byte
+	}{{"arguments-1MiB", large}, {"arguments-1MiB-text", text}} {
+		b.Run("shape="+shape.name+"/impl=encoding-json-valid", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(shape.src)))
+			for b.Loop() {
+				if !json.Valid(shape.src) {
+					b.Fatal("invalid")
+				}
 			}
-		}
-	})
-	b.Run("shape=arguments-1MiB/impl=sonic-valid", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(large)))
-		for b.Loop() {
-			if !sonic.Valid(large) {
-				b.Fatal("invalid")
+		})
+		b.Run("shape="+shape.name+"/impl=sonic-valid", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(shape.src)))
+			for b.Loop() {
+				if !sonic.Valid(shape.src) {
+					b.Fatal("invalid")
+				}
 			}
-		}
-	})
+		})
+	}
 	// A 2,000,000-digit literal is refused after 65 digits: the cost is the scan up to it.
 	b.Run("shape=huge-number/impl=fastmcp", func(b *testing.B) {
 		var m Message
@@ -163,5 +182,9 @@ func TestBenchmarkPayloads(t *testing.T) {
 	}
 	if !json.Valid(large) || len(large) < 1<<20 {
 		t.Fatal("payload is not 1 MiB of valid JSON")
+	}
+	text := textPayload(1 << 20)
+	if err := Decode(&m, text); err != nil || !json.Valid(text) {
+		t.Fatal("text payload is not valid", err)
 	}
 }

@@ -271,7 +271,20 @@ func (s *scanner) str() bool {
 	for {
 		// Eight bytes at a time: the lowest flagged byte of a word is exactly the first byte
 		// that needs a look (see special8), so the scan jumps straight to it.
-		for i+8 <= len(src) {
+		for i+16 <= len(src) {
+			lo := special8(binary.LittleEndian.Uint64(src[i:]))
+			hi := special8(binary.LittleEndian.Uint64(src[i+8:]))
+			if lo|hi != 0 {
+				if lo != 0 {
+					i += bits.TrailingZeros64(lo) >> 3
+				} else {
+					i += 8 + bits.TrailingZeros64(hi)>>3
+				}
+				goto look
+			}
+			i += 16
+		}
+		if i+8 <= len(src) {
 			if mask := special8(binary.LittleEndian.Uint64(src[i:])); mask != 0 {
 				i += bits.TrailingZeros64(mask) >> 3
 				goto look
@@ -305,14 +318,38 @@ func (s *scanner) str() bool {
 		case c < utf8.RuneSelf:
 			i++
 		default:
-			r, n := utf8.DecodeRune(src[i:])
-			if r == utf8.RuneError && n == 1 {
+			n := utf8Len(src[i:])
+			if n == 0 {
 				s.pos = i
 				return s.fail(msgUTF8)
 			}
 			i += n
 		}
 	}
+}
+
+// utf8Len returns the length of the valid UTF-8 sequence at the start of b (whose first
+// byte is not ASCII), or 0 when it is invalid. Two- and three-byte sequences, most of what
+// non-English text holds, are checked inline.
+func utf8Len(b []byte) int {
+	c := b[0]
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		if len(b) >= 2 && b[1]&0xC0 == 0x80 {
+			return 2
+		}
+		return 0
+	case c >= 0xE1 && c <= 0xEC || c == 0xEE || c == 0xEF:
+		if len(b) >= 3 && b[1]&0xC0 == 0x80 && b[2]&0xC0 == 0x80 {
+			return 3
+		}
+		return 0
+	}
+	r, n := utf8.DecodeRune(b)
+	if r == utf8.RuneError && n == 1 {
+		return 0
+	}
+	return n
 }
 
 // escapeLen validates the escape sequence at the start of b (b[0] is a backslash) and
