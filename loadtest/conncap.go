@@ -84,7 +84,9 @@ func ConnCap(ctx context.Context, cfg ConnCapConfig) (*ConnCapResult, error) {
 	wg.Go(func() {
 		select {
 		case <-time.After(time.Until(l.split)):
-			fl.run(ctx, end)
+			// The flood stops before the legitimate load closes its connections, whose slots
+			// its last wave would take.
+			fl.run(ctx, end.Add(-min(100*time.Millisecond, phase/10)))
 		case <-ctx.Done():
 		}
 	})
@@ -159,13 +161,26 @@ func (f *flood) run(ctx context.Context, end time.Time) {
 // try opens one flood connection and sends one call; it returns the connection when the
 // call was answered.
 func (f *flood) try(ctx context.Context) *conn {
-	f.attempts.Add(1)
+	// An attempt cut by the end of the phase is not counted (the context's own timer may
+	// not have fired yet when the dial's deadline, the same instant, did).
+	over := func() bool {
+		dl, _ := ctx.Deadline()
+		return ctx.Err() != nil || !time.Now().Before(dl)
+	}
 	c, err := dialConn(ctx, f.ep, f.timeout)
 	if err != nil {
-		f.fail(kindOf(err, false))
+		if !over() {
+			f.attempts.Add(1)
+			f.fail(kindOf(err, false))
+		}
 		return nil
 	}
 	kind, fatal := c.call(time.Now(), 1)
+	if kind == KindTimeout && over() {
+		c.close()
+		return nil
+	}
+	f.attempts.Add(1)
 	switch {
 	case kind == "" && !fatal:
 		f.admitted.Add(1)

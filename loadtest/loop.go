@@ -3,7 +3,6 @@ package loadtest
 import (
 	"context"
 	"math"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -95,8 +94,13 @@ func (l *load) run(ctx context.Context) *loadResult {
 	start := time.Now()
 	measureFrom := start.Add(l.warmup)
 	end := start.Add(l.warmup + l.duration)
-	ctx, cancel := context.WithDeadline(ctx, end)
+	parent := ctx
+	ctx, cancel := context.WithDeadline(parent, end)
 	defer cancel()
+	// Open-loop workers may still send, for a short grace, requests that fell due before the
+	// end; what is left after it is backlog.
+	wctx, wcancel := context.WithDeadline(parent, end.Add(openGrace))
+	defer wcancel()
 
 	workers := make([]*worker, l.conns)
 	for i := range workers {
@@ -112,7 +116,7 @@ func (l *load) run(ctx context.Context) *loadResult {
 	for i, w := range workers {
 		wg.Go(func() {
 			if tokens != nil {
-				l.openWorker(ctx, w, measureFrom, tokens, &backlog)
+				l.openWorker(wctx, w, measureFrom, tokens, &backlog)
 			} else {
 				l.closedWorker(ctx, w, int64(i), measureFrom, end)
 			}
@@ -147,6 +151,10 @@ func (r *loadResult) merge(w *worker) {
 	r.Errors.merge(w.errors)
 	r.Requests += w.requests
 }
+
+// openGrace is how long after the window open-loop workers still send requests that fell
+// due in it.
+const openGrace = 250 * time.Millisecond
 
 // tick reports progress until the returned stop is called.
 func (l *load) tick(start time.Time, workers []*worker) (stop func()) {
@@ -253,11 +261,11 @@ func (w *worker) result(kind string, latency, service, lag time.Duration) {
 	}
 }
 
-// pace sends the index of each request on tokens at its intended time: start + i/rate. Go's
-// timers oversleep by up to a millisecond, so the pacer sleeps only for longer waits and
-// yields the processor for the last stretch; a token carries its intended time, so a token
-// that waits in the channel (every connection busy) is measured from when it was due. It
-// returns the number of measured requests that fell due but were never handed out.
+// pace sends the index of each request on tokens at its intended time, start + i/rate: it
+// hands out every request due within sleepEarly, then sleeps precisely (see sleeper) until the
+// next one is that close. A token carries its intended time, so a token that waits in the
+// channel (every connection busy) is measured from when it was due. It returns the number of
+// measured requests that fell due but were never handed out.
 func (l *load) pace(ctx context.Context, start, end time.Time, tokens chan<- int64) (unsent int64) {
 	defer close(tokens)
 	interval := float64(time.Second) / l.rate
@@ -269,29 +277,27 @@ func (l *load) pace(ctx context.Context, start, end time.Time, tokens chan<- int
 			unsent = rest
 		}
 	}()
+	sl, err := newSleeper()
+	if err != nil {
+		sl = nil
+	} else {
+		defer sl.close()
+	}
 	for ; ; i++ {
 		due := start.Add(time.Duration(float64(i) * interval))
 		if !due.Before(end) {
 			i = total // every request was handed out
 			return 0
 		}
-		for {
-			wait := time.Until(due)
-			if wait <= 0 {
-				break
-			}
-			if wait > 2*time.Millisecond {
-				select {
-				case <-ctx.Done():
-					return
-				case <-time.After(wait - 1500*time.Microsecond):
-				}
-				continue
-			}
+		if wait := time.Until(due) - sleepEarly; wait > 0 {
 			if ctx.Err() != nil {
 				return
 			}
-			runtime.Gosched()
+			if sl != nil {
+				sl.sleep(wait)
+			} else {
+				time.Sleep(wait)
+			}
 		}
 		select {
 		case tokens <- i:
@@ -310,6 +316,9 @@ func (l *load) openWorker(ctx context.Context, w *worker, measureFrom time.Time,
 			c.close()
 		}
 	}()
+	// Every connection opens before the first request is due, so the load holds all of them
+	// from the start (conncap counts them toward the cap).
+	c = l.dial(ctx, w, measureFrom)
 	for tok := range tokens {
 		due := start.Add(time.Duration(float64(tok) * interval))
 		if ctx.Err() != nil { // the window closed: what is left was due but never sent
@@ -330,7 +339,13 @@ func (l *load) openWorker(ctx context.Context, w *worker, measureFrom time.Time,
 		kind, fatal := c.call(sent, tok)
 		got := time.Now()
 		if !due.Before(measureFrom) {
-			w.phase(l, due).result(kind, got.Sub(due), got.Sub(sent), sent.Sub(due))
+			// Sent early (within sleepEarly): measured from the send; sent late: from when it
+			// was due, the wait included. Either way from the earlier of the two.
+			from := due
+			if sent.Before(due) {
+				from = sent
+			}
+			w.phase(l, due).result(kind, got.Sub(from), got.Sub(sent), max(sent.Sub(due), 0))
 		}
 		if fatal {
 			c.close()
