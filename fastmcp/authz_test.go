@@ -230,7 +230,7 @@ func TestAuthorizeInvocationAllowed(t *testing.T) {
 	}, wrapReturn("counted"))
 
 	// Allowed, then validated.
-	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"Invalid arguments: arguments: /n: expected integer, got string"}],"isError":true,`+serverInfoMeta+`}}`,
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"Invalid arguments: /n: expected integer, got string"}],"isError":true,`+serverInfoMeta+`}}`,
 		authzDispatch(s, "alice", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","arguments":{"n":"x"},`+meta+`}}`))
 	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"counted"}],`+serverInfoMeta+`}}`,
 		authzDispatch(s, "alice", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"count","arguments":{"n":2},`+meta+`}}`))

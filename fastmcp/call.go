@@ -72,7 +72,7 @@ func unknownTool(name decode.Value) *Error {
 func validationMessage(err error) string {
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
-		return "Invalid arguments: " + ve.Error()
+		return "Invalid " + ve.Error() // "Invalid arguments: /text: expected string, got number"
 	}
 	return "Invalid arguments"
 }

@@ -127,7 +127,8 @@ func asError(err error) *Error {
 	}
 	var de *decode.Error
 	if errors.As(err, &de) {
-		return &Error{Code: de.Code, Message: de.Message}
+		// Decoding failures are about the request itself: Streamable HTTP answers them with 400.
+		return &Error{Code: de.Code, Message: de.Message, admission: true}
 	}
 	return ErrInternal
 }

@@ -71,7 +71,7 @@ func ExampleAddTool() {
 	// Output:
 	// {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[{"name":"forecast","description":"Tomorrow's weather","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}],"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"weather","version":"1.0.0"}}}}
 	// {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"Sunny in Oslo"}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"weather","version":"1.0.0"}}}}
-	// {"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"Invalid arguments: arguments: missing required property \"city\""}],"isError":true,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"weather","version":"1.0.0"}}}}
+	// {"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"Invalid arguments: missing required property \"city\""}],"isError":true,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"weather","version":"1.0.0"}}}}
 }
 
 // A handler that needs the user's confirmation returns an *InputRequired. The client gets an

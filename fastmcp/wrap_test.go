@@ -182,9 +182,9 @@ func TestWrapperNeverSeesInvalidArguments(t *testing.T) {
 
 	// Schema failures are isError results, arguments of the wrong type -32602: neither runs a
 	// wrapper, and neither uses up the one call RateLimit admits.
-	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"Invalid arguments: arguments: /n: expected integer, got string"}],"isError":true,`+serverInfoMeta+`}}`,
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"Invalid arguments: /n: expected integer, got string"}],"isError":true,`+serverInfoMeta+`}}`,
 		dispatch(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","arguments":{"n":"x"},`+meta+`}}`))
-	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"Invalid arguments: arguments: missing required property \"n\""}],"isError":true,`+serverInfoMeta+`}}`,
+	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"Invalid arguments: missing required property \"n\""}],"isError":true,`+serverInfoMeta+`}}`,
 		dispatch(t, s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"count",`+meta+`}}`))
 	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: arguments must be an object"}}`,
 		dispatch(t, s, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"count","arguments":[1],`+meta+`}}`))
