@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"sync/atomic"
 	"syscall"
@@ -27,7 +29,9 @@ var benchMethods = map[string][2]string{
 // pipePair returns the two ends of a one-way pipe.
 type pipePair func(tb testing.TB) (io.ReadCloser, io.WriteCloser)
 
-func memPipe(testing.TB) (io.ReadCloser, io.WriteCloser) { return io.Pipe() }
+func memPipe(testing.TB) (io.ReadCloser, io.WriteCloser) { return newBufPipe() }
+
+func ioPipe(testing.TB) (io.ReadCloser, io.WriteCloser) { return io.Pipe() }
 
 func osPipe(tb testing.TB) (io.ReadCloser, io.WriteCloser) {
 	r, w, err := os.Pipe()
@@ -35,15 +39,16 @@ func osPipe(tb testing.TB) (io.ReadCloser, io.WriteCloser) {
 	return r, w
 }
 
-// BenchmarkStdio measures requests per second through Serve over an in-memory pipe
-// (io.Pipe), with a client that keeps inflight requests outstanding: it writes a request
-// whenever fewer are in flight, flushing when it would wait, and reads responses as they
-// come.
+// BenchmarkStdio measures requests per second through Serve over an in-memory pipe with a
+// 64 KiB buffer, as an OS pipe has (see bufPipe), with a client that keeps inflight requests
+// outstanding: it writes whenever fewer are in flight, flushing each burst, and reads the
+// responses as they come. The tool is CPU-bound (echo), so the executor has one worker per
+// processor (see BenchmarkStdioVariants for the pool's default of 32).
 func BenchmarkStdio(b *testing.B) {
 	for _, method := range []string{"tools-call", "discover"} {
 		for _, inflight := range []int{1, 64} {
 			b.Run("method="+method+"/inflight="+strconv.Itoa(inflight), func(b *testing.B) {
-				runStdioBench(b, memPipe, method, inflight)
+				runStdioBench(b, memPipe, method, inflight, runtime.GOMAXPROCS(0))
 			})
 		}
 	}
@@ -52,30 +57,46 @@ func BenchmarkStdio(b *testing.B) {
 // BenchmarkStdioOSPipe is BenchmarkStdio over OS pipes (os.Pipe), as a client process
 // talks to a server process.
 func BenchmarkStdioOSPipe(b *testing.B) {
-	for _, method := range []string{"tools-call"} {
-		for _, inflight := range []int{1, 64} {
-			b.Run("method="+method+"/inflight="+strconv.Itoa(inflight), func(b *testing.B) {
-				runStdioBench(b, osPipe, method, inflight)
-			})
-		}
+	for _, inflight := range []int{1, 64} {
+		b.Run("method=tools-call/inflight="+strconv.Itoa(inflight), func(b *testing.B) {
+			runStdioBench(b, osPipe, "tools-call", inflight, runtime.GOMAXPROCS(0))
+		})
+	}
+}
+
+// BenchmarkStdioVariants measures tools/call with 64 in flight over io.Pipe (which hands
+// each write to a read synchronously) and with the executor's default 32 workers.
+func BenchmarkStdioVariants(b *testing.B) {
+	procs := runtime.GOMAXPROCS(0)
+	for _, v := range []struct {
+		pipe    string
+		p       pipePair
+		workers int
+	}{
+		{"io", ioPipe, procs},
+		{"mem", memPipe, pool.DefaultMaxConcurrency},
+		{"os", osPipe, pool.DefaultMaxConcurrency},
+	} {
+		name := fmt.Sprintf("pipe=%s/workers=%d/method=tools-call/inflight=64", v.pipe, v.workers)
+		b.Run(name, func(b *testing.B) { runStdioBench(b, v.p, "tools-call", 64, v.workers) })
 	}
 }
 
 // TestBenchmarkStdio runs the benchmark bodies briefly on every test run.
 func TestBenchmarkStdio(t *testing.T) {
-	for _, p := range []pipePair{memPipe, osPipe} {
-		n := driveStdio(t, p, "tools-call", 64, 500)
+	for _, p := range []pipePair{memPipe, ioPipe, osPipe} {
+		n := driveStdio(t, p, "tools-call", 64, 2, 500)
 		require.Equal(t, 500, n)
 	}
 }
 
-func runStdioBench(b *testing.B, pipe pipePair, method string, inflight int) {
+func runStdioBench(b *testing.B, pipe pipePair, method string, inflight, workers int) {
 	b.ReportAllocs()
 	parts := benchMethods[method]
 	b.SetBytes(int64(len(parts[0]) + len(parts[1]) + 3))
 	b.ResetTimer()
 	start, cpu := time.Now(), cpuTime()
-	driveStdio(b, pipe, method, inflight, b.N)
+	driveStdio(b, pipe, method, inflight, workers, b.N)
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "req/s")
 	// CPU time of the whole process (server and client) per request: unlike req/s it does
 	// not depend on what else the machine runs.
@@ -92,15 +113,15 @@ func cpuTime() time.Duration {
 }
 
 // driveStdio serves n requests of method with inflight outstanding and returns the number
-// of successful responses. The server runs with the default Config (an executor of its own
-// with the pool's defaults: 32 workers, a queue of 256).
-func driveStdio(tb testing.TB, pipe pipePair, method string, inflight, n int) int {
+// of successful responses. The server runs with the default Config but for the number of
+// workers of the executor it owns.
+func driveStdio(tb testing.TB, pipe pipePair, method string, inflight, workers, n int) int {
 	s, _ := newTestServer(tb)
 	inR, inW := pipe(tb)
 	outR, outW := pipe(tb)
 	served := make(chan error, 1)
 	go func() {
-		served <- Serve(context.Background(), s, Config{Input: inR, Output: outW, Pool: quietPool(pool.Config{})})
+		served <- Serve(context.Background(), s, Config{Input: inR, Output: outW, Pool: quietPool(pool.Config{MaxConcurrency: workers})})
 		_ = outW.Close()
 	}()
 
