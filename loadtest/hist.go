@@ -63,8 +63,13 @@ func summarize(h *hdrhistogram.Histogram) Percentiles {
 		Max:   time.Duration(h.Max()),
 	}
 	for _, q := range CurveQuantiles {
-		v := h.Max()
-		if q < 100 {
+		var v int64
+		switch q {
+		case 0:
+			v = h.Min()
+		case 100:
+			v = h.Max()
+		default:
 			v = h.ValueAtQuantile(q)
 		}
 		p.Curve = append(p.Curve, CurvePoint{Percentile: q, Latency: time.Duration(v)})

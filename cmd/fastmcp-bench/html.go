@@ -108,7 +108,7 @@ func percentilePlot(reports []loadtest.Report) string {
 		hi10++
 	}
 	yOf := func(ns float64) float64 {
-		v := math.Log10(math.Max(ns, lo))
+		v := math.Max(math.Log10(math.Max(ns, 1)), lo10)
 		return top + (1-(v-lo10)/(hi10-lo10))*(H-top-bottom)
 	}
 	colors := []string{"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"}
