@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -116,4 +117,27 @@ func TestProgressScenario(t *testing.T) {
 	// The demo sleep reports every 10 ms: about 4 events in a 50 ms call.
 	assert.GreaterOrEqual(t, res.PerCall, 2.0)
 	assert.Positive(t, res.EventsPerSecond)
+}
+
+func TestProcessCPU(t *testing.T) {
+	d, err := ProcessCPU(os.Getpid())
+	require.NoError(t, err)
+	assert.Positive(t, d)
+	_, err = ProcessCPU(-3)
+	assert.Error(t, err)
+}
+
+// With the server's pid, Throughput reports its CPU per request (here the test process,
+// which is the server and the generator at once).
+func TestThroughputServerCPU(t *testing.T) {
+	e := startEndpoint(t, streamable.Config{})
+	tg := e.target()
+	tg.PID = os.Getpid()
+	res, err := Throughput(context.Background(), ThroughputConfig{Target: tg, Connections: 4, Duration: 500 * time.Millisecond, Warmup: -1})
+	require.NoError(t, err)
+	assert.Positive(t, res.ServerCPU)
+	assert.Positive(t, res.ServerCores)
+	rep := res.Report()
+	_, ok := rep.Metric("server CPU/request")
+	assert.True(t, ok)
 }

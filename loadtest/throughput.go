@@ -39,7 +39,11 @@ type ThroughputResult struct {
 	RPS      float64 `json:"rps"`
 	// Latency is each request's time from send to checked response.
 	Latency Percentiles `json:"latency"`
-	Errors  Errors      `json:"errors"`
+	// ServerCPU is the server's CPU time per request and ServerCores the cores it used on
+	// average, when Target.PID names a local process (else zero).
+	ServerCPU   time.Duration `json:"server_cpu_per_request_ns,omitempty"`
+	ServerCores float64       `json:"server_cores,omitempty"`
+	Errors      Errors        `json:"errors"`
 }
 
 func warmupOf(w time.Duration) time.Duration {
@@ -66,6 +70,8 @@ func Throughput(ctx context.Context, cfg ThroughputConfig) (*ThroughputResult, e
 		timeout:  cfg.Timeout,
 	}
 	l.progress = progressOf(cfg.Progress, "throughput", cfg.Target.label(), "load", l.warmup+l.duration)
+	now := time.Now()
+	cpu := meterCPU(cfg.Target.PID, now.Add(l.warmup), now.Add(l.warmup+l.duration))
 	r := l.run(ctx)
 	res := &ThroughputResult{
 		Target:      cfg.Target.label(),
@@ -78,6 +84,7 @@ func Throughput(ctx context.Context, cfg ThroughputConfig) (*ThroughputResult, e
 	if r.Elapsed > 0 {
 		res.RPS = float64(r.Requests) / r.Elapsed.Seconds()
 	}
+	res.ServerCPU, res.ServerCores = cpu.result(r.Requests)
 	return res, ctx.Err()
 }
 
@@ -88,6 +95,10 @@ func (r *ThroughputResult) Report() Report {
 	rep.add("connections", float64(r.Connections), UnitCount)
 	rep.add("requests", float64(r.Requests), UnitCount)
 	rep.addPercentiles("", r.Latency)
+	if r.ServerCPU > 0 {
+		rep.addDur("server CPU/request", r.ServerCPU)
+		rep.add("server cores", r.ServerCores, UnitCount)
+	}
 	if r.Errors.Total() > 0 {
 		rep.Notes = append(rep.Notes, errorNote(r.Errors, r.Requests))
 	}

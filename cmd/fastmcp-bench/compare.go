@@ -165,6 +165,10 @@ type comparison struct {
 	// Samples[generator][target] are the per-round values; Medians their medians.
 	Samples map[string]map[string][]float64 `json:"samples"`
 	Medians map[string]map[string]float64   `json:"medians"`
+	// CPU[target] are the server's CPU nanoseconds per request in each round (our generator,
+	// servers this command started); CPUMedians their medians.
+	CPU        map[string][]float64 `json:"server_cpu_ns_per_request,omitempty"`
+	CPUMedians map[string]float64   `json:"server_cpu_ns_per_request_median,omitempty"`
 }
 
 const (
@@ -305,6 +309,12 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 					cmp.Samples[gen] = map[string][]float64{}
 				}
 				cmp.Samples[gen][ep.name] = append(cmp.Samples[gen][ep.name], v)
+				if tr, ok := res.(*loadtest.ThroughputResult); ok && tr.ServerCPU > 0 {
+					if cmp.CPU == nil {
+						cmp.CPU = map[string][]float64{}
+					}
+					cmp.CPU[ep.name] = append(cmp.CPU[ep.name], float64(tr.ServerCPU))
+				}
 				if res != nil && round == o.rounds-1 {
 					r := res.Report()
 					r.Target = ep.name
@@ -319,6 +329,12 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		cmp.Medians[gen] = map[string]float64{}
 		for t, vs := range byTarget {
 			cmp.Medians[gen][t] = median(vs)
+		}
+	}
+	if len(cmp.CPU) > 0 {
+		cmp.CPUMedians = map[string]float64{}
+		for t, vs := range cmp.CPU {
+			cmp.CPUMedians[t] = median(vs)
 		}
 	}
 	if o.goals && scen == "throughput" && ctx.Err() == nil {
@@ -396,6 +412,9 @@ func (c *comparison) table() [][]string {
 	if len(c.Generators) == 2 {
 		head = append(head, "ours ÷ wrk")
 	}
+	if len(c.CPUMedians) > 0 {
+		head = append(head, "server CPU/req", "ceiling ÷ target CPU")
+	}
 	rows := [][]string{head}
 	for _, t := range c.Targets {
 		row := []string{t}
@@ -427,6 +446,18 @@ func (c *comparison) table() [][]string {
 				row = append(row, fmt.Sprintf("%.1f%%", 100*c.Medians["ours"][t]/w))
 			} else {
 				row = append(row, "-")
+			}
+		}
+		if len(c.CPUMedians) > 0 {
+			if v := c.CPUMedians[t]; v > 0 {
+				row = append(row, loadtest.FormatDuration(time.Duration(v)))
+				if ceil := c.CPUMedians[nameCeiling]; ceil > 0 {
+					row = append(row, fmt.Sprintf("%.1f%%", 100*ceil/v))
+				} else {
+					row = append(row, "-")
+				}
+			} else {
+				row = append(row, "-", "-")
 			}
 		}
 		rows = append(rows, row)
@@ -522,6 +553,10 @@ func printComparison(w *os.File, c *comparison) {
 				mark = "MISSED"
 			}
 			fmt.Fprintf(w, "\nfastmcp reaches %.1f%% of the bare fasthttp ceiling (goal ≥ 75%%): %s\n", 100*v/ceil, mark)
+		}
+		if v, ceil := c.CPUMedians[nameFastmcp], c.CPUMedians[nameCeiling]; v > 0 && ceil > 0 {
+			fmt.Fprintf(w, "by server CPU per request (%s vs %s), fastmcp's capacity is %.1f%% of the ceiling's (less sensitive to other load on the machine)\n",
+				loadtest.FormatDuration(time.Duration(v)), loadtest.FormatDuration(time.Duration(ceil)), 100*ceil/v)
 		}
 		if len(c.Generators) == 2 {
 			if ours, wrk := c.Medians["ours"][nameCeiling], c.Medians["wrk"][nameCeiling]; wrk > 0 {
