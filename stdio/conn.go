@@ -1,10 +1,12 @@
 package stdio
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,10 +59,10 @@ type conn struct {
 	listens    sync.WaitGroup // running listen goroutines
 
 	mu         sync.Mutex
-	inflight   map[string]*job // admitted requests and open streams by id, until their last word
-	active     int             // jobs awaiting their outcome and listen goroutines running
-	openListen int             // listen streams admitted and not yet ended or cancelled
-	reading    bool            // lines are still admitted
+	inflight   idTable // admitted requests and open streams by id, until their last word
+	active     int     // jobs awaiting their outcome and listen goroutines running
+	openListen int     // listen streams admitted and not yet ended or cancelled
+	reading    bool    // lines are still admitted
 	isDrained  bool
 	stopErr    error // why output stopped for good; nil while it runs
 	readErr    error // a read error that ended the input
@@ -92,7 +94,7 @@ func newConn(ctx context.Context, h handler, dec *decode.Decoder, ex *pool.Execu
 		stopped:    make(chan struct{}),
 		readerDone: make(chan struct{}),
 		writerDone: make(chan struct{}),
-		inflight:   make(map[string]*job),
+		inflight:   newIDTable(),
 		reading:    true,
 	}
 	c.out = newOutput(out, set.writeTimeout, func() { c.fail(ErrWriteTimeout) })
@@ -220,14 +222,17 @@ func (c *conn) stop(err error) bool {
 		close(c.stopped)
 		c.writable.Broadcast()
 		c.space.Broadcast()
-		for _, j := range c.inflight {
+		c.inflight.each(func(j *job) {
 			if !j.listen && j.state == statePending {
 				keys = append(keys, j.pkey)
 			}
-		}
+		})
 	}
 	c.mu.Unlock()
 	c.cancel(err)
+	// Newest first: the queued jobs are the newest, and cancelling them before the running
+	// ones keeps a worker that frees up from starting one.
+	slices.SortFunc(keys, func(a, b pool.Key) int { return cmp.Compare(b.Owner, a.Owner) })
 	for _, k := range keys {
 		c.ex.Cancel(k, err)
 	}
@@ -293,9 +298,7 @@ func (c *conn) checkDrainedLocked() {
 
 // forgetLocked frees the id of j, which has had its last word. c.mu must be held.
 func (c *conn) forgetLocked(j *job) {
-	if c.inflight[j.id] == j {
-		delete(c.inflight, j.id)
-	}
+	c.inflight.remove(j.id, j)
 	if j.listen {
 		c.openListen--
 	}
@@ -317,12 +320,16 @@ func (c *conn) executorDown(err error) {
 func (c *conn) closeListens() {
 	var cancels []context.CancelFunc
 	c.mu.Lock()
-	for _, j := range c.inflight {
+	var streams []*job
+	c.inflight.each(func(j *job) {
 		if j.listen && j.state == statePending {
-			j.state = stateCancelled
-			c.forgetLocked(j)
-			cancels = append(cancels, j.lcancel)
+			streams = append(streams, j)
 		}
+	})
+	for _, j := range streams { // not while iterating: forgetLocked deletes
+		j.state = stateCancelled
+		c.forgetLocked(j)
+		cancels = append(cancels, j.lcancel)
 	}
 	c.mu.Unlock()
 	for _, cancel := range cancels {

@@ -1,14 +1,12 @@
 package stdio
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -40,11 +38,11 @@ type job struct {
 	line []byte // the input line; msg borrows it
 	out  []byte // the reply Handle appends
 	esc  []byte // the reply made 7-bit clean, when it was not
-	kbuf []byte // scratch for the id key
+	kbuf []byte // a string id's unescaped text (id.str is a view of it)
 
-	id      string   // key in c.inflight (a view of kbuf; see admit)
-	pkey    pool.Key // the executor's key: unique per job
-	state   uint8    // guarded by c.mu
+	id      requestID // its key in c.inflight
+	pkey    pool.Key  // the executor's key: unique per job
+	state   uint8     // guarded by c.mu
 	listen  bool
 	lctx    context.Context    // a stream's context
 	lcancel context.CancelFunc // cancels lctx
@@ -76,7 +74,7 @@ func (c *conn) putJob(j *job) {
 		j.esc = nil
 	}
 	j.line, j.out, j.esc = j.line[:0], j.out[:0], j.esc[:0]
-	j.c, j.id, j.pkey, j.listen, j.lctx, j.lcancel, j.slot = nil, "", pool.Key{}, false, nil, nil, nil
+	j.c, j.id, j.pkey, j.listen, j.lctx, j.lcancel, j.slot = nil, requestID{}, pool.Key{}, false, nil, nil, nil
 	jobs.Put(j)
 }
 
@@ -121,7 +119,9 @@ func (c *conn) putReply(j *job, owner *job, final bool) {
 // admit starts a request on the executor, or a subscriptions/listen stream on its own
 // goroutine, unless its id is in flight or capacity is exhausted.
 func (c *conn) admit(j *job) {
-	j.kbuf = appendIDKey(j.kbuf[:0], j.msg.ID())
+	// The id is within bounds (Decode checked it). A string id's text lives in kbuf, which
+	// nothing changes until the job is recycled, after it has left the table.
+	j.id, _ = parseID(j.msg.ID(), &j.kbuf)
 	j.listen = fastmcp.IsStreaming(string(j.msg.Method().Text()))
 	if j.listen {
 		j.lctx, j.lcancel = context.WithCancel(c.ctx)
@@ -133,7 +133,7 @@ func (c *conn) admit(j *job) {
 		c.mu.Unlock()
 		c.dropUnadmitted(j)
 		return
-	case c.inflight[string(j.kbuf)] != nil:
+	case c.inflight.get(j.id) != nil:
 		refusal = msgDuplicateID
 	case j.listen && c.openListen >= c.set.maxSubscriptions:
 		refusal = msgSubscriptionsCap
@@ -148,13 +148,10 @@ func (c *conn) admit(j *job) {
 		c.dropUnadmitted(j)
 		return
 	}
-	// The key is a view of kbuf, which nothing changes until the job is recycled, and the
-	// job leaves the table (forgetLocked) before that.
-	j.id = unsafe.String(unsafe.SliceData(j.kbuf), len(j.kbuf))
 	// Not the id: the executor keeps its key until Run has returned, when j may be recycled.
 	j.pkey = pool.Key{Owner: jobSeq.Add(1)}
 	j.state = statePending
-	c.inflight[j.id] = j
+	c.inflight.put(j.id, j)
 	c.active++
 	if j.listen {
 		c.openListen++
@@ -259,13 +256,12 @@ func (c *conn) cancelRequest(m *decode.Message, scratch *job) {
 	if reason := decode.Lookup(params, "reason"); reason.Present() && reason.Type() != decode.TypeString {
 		return
 	}
-	id := decode.Lookup(params, "requestId")
-	if t := id.Type(); t != decode.TypeString && t != decode.TypeInteger {
+	id, ok := parseID(decode.Lookup(params, "requestId"), &scratch.kbuf)
+	if !ok {
 		return
 	}
-	scratch.kbuf = appendIDKey(scratch.kbuf[:0], id)
 	c.mu.Lock()
-	j := c.inflight[string(scratch.kbuf)]
+	j := c.inflight.get(id)
 	if j == nil || j.state != statePending {
 		c.mu.Unlock()
 		return
@@ -353,23 +349,6 @@ func (j *job) Notify(ctx context.Context, msg []byte) error {
 
 var _ fastmcp.Sink = (*job)(nil)
 var _ pool.Task = (*job)(nil)
-
-// appendIDKey appends the key of a request id to dst: its type and its value, with
-// strings unescaped, so that ids the client considers equal ("a" and "\u0061") are equal.
-func appendIDKey(dst []byte, id decode.Value) []byte {
-	raw := id.Raw()
-	if id.Type() != decode.TypeString {
-		if bytes.Equal(raw, []byte("-0")) {
-			raw = raw[1:]
-		}
-		return append(append(dst, 'n'), raw...)
-	}
-	dst = append(dst, 's')
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return append(dst, raw[1:len(raw)-1]...)
-	}
-	return decode.Unquote(dst, raw)
-}
 
 // clean reports whether the JSON text b can be written as it is: 7-bit clean, with no raw
 // line break (which in valid JSON can only be whitespace between tokens). Every reply goes
