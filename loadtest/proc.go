@@ -44,7 +44,7 @@ func ProcessCPU(pid int) (time.Duration, error) {
 type cpuMeter struct {
 	start, end   time.Duration
 	tStart, tEnd time.Time
-	ok           bool
+	started, ok  bool
 	stop         func()
 }
 
@@ -56,14 +56,16 @@ func meterCPU(pid int, from, to time.Time) *cpuMeter {
 	}
 	done := make(chan struct{})
 	t1 := time.AfterFunc(time.Until(from), func() {
-		m.start, _ = ProcessCPU(pid)
+		var err error
+		m.start, err = ProcessCPU(pid)
 		m.tStart = time.Now()
+		m.started = err == nil
 	})
 	t2 := time.AfterFunc(time.Until(to), func() {
 		var err error
 		m.end, err = ProcessCPU(pid)
 		m.tEnd = time.Now()
-		m.ok = err == nil && m.start > 0
+		m.ok = err == nil && m.started
 		close(done)
 	})
 	m.stop = func() {
