@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -42,6 +43,7 @@ func ProcessCPU(pid int) (time.Duration, error) {
 
 // cpuMeter reads a process's CPU time at the start and at the end of a window.
 type cpuMeter struct {
+	mu           sync.Mutex
 	start, end   time.Duration
 	tStart, tEnd time.Time
 	started, ok  bool
@@ -56,16 +58,17 @@ func meterCPU(pid int, from, to time.Time) *cpuMeter {
 	}
 	done := make(chan struct{})
 	t1 := time.AfterFunc(time.Until(from), func() {
-		var err error
-		m.start, err = ProcessCPU(pid)
-		m.tStart = time.Now()
-		m.started = err == nil
+		v, err := ProcessCPU(pid)
+		m.mu.Lock()
+		m.start, m.tStart, m.started = v, time.Now(), err == nil
+		m.mu.Unlock()
 	})
 	t2 := time.AfterFunc(time.Until(to), func() {
-		var err error
-		m.end, err = ProcessCPU(pid)
-		m.tEnd = time.Now()
+		v, err := ProcessCPU(pid)
+		m.mu.Lock()
+		m.end, m.tEnd = v, time.Now()
 		m.ok = err == nil && m.started
+		m.mu.Unlock()
 		close(done)
 	})
 	m.stop = func() {
@@ -81,6 +84,8 @@ func meterCPU(pid int, from, to time.Time) *cpuMeter {
 // result returns the CPU used per request and the cores used on average.
 func (m *cpuMeter) result(requests int64) (perRequest time.Duration, cores float64) {
 	m.stop()
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if !m.ok || requests == 0 || !m.tEnd.After(m.tStart) {
 		return 0, 0
 	}
