@@ -22,7 +22,7 @@ func init() {
 	})
 	register(command{
 		Name:    "suite",
-		Summary: "the default run: an embedded endpoint and the default scenarios in about 40 s",
+		Summary: "the default run: an embedded endpoint and the default scenarios in under a minute",
 		Run:     suiteCmd,
 	})
 	defaultCommand = "suite"
@@ -48,6 +48,7 @@ type runOptions struct {
 	connections           int
 	rate                  float64
 	streams, connCap      int
+	fanouts               int
 	runs                  int
 	drainTimeout          time.Duration
 	jsonFile, htmlFile    string
@@ -64,6 +65,7 @@ func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.connections, "connections", loadtest.DefaultConnections, "keep-alive connections of throughput and latency")
 	fs.Float64Var(&o.rate, "rate", 0, "requests per second of latency (default: half of the throughput just measured, or probed) and of the legitimate load of conncap and slowloris")
 	fs.IntVar(&o.streams, "streams", loadtest.DefaultStreams, "listen streams of sse-keepalive (at most 10000)")
+	fs.IntVar(&o.fanouts, "fanouts", loadtest.DefaultFanouts, "list_changed rounds of sse-keepalive")
 	fs.IntVar(&o.connCap, "cap", 0, "connection cap of --target, for conncap")
 	fs.IntVar(&o.runs, "runs", 0, "consecutive drain runs (default 3 embedded, 1 against --target)")
 	fs.DurationVar(&o.drainTimeout, "drain-timeout", 0, "drain timeout of --target, shown beside the drain time")

@@ -162,7 +162,7 @@ func runStreams(ctx context.Context, e *runEnv) (loadtest.Reporter, error) {
 	if !e.o.durationSet {
 		window = 3 * time.Second
 	}
-	cfg := loadtest.StreamsConfig{Streams: n, Duration: window, Progress: e.progress}
+	cfg := loadtest.StreamsConfig{Streams: n, Duration: window, Fanouts: e.o.fanouts, Progress: e.progress}
 	if e.external() {
 		t, err := e.target()
 		if err != nil {
