@@ -72,7 +72,8 @@ func New(cfg Config) (*Executor, error) {
 // Submit admits task under key with the [Config.DefaultTimeout] deadline.
 // See [Executor.SubmitTimeout].
 func (e *Executor) Submit(ctx context.Context, key Key, task Task) error {
-	return e.submit(ctx, key, e.cfg.timeout, task)
+	_, err := e.submit(ctx, key, e.cfg.timeout, task, false)
+	return err
 }
 
 // SubmitTimeout admits task under key with its own timeout, counted from
@@ -95,15 +96,29 @@ func (e *Executor) SubmitTimeout(ctx context.Context, key Key, timeout time.Dura
 	if timeout == 0 {
 		timeout = e.cfg.timeout
 	}
-	return e.submit(ctx, key, timeout, task)
+	_, err := e.submit(ctx, key, timeout, task, false)
+	return err
 }
 
-func (e *Executor) submit(ctx context.Context, key Key, timeout time.Duration, task Task) error {
+// SubmitInline is [Executor.SubmitTimeout], except that a job admitted to run at once (a
+// worker is free and nothing is queued) runs on the caller's goroutine before SubmitInline
+// returns, reporting inline true. It counts as running, has its deadline and cancellation, and
+// its outcome reaches Done as usual; a queued job runs on a worker later, as with Submit. It
+// saves the hand-off to a worker for short jobs, at the price of the caller's goroutine: a
+// transport that must answer at the deadline whatever the job does uses Submit.
+func (e *Executor) SubmitInline(ctx context.Context, key Key, timeout time.Duration, task Task) (inline bool, err error) {
+	if timeout == 0 {
+		timeout = e.cfg.timeout
+	}
+	return e.submit(ctx, key, timeout, task, true)
+}
+
+func (e *Executor) submit(ctx context.Context, key Key, timeout time.Duration, task Task, inline bool) (bool, error) {
 	if task == nil {
 		panic("pool: Submit with a nil Task")
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return false, err
 	}
 	jc := &jobCtx{parent: ctx, epoch: &e.epoch}
 	var now time.Duration
@@ -120,16 +135,22 @@ func (e *Executor) submit(ctx context.Context, key Key, timeout time.Duration, t
 	if err := e.admitLocked(j, now); err != nil {
 		e.recycleLocked(j)
 		e.mu.Unlock()
-		return err
+		return false, err
 	}
 	if j.where == inQueue {
 		j.watch()
 		e.mu.Unlock()
-		return nil
+		return false, nil
 	}
 	e.mu.Unlock()
+	if inline {
+		if next := e.runOne(j); next != nil {
+			e.start(next) // the queue's head goes to a worker: this goroutine is not one
+		}
+		return true, nil
+	}
 	e.start(j)
-	return nil
+	return false, nil
 }
 
 // admitLocked places j in the running set or the queue, and schedules its

@@ -105,6 +105,13 @@ type Config struct {
 	MaxConcurrency int
 	MaxQueue       int
 
+	// DisableInline hands every request to an executor worker. By default (native listener
+	// only) a request that cannot stream (no progressToken, no logLevel) and finds a worker
+	// free runs on its connection's goroutine instead, still counted by the executor: it saves
+	// the hand-off, and its deadline and a disconnect cancel its context as usual, but a
+	// handler that ignores its context delays the 504 until it returns.
+	DisableInline bool
+
 	// Logger receives the listener's structured logs. If nil, slog.Default() is used.
 	Logger *slog.Logger
 }

@@ -20,6 +20,8 @@ type listener struct {
 	ids   atomic.Uint64
 	// readTimeout bounds each read of a connection.
 	readTimeout time.Duration
+	// clock is the server's coarse time in Unix nanoseconds (0 before the first tick).
+	clock *atomic.Int64
 
 	mu    sync.Mutex
 	conns map[*conn]struct{} // for the end of a drain
@@ -83,48 +85,81 @@ type conn struct {
 	mu            sync.Mutex
 	phaseDeadline time.Time
 	stash         []byte
+	hasStash      atomic.Bool
 
-	closed atomic.Bool
-	busy   atomic.Bool // a handler is serving a request read in full
+	// The read deadline in force, in Unix nanoseconds, and whether it is the phase's (sooner
+	// than the per-read bound). Used by the connection's own goroutine only.
+	applied        int64
+	appliedIsPhase bool
+
+	closed  atomic.Bool
+	busy    atomic.Bool // a handler is serving a request read in full
+	headers headerSet   // the request's indexed headers, reused
 
 	// The watch of a running request.
 	watching  bool
 	gone      chan struct{}
 	watchDone chan struct{}
+
+	// An inline request (run on this connection's goroutine): when it started, in the
+	// server's coarse time (0: none), and the executor key the watch cancels if the peer
+	// goes away. Guarded by inlineMu, shared with the server's tick.
+	inlineMu    sync.Mutex
+	inlineStart int64
+	inlineKey   pool.Key
 }
 
 func (c *conn) Read(p []byte) (int, error) {
-	c.mu.Lock()
-	if len(c.stash) > 0 {
+	if c.hasStash.Load() {
+		c.mu.Lock()
 		n := copy(p, c.stash)
 		c.stash = c.stash[n:]
+		c.hasStash.Store(len(c.stash) > 0)
 		c.mu.Unlock()
 		return n, nil
 	}
-	d := c.phaseDeadline
-	c.mu.Unlock()
-	if c.readTimeout > 0 {
-		per := time.Now().Add(c.readTimeout)
-		if d.IsZero() || per.Before(d) {
-			d = per
+	if c.readTimeout > 0 && !c.appliedIsPhase {
+		// Re-arm the per-read bound only when less than 7/8 of it is left: a read always gets
+		// between 7/8 of ReadTimeout and all of it, without a clock read and a deadline
+		// change per read. The time is the server's coarse clock.
+		if now := c.l.now(); c.applied-now < int64(c.readTimeout)-int64(c.readTimeout)/8 {
+			c.applyRead(now)
 		}
-		_ = c.Conn.SetReadDeadline(d)
 	}
 	return c.Conn.Read(p)
+}
+
+// applyRead sets the read deadline to the sooner of the per-read bound and the phase
+// deadline.
+func (c *conn) applyRead(now int64) {
+	d := now + int64(c.readTimeout)
+	c.mu.Lock()
+	phase := c.phaseDeadline
+	c.mu.Unlock()
+	c.appliedIsPhase = !phase.IsZero() && phase.UnixNano() <= d
+	if c.appliedIsPhase {
+		d = phase.UnixNano()
+	}
+	c.applied = d
+	_ = c.Conn.SetReadDeadline(time.Unix(0, d))
 }
 
 func (c *conn) SetReadDeadline(t time.Time) error {
 	c.mu.Lock()
 	c.phaseDeadline = t
 	c.mu.Unlock()
+	if c.readTimeout > 0 {
+		c.applyRead(c.l.now())
+		return nil
+	}
 	return c.Conn.SetReadDeadline(t)
 }
 
 func (c *conn) SetDeadline(t time.Time) error {
-	c.mu.Lock()
-	c.phaseDeadline = t
-	c.mu.Unlock()
-	return c.Conn.SetDeadline(t)
+	if err := c.Conn.SetWriteDeadline(t); err != nil {
+		return err
+	}
+	return c.SetReadDeadline(t)
 }
 
 func (c *conn) Close() error {
@@ -139,7 +174,7 @@ func (c *conn) Close() error {
 // watch starts reading the connection in the background; the returned channel is closed if
 // the peer closes it (or it fails) before unwatch. Bytes that arrive meanwhile (a pipelined
 // request) are kept for the next Read, and end the watch.
-func (c *conn) watch() <-chan struct{} {
+func (c *conn) watch(onGone func()) <-chan struct{} {
 	if c.gone == nil {
 		c.gone, c.watchDone = make(chan struct{}), make(chan struct{}, 1)
 	}
@@ -151,9 +186,13 @@ func (c *conn) watch() <-chan struct{} {
 		if n > 0 {
 			c.mu.Lock()
 			c.stash = append(c.stash, buf[:n]...)
+			c.hasStash.Store(true)
 			c.mu.Unlock()
-		} else if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+		} else if err != nil && !isTimeout(err) {
 			close(c.gone)
+			if onGone != nil {
+				onGone()
+			}
 		}
 		c.watchDone <- struct{}{}
 	}()
@@ -175,6 +214,7 @@ func (c *conn) unwatch() (gone bool) {
 		return true
 	default:
 	}
+	c.applied, c.appliedIsPhase = 0, false // the next read re-arms its bound
 	c.mu.Lock()
 	d := c.phaseDeadline
 	c.mu.Unlock()
@@ -194,4 +234,58 @@ func (l *listener) interruptReads() {
 			_ = c.Conn.SetReadDeadline(time.Now())
 		}
 	}
+}
+
+// now returns the coarse time in Unix nanoseconds.
+func (l *listener) now() int64 {
+	if l.clock != nil {
+		if t := l.clock.Load(); t != 0 {
+			return t
+		}
+	}
+	return time.Now().UnixNano()
+}
+
+// beginInline marks the start of an inline request.
+func (c *conn) beginInline(key pool.Key) {
+	c.inlineMu.Lock()
+	c.inlineStart, c.inlineKey = c.l.now(), key
+	c.inlineMu.Unlock()
+}
+
+// endInline marks its end, stopping a watch the tick started; it reports whether the peer
+// went away meanwhile.
+func (c *conn) endInline() (gone bool) {
+	c.inlineMu.Lock()
+	defer c.inlineMu.Unlock()
+	c.inlineStart = 0
+	return c.unwatch()
+}
+
+// watchInline starts watching the connection of an inline request running for longer than
+// after (the tick calls it): the request's job is cancelled if the peer goes away.
+func (c *conn) watchInline(now, after int64, exec interface{ Cancel(pool.Key, error) bool }) {
+	c.inlineMu.Lock()
+	defer c.inlineMu.Unlock()
+	if c.inlineStart == 0 || c.watching || now-c.inlineStart < after {
+		return
+	}
+	key := c.inlineKey
+	c.watch(func() { exec.Cancel(key, errDisconnected) })
+}
+
+// scanInline lets every connection running an inline request start its watch when due.
+func (l *listener) scanInline(now, after int64, exec interface{ Cancel(pool.Key, error) bool }) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for c := range l.conns {
+		c.watchInline(now, after, exec)
+	}
+}
+
+// isTimeout reports whether a read ended at its deadline (the watch being stopped), not
+// because the peer went away.
+func isTimeout(err error) bool {
+	var te interface{ Timeout() bool }
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &te) && te.Timeout()
 }

@@ -85,6 +85,27 @@ func (j *job) submit(ctx context.Context, key pool.Key) error {
 	return nil
 }
 
+// submitInline is submit, running the job on the caller's goroutine when a worker is free;
+// inline reports whether it did (the outcome is then already delivered).
+func (j *job) submitInline(ctx context.Context, key pool.Key) (inline bool, err error) {
+	j.refs.Add(2)
+	timeout := j.ep.cfg.RequestTimeout
+	if timeout == NoTimeout {
+		timeout = pool.NoTimeout
+	}
+	inline, err = j.ep.exec.SubmitInline(ctx, key, timeout, j)
+	if err != nil {
+		j.refs.Add(-2)
+	}
+	return inline, err
+}
+
+// mayStream reports whether the request can produce notifications (progress or log
+// messages), which need the HTTP side free to switch to an event stream.
+func (j *job) mayStream() bool {
+	return j.msg.ProgressToken().Present() || j.msg.LogLevel().Present()
+}
+
 // completed reports whether the job ran to its end; only then is its reply readable.
 func (j *job) completed() bool { return j.result.Outcome == pool.Completed }
 

@@ -94,7 +94,7 @@ func (s *Server) Listen() error {
 
 func (s *Server) setListener(ln net.Listener) {
 	s.mu.Lock()
-	s.ln = &listener{Listener: ln, max: int64(s.ep.cfg.MaxConnections), stats: &s.ep.stats, readTimeout: s.ep.cfg.ReadTimeout}
+	s.ln = &listener{Listener: ln, max: int64(s.ep.cfg.MaxConnections), stats: &s.ep.stats, readTimeout: s.ep.cfg.ReadTimeout, clock: &s.tick.now}
 	s.mu.Unlock()
 }
 
@@ -123,6 +123,9 @@ func (s *Server) Serve(ln ...net.Listener) error {
 	s.mu.Lock()
 	s.served = true
 	s.mu.Unlock()
+	if !s.ep.cfg.DisableInline {
+		s.tick.onTick = func(now int64) { l.scanInline(now, int64(watchDelay), s.ep.exec) }
+	}
 	go s.tick.run()
 	defer close(s.serving)
 	err := s.fs.Serve(l)

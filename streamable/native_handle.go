@@ -82,8 +82,9 @@ func (s *Server) writeError(ctx *fasthttp.RequestCtx, e *httpError, id []byte) {
 func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	ep := s.ep
 	req := &ctx.Request
-	h := fastHeaders{&req.Header}
 	c := ctx.Conn().(*conn)
+	h := &c.headers
+	h.reset(&req.Header)
 	c.busy.Store(true)
 	defer c.busy.Store(false)
 	if ep.cfg.RequestGate != nil && s.takeGate(ctx) {
@@ -140,7 +141,29 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	ep.stats.inFlight.Add(1)
 	defer ep.stats.inFlight.Add(-1)
 
-	if err := j.submit(context.Background(), key); err != nil {
+	if !ep.cfg.DisableInline && !j.mayStream() {
+		c.beginInline(key)
+		inline, err := j.submitInline(context.Background(), key)
+		gone := c.endInline()
+		switch {
+		case err != nil:
+			s.writeError(ctx, submitError(err), j.msg.ID().Raw())
+			j.release()
+			return
+		case inline && gone:
+			ep.stats.disconnects.Add(1)
+			ctx.SetConnectionClose()
+			<-j.done
+			j.release()
+			return
+		case inline:
+			<-j.done
+			s.writeReply(ctx, j)
+			j.release()
+			return
+		}
+		// Queued: it runs on a worker; wait for it below.
+	} else if err := j.submit(context.Background(), key); err != nil {
 		s.writeError(ctx, submitError(err), j.msg.ID().Raw())
 		j.release()
 		return
@@ -169,7 +192,7 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 			return
 		case <-s.tick.C():
 			if ticks++; ticks == 2 {
-				gone = c.watch()
+				gone = c.watch(nil)
 			}
 		case <-gone:
 			c.unwatch()

@@ -1,0 +1,105 @@
+package streamable
+
+import (
+	"bytes"
+
+	"github.com/valyala/fasthttp"
+)
+
+// headerSet indexes, in one pass over a request's headers, the ones admission reads on every
+// request, so each lookup is an array read instead of a scan of the whole header. Others
+// (Mcp-Param-*, rare repeats) fall back to fasthttp's lookup. A connection reuses one.
+type headerSet struct {
+	h    *fasthttp.RequestHeader
+	vals [numIndexed][maxIndexed][]byte
+	n    [numIndexed]int
+	ct   [1][]byte // Content-Type, which fasthttp keeps apart
+}
+
+const maxIndexed = 2 // values kept per header; more fall back to PeekAll
+
+const (
+	hOrigin = iota
+	hAccept
+	hVersion
+	hMethod
+	hName
+	hTransferEncoding
+	numIndexed
+)
+
+var indexedNames = [numIndexed]string{
+	hOrigin:           "Origin",
+	hAccept:           "Accept",
+	hVersion:          HeaderProtocolVersion,
+	hMethod:           HeaderMethod,
+	hName:             HeaderName,
+	hTransferEncoding: "Transfer-Encoding",
+}
+
+func (s *headerSet) reset(h *fasthttp.RequestHeader) {
+	s.h = h
+	s.n = [numIndexed]int{}
+	for k, v := range h.All() {
+		i := indexOf(k)
+		if i < 0 {
+			continue
+		}
+		if s.n[i] < maxIndexed {
+			s.vals[i][s.n[i]] = v
+		}
+		s.n[i]++
+	}
+}
+
+func indexOf(key []byte) int {
+	switch len(key) {
+	case len("Origin"): // also "Accept"
+		if bytes.EqualFold(key, []byte("Origin")) {
+			return hOrigin
+		}
+		if bytes.EqualFold(key, []byte("Accept")) {
+			return hAccept
+		}
+	case len(HeaderProtocolVersion):
+		if bytes.EqualFold(key, []byte(HeaderProtocolVersion)) {
+			return hVersion
+		}
+	case len(HeaderMethod):
+		if bytes.EqualFold(key, []byte(HeaderMethod)) {
+			return hMethod
+		}
+	case len(HeaderName):
+		if bytes.EqualFold(key, []byte(HeaderName)) {
+			return hName
+		}
+	case len("Transfer-Encoding"):
+		if bytes.EqualFold(key, []byte("Transfer-Encoding")) {
+			return hTransferEncoding
+		}
+	}
+	return -1
+}
+
+// Values implements Headers.
+func (s *headerSet) Values(name string) [][]byte {
+	for i, n := range indexedNames {
+		if n != name {
+			continue
+		}
+		switch c := s.n[i]; {
+		case c == 0:
+			return nil
+		case c <= maxIndexed:
+			return s.vals[i][:c]
+		}
+		break
+	}
+	if name == "Content-Type" {
+		if s.ct[0] = s.h.ContentType(); len(s.ct[0]) > 0 {
+			return s.ct[:]
+		}
+		return nil
+	}
+	return s.h.PeekAll(name)
+}
