@@ -17,7 +17,7 @@ type recorder struct {
 }
 
 func (r *recorder) Run(ctx context.Context) error { return r.run(ctx) }
-func (r *recorder) Done(res Result)                { r.result <- res }
+func (r *recorder) Done(res Result)               { r.result <- res }
 
 func TestSubmitInline(t *testing.T) {
 	e, err := New(Config{MaxConcurrency: 1, MaxQueue: 1})

@@ -73,8 +73,8 @@ func (s *Server) closeConns() {
 		return
 	}
 	for _, c := range l.all() {
+		_ = c.Close() // first, so a cancelled handler's late reply cannot reach the client
 		s.ep.exec.Cancel(keyOf(c), errShutdownCancel)
-		_ = c.Close()
 	}
 }
 
