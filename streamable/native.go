@@ -67,6 +67,7 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 		MaxRequestsPerConn:           c.MaxRequestsPerConn,
 		Concurrency:                  c.MaxConnections + 16, // the listener caps first; keep fasthttp's 503 out of the way
 		CloseOnShutdown:              true,
+		KeepHijackedConns:            true, // listen streams own their connection (see serveListen)
 		NoDefaultContentType:         true,
 		DisablePreParseMultipartForm: true,
 		Logger:                       fasthttpLogger{c.Logger},
@@ -127,6 +128,7 @@ func (s *Server) Serve(ln ...net.Listener) error {
 		s.tick.onTick = func(now int64) { l.scanInline(now, int64(watchDelay), s.ep.exec) }
 	}
 	go s.tick.run()
+	defer s.tick.Stop() // Serve returns once the listener is closed, whatever the order
 	defer close(s.serving)
 	err := s.fs.Serve(l)
 	if s.draining.Load() {

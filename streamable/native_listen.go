@@ -64,11 +64,18 @@ func (s *Server) serveListen(ctx *fasthttp.RequestCtx, j *job) {
 		j.release()
 		return
 	}
+	// The stream runs on its own goroutine over the listener's connection, and the hijack
+	// handler returns at once: fasthttp then drops its request context and its read buffer
+	// (MaxHeaderBytes large) instead of holding them for the stream's life.
+	c := ctx.Conn().(*conn)
 	ctx.HijackSetNoResponse(true)
-	ctx.Hijack(func(c net.Conn) {
-		defer release()
-		defer j.release()
-		s.runListen(c, j)
+	ctx.Hijack(func(net.Conn) {
+		go func() {
+			defer c.Close()
+			defer release()
+			defer j.release()
+			s.runListen(c, j)
+		}()
 	})
 }
 

@@ -59,7 +59,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Unlock()
 	if served {
 		<-s.serving
-		s.tick.Stop()
 	}
 	return err
 }
