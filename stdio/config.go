@@ -33,8 +33,8 @@ type Config struct {
 	// descriptor 1 (os.Stdout, fmt.Print, C code) goes to standard error instead (see the
 	// package documentation, "Standard output"). A supplied Output is used as it is and never
 	// closed. If it has a SetWriteDeadline method that works (a net.Conn, a pipe from
-	// os.Pipe), write deadlines are set through it; otherwise each write runs on a helper
-	// goroutine that Serve stops waiting for after WriteTimeout.
+	// os.Pipe), write deadlines are set through it; otherwise a watchdog timer bounds each
+	// write, and Serve stops waiting for a write that overruns it.
 	Output io.Writer
 
 	// WriteTimeout bounds one write to Output. A write that takes longer, or fails, is

@@ -30,8 +30,9 @@
 // # Concurrency and ordering
 //
 // The reader decodes each line (the decoder's limits apply, see package decode) and submits
-// each request to the executor, keyed by its job; the line is copied into a buffer the job
-// owns, because jobs outlive the read loop. Responses are written in completion order, not
+// each request to the executor; the line is copied into a buffer the request's job owns,
+// because jobs outlive the read loop. Handlers see Serve's context values, and their own
+// context ends at the request's deadline, on cancellation, and when serving stops. Responses are written in completion order, not
 // request order. Notifications that belong to a request (progress, log messages) are
 // written one at a time, each acknowledged to the handler once written, and always before
 // the request's response; nothing is written for a request after its response.
@@ -82,8 +83,11 @@
 // or retried afterwards (a device that timed out may have taken part of a line), and Serve
 // returns the error ([ErrWriteTimeout] for a timeout). Serve never closes Input or Output.
 // Where Output has a working SetWriteDeadline method (a net.Conn, an *os.File from
-// os.Pipe), the deadline is set on it; otherwise each write runs on a helper goroutine, and
-// after a timeout that goroutine stays blocked in Write until Write returns, then exits.
+// os.Pipe), the deadline is set on it before each write. Otherwise (the process's standard
+// output, a plain io.Writer) a watchdog timer fails the connection when a write overruns;
+// the writer goroutine then stays blocked in Write until Write returns, and exits without
+// writing anything more. Requests never write themselves, so no executor worker is ever
+// stuck in a write.
 //
 // # Standard output
 //

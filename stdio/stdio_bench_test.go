@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -101,15 +100,6 @@ func runStdioBench(b *testing.B, pipe pipePair, method string, inflight, workers
 	// CPU time of the whole process (server and client) per request: unlike req/s it does
 	// not depend on what else the machine runs.
 	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/req")
-}
-
-// cpuTime returns the user and system CPU time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // driveStdio serves n requests of method with inflight outstanding and returns the number
