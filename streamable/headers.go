@@ -28,6 +28,9 @@ const (
 // mediaTypeIs reports whether a Content-Type value names the media type want (parameters
 // allowed, type compared case-insensitively).
 func mediaTypeIs(v []byte, want string) bool {
+	if string(v) == want {
+		return true
+	}
 	if i := bytes.IndexByte(v, ';'); i >= 0 {
 		v = v[:i]
 	}
@@ -37,6 +40,9 @@ func mediaTypeIs(v []byte, want string) bool {
 // acceptsBoth reports whether the Accept values list application/json and
 // text/event-stream (wildcards count).
 func acceptsBoth(values [][]byte) bool {
+	if len(values) == 1 && (string(values[0]) == "application/json, text/event-stream" || string(values[0]) == "text/event-stream, application/json") {
+		return true // what clients send, without parsing
+	}
 	var json, sse bool
 	for _, v := range values {
 		for len(v) > 0 {
