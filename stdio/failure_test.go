@@ -124,7 +124,10 @@ func TestFailedWrite(t *testing.T) {
 	go func() {
 		done <- Serve(context.Background(), s, Config{Input: inR, Output: w, Logger: discard})
 	}()
-	_, err := io.WriteString(inW, call("1", "wait", `{"key":"w"}`)+"\n"+call("2", "echo", `{"text":"x"}`)+"\n")
+	_, err := io.WriteString(inW, call("1", "wait", `{"key":"w"}`)+"\n")
+	require.NoError(t, err)
+	require.Equal(t, "w", <-tt.started)
+	_, err = io.WriteString(inW, call("2", "echo", `{"text":"x"}`)+"\n")
 	require.NoError(t, err)
 	err = <-done
 	require.ErrorIs(t, err, syscall.ENOSPC)
