@@ -45,6 +45,11 @@
 // stack are logged by the executor, never written). Errors that cannot be tied to a request
 // (an unparseable line, an out-of-bounds id, an over-long line) carry a null id.
 //
+// Size the executor for the handlers: for CPU-bound tools, about one worker per processor
+// ([Config.Pool] MaxConcurrency = runtime.GOMAXPROCS(0)) serves the most requests per
+// second, because a job then rarely has to wake a parked worker; the pool's default of 32
+// suits handlers that wait on I/O.
+//
 // When lines wait for the writer faster than Output takes them (more than 1 MiB pending),
 // the reader stops reading input until the writer catches up, so a client that does not
 // read its responses slows its own requests down instead of growing the server's memory.

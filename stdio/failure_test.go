@@ -2,6 +2,7 @@ package stdio
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -200,4 +201,31 @@ func TestExecutorClosed(t *testing.T) {
 	require.ErrorIs(t, err, pool.ErrClosed)
 	require.Len(t, out, 1)
 	requireError(t, decodeLine(t, out[0]), "2", -32603, "Request executor unavailable")
+}
+
+// When Serve's context ends, it returns its cause at once; an Input with read deadlines is
+// interrupted (its reader goroutine leaves) and handed back with no deadline, unclosed.
+func TestContextCancelledWithDeadlineInput(t *testing.T) {
+	s, tt := newTestServer(t)
+	in, client := net.Pipe()
+	defer in.Close()
+	defer client.Close()
+	var out recordingWriter
+	ctx, stop := context.WithCancelCause(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, s, Config{Input: in, Output: &out, Logger: discard}) }()
+	_, err := io.WriteString(client, call("1", "wait", `{"key":"w"}`)+"\n")
+	require.NoError(t, err)
+	require.Equal(t, "w", <-tt.started)
+	boom := errors.New("shutting down")
+	stop(boom)
+	require.ErrorIs(t, <-done, boom)
+	require.Equal(t, "w:context canceled", <-tt.ended)
+	require.Empty(t, out.writes(), "a cancelled request gets no response")
+
+	go func() { _, _ = io.WriteString(client, "after\n") }()
+	buf := make([]byte, 6)
+	_, err = io.ReadFull(in, buf)
+	require.NoError(t, err, "the read deadline was cleared")
+	require.Equal(t, "after\n", string(buf))
 }

@@ -78,6 +78,15 @@ func (c *conn) putJob(j *job) {
 	jobs.Put(j)
 }
 
+// keep makes body, a reply appended to j.out[:0], j's reply; no reply (nil) leaves j.out
+// empty but keeps its storage.
+func (j *job) keep(body []byte) {
+	if body == nil {
+		body = j.out[:0]
+	}
+	j.out = body
+}
+
 // release lets go of one hold on j.
 func (j *job) release() {
 	if j.refs.Add(-1) == 0 {
@@ -91,7 +100,7 @@ func (c *conn) serveLine(j *job) {
 	err := c.dec.Decode(&j.msg, j.line)
 	switch {
 	case err != nil:
-		j.out = fastmcp.AppendDecodeError(j.out[:0], &j.msg, err).Body
+		j.keep(fastmcp.AppendDecodeError(j.out[:0], &j.msg, err).Body)
 		c.putReply(j, nil, false)
 	case j.msg.Kind() == decode.KindRequest:
 		c.admit(j)
@@ -101,7 +110,7 @@ func (c *conn) serveLine(j *job) {
 			c.cancelRequest(&j.msg, j)
 		}
 	default: // a response is ignored; an invalid message gets the core's answer
-		j.out = c.h.Handle(c.ctx, &j.msg, nil, j.out[:0]).Body
+		j.keep(c.h.Handle(c.ctx, &j.msg, nil, j.out[:0]).Body)
 		c.putReply(j, nil, false)
 	}
 	c.putJob(j)
@@ -243,7 +252,7 @@ func (c *conn) runListen(j *job) {
 		c.mu.Unlock()
 		j.release()
 	}()
-	j.out = c.h.Handle(j.lctx, &j.msg, j, j.out[:0]).Body
+	j.keep(c.h.Handle(j.lctx, &j.msg, j, j.out[:0]).Body)
 	c.putReply(j, j, true)
 }
 
@@ -287,7 +296,7 @@ func (c *conn) cancelRequest(m *decode.Message, scratch *job) {
 // cancelled the context.
 func (j *job) Run(ctx context.Context) error {
 	defer j.release()
-	j.out = j.c.h.Handle(ctx, &j.msg, j, j.out[:0]).Body
+	j.keep(j.c.h.Handle(ctx, &j.msg, j, j.out[:0]).Body)
 	if len(j.out) > 0 {
 		j.c.putReply(j, j, true)
 	}

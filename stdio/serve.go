@@ -138,15 +138,25 @@ func (c *conn) result() error {
 	return nil
 }
 
-// unblockReader interrupts a Read in progress when Input supports read deadlines.
+// unblockReader interrupts a Read in progress when Input supports read deadlines, waits
+// (at most one write timeout) for the reader to go, and clears the deadline again for
+// whoever uses Input next.
 func (c *conn) unblockReader() {
 	select {
 	case <-c.readerDone:
 		return
 	default:
 	}
-	if d, ok := c.in.(interface{ SetReadDeadline(time.Time) error }); ok {
-		_ = d.SetReadDeadline(aLongTimeAgo)
+	d, ok := c.in.(interface{ SetReadDeadline(time.Time) error })
+	if !ok || d.SetReadDeadline(aLongTimeAgo) != nil {
+		return
+	}
+	t := time.NewTimer(c.set.writeTimeout)
+	defer t.Stop()
+	select {
+	case <-c.readerDone:
+		_ = d.SetReadDeadline(time.Time{})
+	case <-t.C:
 	}
 }
 
@@ -175,6 +185,9 @@ func (c *conn) readLoop() {
 
 // endInput records why the input ended; the connection then drains.
 func (c *conn) endInput(err error) {
+	if c.halted.Load() {
+		return // reading had stopped already: this is unblockReader's doing, or late
+	}
 	if !errors.Is(err, io.EOF) {
 		c.set.log.Error("stdio: reading input", "err", err)
 		c.put(decode.AppendError(nil, nil, codeParse, msgReadFailed, nil, true), nil, false)
