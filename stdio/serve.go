@@ -109,9 +109,15 @@ func (c *conn) run(ctx context.Context) error {
 	c.closeOutput() // the writer writes what is pending, unless stopped, and exits
 	select {
 	case <-c.writerDone:
-	case <-c.stopped: // the writer may be blocked in a write that timed out
+	case <-c.stopped:
 	case <-ctx.Done():
 		c.stop(context.Cause(ctx))
+	}
+	if c.out.dl != nil {
+		// Its write ends by its deadline; then the writer clears the deadline, which must
+		// happen before Output is handed back. (Without deadlines the writer may be blocked
+		// in a write that timed out, and is not waited for.)
+		<-c.writerDone
 	}
 	c.cancel(errServeEnded)
 	c.waitListens()
@@ -176,7 +182,7 @@ func (c *conn) readLoop() {
 			return
 		case tooLong:
 			c.putJob(j)
-			c.put(decode.AppendError(nil, nil, codeInvalidRequest, msgLineTooLong, nil, true), nil, false)
+			_, _ = c.put(decode.AppendError(nil, nil, codeInvalidRequest, msgLineTooLong, nil, true), nil, false)
 		default:
 			c.serveLine(j)
 		}
@@ -190,7 +196,7 @@ func (c *conn) endInput(err error) {
 	}
 	if !errors.Is(err, io.EOF) {
 		c.set.log.Error("stdio: reading input", "err", err)
-		c.put(decode.AppendError(nil, nil, codeParse, msgReadFailed, nil, true), nil, false)
+		_, _ = c.put(decode.AppendError(nil, nil, codeParse, msgReadFailed, nil, true), nil, false)
 	}
 	c.mu.Lock()
 	if !errors.Is(err, io.EOF) && c.reading {
