@@ -25,6 +25,10 @@ var allowed = map[string][]string{
 	"fastmcp": {"decode", "pool", "internal/jsonschema", "internal/sealstate", "internal/uritemplate",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text"},
+	// stdio is a thin transport over the core: no HTTP, no other transport's framing.
+	"stdio": {"fastmcp", "decode", "pool", "internal/jsonschema", "internal/sealstate", "internal/uritemplate",
+		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
+		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text", "golang.org/x/sys"},
 }
 
 // TestDependencies runs `go list -deps` on each package of the inner rings and fails on any
