@@ -134,3 +134,16 @@ func CheckObjectRoot(schema []byte) error {
 	}
 	return nil
 }
+
+// stringEnd returns the index just past the JSON string starting at b[i] (a quote). b is valid.
+func stringEnd(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}

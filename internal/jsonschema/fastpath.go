@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fastmcp-go/fastmcp/decode"
 )
 
 // The fast path.
@@ -152,41 +154,31 @@ func (f *flatSchema) accepts(b []byte, wellFormed bool) bool {
 	if !wellFormed && !json.Valid(b) {
 		return false
 	}
-	i := skipSpace(b, 0)
-	if b[i] != '{' {
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return false
 	}
-	i = skipSpace(b, i+1)
 	var seen uint64
-	if b[i] != '}' {
-		for {
-			end := stringEnd(b, i)
-			key := b[i+1 : end-1]
-			if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
-				return false
-			}
-			i = skipSpace(b, end)
-			i = skipSpace(b, i+1) // past ':'
-			vEnd := valueEnd(b, i)
-			bit, ok := f.index[string(key)]
-			m := uint64(1) << bit
-			switch {
-			case ok && f.closed && f.declared&m == 0:
-				return false // required but not declared: additional
-			case ok:
-				if seen&m != 0 || !kindMatches(f.kinds[bit], b[i:vEnd]) {
-					return false
-				}
-				seen |= m
-			case f.closed:
-				return false
-			}
-			i = skipSpace(b, vEnd)
-			if b[i] == '}' {
-				break
-			}
-			i = skipSpace(b, i+1) // past ','
+	ok := true
+	decode.Members(b, func(key, v []byte, _ decode.Type) bool {
+		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+			ok = false
+			return false
 		}
+		bit, known := f.index[string(key)]
+		m := uint64(1) << bit
+		switch {
+		case known && f.closed && f.declared&m == 0:
+			ok = false // required but not declared: additional
+		case known:
+			ok = seen&m == 0 && kindMatches(f.kinds[bit], v)
+			seen |= m
+		case f.closed:
+			ok = false
+		}
+		return ok
+	})
+	if !ok {
+		return false
 	}
 	return seen&f.required == f.required
 }
@@ -213,57 +205,4 @@ func kindMatches(k valueKind, v []byte) bool {
 		return (v[0] == '-' || ('0' <= v[0] && v[0] <= '9')) && bytes.IndexAny(v, ".eE") < 0
 	}
 	return false
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// stringEnd returns the index just past the JSON string starting at b[i] (a quote). b is valid.
-func stringEnd(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
-}
-
-// valueEnd returns the index just past the JSON value starting at b[i]. b is valid JSON.
-func valueEnd(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				i = stringEnd(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return len(b)
-	default: // number or literal
-		for i < len(b) {
-			switch b[i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return i
-			}
-			i++
-		}
-		return i
-	}
 }
