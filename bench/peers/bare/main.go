@@ -9,6 +9,8 @@ import (
 	"flag"
 	"log"
 	"net"
+	"net/http"
+	_ "net/http/pprof"
 	"os"
 
 	"github.com/valyala/fasthttp"
@@ -37,7 +39,11 @@ func idOf(body []byte) []byte {
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
+	pprofAddr := flag.String("pprof", "", "serve net/http/pprof on this address (profiling the ceiling beside fastmcp)")
 	flag.Parse()
+	if *pprofAddr != "" {
+		go func() { log.Println(http.ListenAndServe(*pprofAddr, nil)) }()
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)
