@@ -72,25 +72,20 @@ func (l *listener) Accept() (net.Conn, error) {
 	}
 }
 
-// conn is an accepted connection. It applies the per-read timeout under whatever deadline
-// fasthttp set for the phase (head, body, idle), and can watch for the peer going away while
-// a request runs without taking bytes from the next request: whatever the watch reads is
-// returned first by the next Read.
+// conn is an accepted connection. It keeps its deadlines for the server's tick to enforce
+// (see deadlines), and can watch for the peer going away while a request runs without
+// taking bytes from the next request: whatever the watch reads is returned first by the
+// next Read.
 type conn struct {
 	net.Conn
 	l           *listener
 	id          uint64
-	readTimeout time.Duration // per read, under the phase deadline
+	readTimeout time.Duration // per read of a request
 
-	mu            sync.Mutex
-	phaseDeadline time.Time
-	stash         []byte
-	hasStash      atomic.Bool
-
-	// The read deadline in force, in Unix nanoseconds, and whether it is the phase's (sooner
-	// than the per-read bound). Used by the connection's own goroutine only.
-	applied        int64
-	appliedIsPhase bool
+	mu       sync.Mutex // guards stash and the deadline cuts
+	stash    []byte
+	hasStash atomic.Bool
+	dl       deadlines
 
 	closed  atomic.Bool
 	busy    atomic.Bool // a handler is serving a request read in full
@@ -118,48 +113,21 @@ func (c *conn) Read(p []byte) (int, error) {
 		c.mu.Unlock()
 		return n, nil
 	}
-	if c.readTimeout > 0 && !c.appliedIsPhase {
-		// Re-arm the per-read bound only when less than 7/8 of it is left: a read always gets
-		// between 7/8 of ReadTimeout and all of it, without a clock read and a deadline
-		// change per read. The time is the server's coarse clock.
-		if now := c.l.now(); c.applied-now < int64(c.readTimeout)-int64(c.readTimeout)/8 {
-			c.applyRead(now)
-		}
+	if err := c.beginRead(); err != nil {
+		return 0, err
 	}
-	return c.Conn.Read(p)
+	n, err := c.Conn.Read(p)
+	c.dl.readSince.Store(0)
+	return n, err
 }
 
-// applyRead sets the read deadline to the sooner of the per-read bound and the phase
-// deadline.
-func (c *conn) applyRead(now int64) {
-	d := now + int64(c.readTimeout)
-	c.mu.Lock()
-	phase := c.phaseDeadline
-	c.mu.Unlock()
-	c.appliedIsPhase = !phase.IsZero() && phase.UnixNano() <= d
-	if c.appliedIsPhase {
-		d = phase.UnixNano()
+func (c *conn) Write(p []byte) (int, error) {
+	if err := c.beginWrite(); err != nil {
+		return 0, err
 	}
-	c.applied = d
-	_ = c.Conn.SetReadDeadline(time.Unix(0, d))
-}
-
-func (c *conn) SetReadDeadline(t time.Time) error {
-	c.mu.Lock()
-	c.phaseDeadline = t
-	c.mu.Unlock()
-	if c.readTimeout > 0 {
-		c.applyRead(c.l.now())
-		return nil
-	}
-	return c.Conn.SetReadDeadline(t)
-}
-
-func (c *conn) SetDeadline(t time.Time) error {
-	if err := c.Conn.SetWriteDeadline(t); err != nil {
-		return err
-	}
-	return c.SetReadDeadline(t)
+	n, err := c.Conn.Write(p)
+	c.dl.writeSince.Store(0)
+	return n, err
 }
 
 func (c *conn) Close() error {
@@ -179,7 +147,7 @@ func (c *conn) watch(onGone func()) <-chan struct{} {
 		c.gone, c.watchDone = make(chan struct{}), make(chan struct{}, 1)
 	}
 	c.watching = true
-	_ = c.Conn.SetReadDeadline(time.Time{})
+	c.clearReadCut()
 	go func() {
 		var buf [512]byte
 		n, err := c.Conn.Read(buf[:])
@@ -214,12 +182,17 @@ func (c *conn) unwatch() (gone bool) {
 		return true
 	default:
 	}
-	c.applied, c.appliedIsPhase = 0, false // the next read re-arms its bound
-	c.mu.Lock()
-	d := c.phaseDeadline
-	c.mu.Unlock()
-	_ = c.Conn.SetReadDeadline(d)
+	c.clearReadCut()
 	return false
+}
+
+// clearReadCut lifts a real read deadline: the watch reads with none, and the recorded
+// deadlines apply again after it.
+func (c *conn) clearReadCut() {
+	c.mu.Lock()
+	_ = c.Conn.SetReadDeadline(time.Time{})
+	c.dl.readCut = false
+	c.mu.Unlock()
 }
 
 // keyOf is the executor key of the request a connection is serving: one at a time.
@@ -231,7 +204,7 @@ func keyOf(c *conn) pool.Key { return pool.Key{Owner: c.id} }
 func (l *listener) interruptReads() {
 	for _, c := range l.all() {
 		if !c.busy.Load() {
-			_ = c.Conn.SetReadDeadline(time.Now())
+			c.stopReads()
 		}
 	}
 }
@@ -274,12 +247,16 @@ func (c *conn) watchInline(now, after int64, exec interface{ Cancel(pool.Key, er
 	c.watch(func() { exec.Cancel(key, errDisconnected) })
 }
 
-// scanInline lets every connection running an inline request start its watch when due.
-func (l *listener) scanInline(now, after int64, exec interface{ Cancel(pool.Key, error) bool }) {
+// onTick enforces every connection's deadlines and, with exec, lets every connection running
+// an inline request start its watch when due.
+func (l *listener) onTick(now, after int64, exec interface{ Cancel(pool.Key, error) bool }) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for c := range l.conns {
-		c.watchInline(now, after, exec)
+		c.enforceDeadlines(now)
+		if exec != nil {
+			c.watchInline(now, after, exec)
+		}
 	}
 }
 

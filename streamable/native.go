@@ -35,7 +35,8 @@ type Server struct {
 	served   bool          // Serve was called
 	draining atomic.Bool
 	streams  streamSet
-	tick     *ticker // coarse clock for watching slow requests' connections
+	tick     *ticker // coarse clock: connection deadlines, watching slow requests' connections
+	tickStop sync.Once
 	gates    gateResults
 	// lengthRequired marks (by request header) requests without a Content-Length, or
 	// chunked: they are refused with 411.
@@ -71,9 +72,19 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 		NoDefaultContentType:         true,
 		DisablePreParseMultipartForm: true,
 		Logger:                       fasthttpLogger{c.Logger},
-		ConnState: func(_ net.Conn, st fasthttp.ConnState) {
-			if st == fasthttp.StateActive && testHookActive != nil {
-				testHookActive()
+		ConnState: func(nc net.Conn, st fasthttp.ConnState) {
+			c, ok := nc.(*conn)
+			if !ok {
+				return
+			}
+			switch st {
+			case fasthttp.StateIdle:
+				c.dl.idle.Store(true)
+			case fasthttp.StateActive:
+				c.dl.idle.Store(false)
+				if testHookActive != nil {
+					testHookActive()
+				}
 			}
 		},
 	}
@@ -124,11 +135,19 @@ func (s *Server) Serve(ln ...net.Listener) error {
 	s.mu.Lock()
 	s.served = true
 	s.mu.Unlock()
+	var exec interface{ Cancel(pool.Key, error) bool }
 	if !s.ep.cfg.DisableInline {
-		s.tick.onTick = func(now int64) { l.scanInline(now, int64(watchDelay), s.ep.exec) }
+		exec = s.ep.exec
 	}
+	s.tick.onTick = func(now int64) { l.onTick(now, int64(watchDelay), exec) }
 	go s.tick.run()
-	defer s.tick.Stop() // Serve returns once the listener is closed, whatever the order
+	// Serve returns once the listener is closed, while a drain still serves connections whose
+	// deadlines the tick enforces: Shutdown stops it then.
+	defer func() {
+		if !s.draining.Load() {
+			s.stopTick()
+		}
+	}()
 	defer close(s.serving)
 	err := s.fs.Serve(l)
 	if s.draining.Load() {
@@ -136,6 +155,9 @@ func (s *Server) Serve(ln ...net.Listener) error {
 	}
 	return err
 }
+
+// stopTick stops the tick once, whoever comes last of Serve and Shutdown.
+func (s *Server) stopTick() { s.tickStop.Do(s.tick.Stop) }
 
 // ListenAndServe is Listen then Serve.
 func (s *Server) ListenAndServe() error {

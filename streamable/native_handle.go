@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"time"
 
@@ -60,7 +61,13 @@ func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 			e = errShuttingDown
 			break
 		}
-		s.ep.stats.headTimeouts.Add(1)
+		// fasthttp wraps a read error of the head and hands over one of the body as the
+		// connection returned it.
+		if _, body := err.(*net.OpError); body {
+			s.ep.stats.bodyTimeouts.Add(1)
+		} else {
+			s.ep.stats.headTimeouts.Add(1)
+		}
 	}
 	ctx.SetConnectionClose()
 	s.writeError(ctx, e, nil)

@@ -59,6 +59,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Unlock()
 	if served {
 		<-s.serving
+		s.stopTick()
 	}
 	return err
 }

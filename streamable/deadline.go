@@ -1,0 +1,134 @@
+package streamable
+
+import (
+	"net"
+	"os"
+	"sync/atomic"
+	"time"
+)
+
+// A connection's read and write deadlines are enforced by the server's coarse tick, not by
+// the runtime's timers. fasthttp sets up to four deadlines per request (idle, head, body,
+// write), and each real change is a runtime timer update: together about a microsecond of
+// every request's CPU. A connection records them in atomics instead; the tick, which visits
+// every connection anyway, cuts a read or write that has overrun by setting the real
+// deadline in the past. Deadlines thus fire up to one tick late (tickInterval), which is
+// noise next to their values (seconds).
+//
+// The per-read bound (Config.ReadTimeout) applies to the reads of a request, from its first
+// byte to its body's end, not to the wait for the next request on an idle keep-alive
+// connection, which IdleTimeout bounds.
+type deadlines struct {
+	readAt, writeAt atomic.Int64 // Unix nanoseconds; 0: none
+	// When the read or write in progress began, in coarse Unix nanoseconds; 0: none.
+	readSince, writeSince atomic.Int64
+	idle                  atomic.Bool // waiting for the next request (fasthttp's StateIdle)
+
+	// Guarded by conn.mu. A cut is the real deadline set in the past by the tick (or the
+	// drain); the next read or write that begins clears it.
+	readCut, writeCut bool
+	stopped           bool // the drain interrupted reads: every later read fails
+}
+
+// unixNano is t as a deadline: 0 for the zero time (none).
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func (c *conn) SetReadDeadline(t time.Time) error {
+	c.dl.readAt.Store(unixNano(t))
+	return nil
+}
+
+func (c *conn) SetWriteDeadline(t time.Time) error {
+	c.dl.writeAt.Store(unixNano(t))
+	return nil
+}
+
+func (c *conn) SetDeadline(t time.Time) error {
+	d := unixNano(t)
+	c.dl.readAt.Store(d)
+	c.dl.writeAt.Store(d)
+	return nil
+}
+
+// readOverdue reports whether the read that began at since must end at now.
+func (c *conn) readOverdue(now, since int64) bool {
+	if at := c.dl.readAt.Load(); at != 0 && now >= at {
+		return true
+	}
+	return c.readTimeout > 0 && !c.dl.idle.Load() && now-since >= int64(c.readTimeout)
+}
+
+// beginRead marks a read as started, or fails it when its deadline has passed. It takes the
+// lock so that the tick never cuts a read on the strength of an earlier read's bounds.
+func (c *conn) beginRead() error {
+	now := c.l.now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dl.readCut {
+		_ = c.Conn.SetReadDeadline(time.Time{})
+		c.dl.readCut = false
+	}
+	if at := c.dl.readAt.Load(); c.dl.stopped || at != 0 && now >= at {
+		return c.timeout("read")
+	}
+	c.dl.readSince.Store(now)
+	return nil
+}
+
+// beginWrite is beginRead for a write.
+func (c *conn) beginWrite() error {
+	now := c.l.now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dl.writeCut {
+		_ = c.Conn.SetWriteDeadline(time.Time{})
+		c.dl.writeCut = false
+	}
+	if at := c.dl.writeAt.Load(); at != 0 && now >= at {
+		return c.timeout("write")
+	}
+	c.dl.writeSince.Store(now)
+	return nil
+}
+
+// timeout is the error of an operation past its deadline, as net.Conn reports it.
+func (c *conn) timeout(op string) error {
+	return &net.OpError{Op: op, Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: os.ErrDeadlineExceeded}
+}
+
+// enforceDeadlines cuts the read or write in progress when it has overrun (the tick calls it).
+// The checks are repeated under the lock, where a new read or write cannot begin.
+func (c *conn) enforceDeadlines(now int64) {
+	if since := c.dl.readSince.Load(); since != 0 && c.readOverdue(now, since) {
+		c.mu.Lock()
+		if since := c.dl.readSince.Load(); since != 0 && !c.dl.readCut && c.readOverdue(now, since) {
+			_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
+			c.dl.readCut = true
+		}
+		c.mu.Unlock()
+	}
+	if c.dl.writeSince.Load() != 0 {
+		if at := c.dl.writeAt.Load(); at != 0 && now >= at {
+			c.mu.Lock()
+			if at := c.dl.writeAt.Load(); c.dl.writeSince.Load() != 0 && !c.dl.writeCut && at != 0 && now >= at {
+				_ = c.Conn.SetWriteDeadline(time.Unix(1, 0))
+				c.dl.writeCut = true
+			}
+			c.mu.Unlock()
+		}
+	}
+}
+
+// stopReads fails the read in progress and every later one (the drain's step 2).
+func (c *conn) stopReads() {
+	c.mu.Lock()
+	c.dl.stopped = true
+	_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
+	c.dl.readCut = true
+	c.mu.Unlock()
+}

@@ -1,0 +1,140 @@
+package streamable
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cutAfter reads c until the server closes it and returns how long that took and what was
+// read.
+func cutAfter(t *testing.T, c net.Conn, start time.Time) (time.Duration, string) {
+	t.Helper()
+	got, err := io.ReadAll(c)
+	require.NoError(t, err, "the server closes the connection before the client's own deadline")
+	return time.Since(start), string(got)
+}
+
+// ReadTimeout: a head that stops arriving is answered 400 and closed after one read's bound,
+// long before HeadTimeout.
+func TestReadTimeoutStalledHead(t *testing.T) {
+	s := startServer(t, newCore(t), Config{ReadTimeout: 200 * time.Millisecond, HeadTimeout: 8 * time.Second})
+	c := dial(t, s)
+	start := time.Now()
+	_, err := io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: "+hostOf(s)+"\r\n")
+	require.NoError(t, err)
+	elapsed, got := cutAfter(t, c, start)
+	assert.GreaterOrEqual(t, elapsed, 200*time.Millisecond)
+	assert.Less(t, elapsed, 4*time.Second)
+	assert.True(t, strings.HasPrefix(got, "HTTP/1.1 400 "), got)
+	assert.Equal(t, int64(1), s.Stats().HeadTimeouts)
+}
+
+// BodyTimeout: a body trickled fast enough for every read's bound is still cut when the whole
+// body has not arrived within BodyTimeout of the head's end.
+func TestBodyTimeoutTrickle(t *testing.T) {
+	s := startServer(t, newCore(t), Config{BodyTimeout: 300 * time.Millisecond, ReadTimeout: 8 * time.Second})
+	c := dial(t, s)
+	_, err := io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: "+hostOf(s)+"\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n")
+	require.NoError(t, err)
+	start := time.Now()
+	done := make(chan struct{})
+	go func() { // the client's trickle, until the server gives up
+		defer close(done)
+		for i := 0; i < 1000; i++ {
+			if _, err := c.Write([]byte{' '}); err != nil {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	elapsed, got := cutAfter(t, c, start)
+	assert.GreaterOrEqual(t, elapsed, 300*time.Millisecond)
+	assert.Less(t, elapsed, 4*time.Second)
+	assert.True(t, strings.HasPrefix(got, "HTTP/1.1 400 "), got)
+	assert.Equal(t, int64(1), s.Stats().BodyTimeouts)
+	c.Close()
+	<-done
+}
+
+// IdleTimeout bounds the wait for the next request on a keep-alive connection, and the
+// per-read bound does not apply to that wait.
+func TestIdleTimeout(t *testing.T) {
+	s := startServer(t, newCore(t), Config{ReadTimeout: 100 * time.Millisecond, IdleTimeout: time.Second})
+	c := dial(t, s)
+	br := bufio.NewReader(c)
+	for i := range 2 {
+		_, err := io.WriteString(c, post(s, list(strconv.Itoa(i)), "Mcp-Method: tools/list"))
+		require.NoError(t, err)
+		resp, _ := readResponse(t, br)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "request %d on the same connection", i)
+		if i == 0 {
+			time.Sleep(300 * time.Millisecond) // idle for three per-read bounds: not cut
+		}
+	}
+	start := time.Now()
+	_, err := br.ReadByte()
+	assert.ErrorIs(t, err, io.EOF, "closed at the idle timeout without a response")
+	elapsed := time.Since(start)
+	assert.GreaterOrEqual(t, elapsed, time.Second-tickInterval)
+	assert.Less(t, elapsed, 5*time.Second)
+}
+
+// A write that cannot complete (the peer reads nothing) is cut at its write deadline by the
+// tick, and the next write after a new deadline works again.
+func TestWriteDeadlineCut(t *testing.T) {
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer raw.Close()
+	var clock atomic.Int64
+	l := &listener{Listener: raw, max: 8, stats: &counters{}, clock: &clock}
+	peer, err := net.Dial("tcp", raw.Addr().String())
+	require.NoError(t, err)
+	defer peer.Close()
+	nc, err := l.Accept()
+	require.NoError(t, err)
+	defer nc.Close()
+
+	stop := make(chan struct{})
+	ticked := make(chan struct{})
+	go func() { // the server's tick, on the real clock
+		defer close(ticked)
+		tk := time.NewTicker(tickInterval)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-tk.C:
+				clock.Store(now.UnixNano())
+				l.onTick(now.UnixNano(), 0, nil)
+			}
+		}
+	}()
+	defer func() { close(stop); <-ticked }()
+
+	require.NoError(t, nc.SetWriteDeadline(time.Now().Add(200*time.Millisecond)))
+	start := time.Now()
+	chunk := make([]byte, 256<<10)
+	for err == nil {
+		_, err = nc.Write(chunk) // fills the socket buffers, then blocks
+	}
+	assert.ErrorIs(t, err, os.ErrDeadlineExceeded)
+	assert.GreaterOrEqual(t, time.Since(start), 200*time.Millisecond-tickInterval)
+
+	go func() { _, _ = io.Copy(io.Discard, peer) }()
+	require.NoError(t, nc.SetWriteDeadline(time.Now().Add(5*time.Second)))
+	_, err = nc.Write([]byte("more"))
+	assert.NoError(t, err, "a new deadline lifts the cut")
+}
