@@ -23,34 +23,7 @@ type listener struct {
 	// clock is the server's coarse time in Unix nanoseconds (0 before the first tick).
 	clock *atomic.Int64
 
-	mu    sync.Mutex
-	conns map[*conn]struct{} // for the end of a drain
-}
-
-func (l *listener) track(c *conn) {
-	l.mu.Lock()
-	if l.conns == nil {
-		l.conns = map[*conn]struct{}{}
-	}
-	l.conns[c] = struct{}{}
-	l.mu.Unlock()
-}
-
-func (l *listener) untrack(c *conn) {
-	l.mu.Lock()
-	delete(l.conns, c)
-	l.mu.Unlock()
-}
-
-// all returns the connections open now.
-func (l *listener) all() []*conn {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := make([]*conn, 0, len(l.conns))
-	for c := range l.conns {
-		out = append(out, c)
-	}
-	return out
+	conns connTable // the open connections, for the tick and the end of a drain
 }
 
 func (l *listener) Accept() (net.Conn, error) {
@@ -66,8 +39,8 @@ func (l *listener) Accept() (net.Conn, error) {
 			continue
 		}
 		l.stats.openConns.Add(1)
-		wc := &conn{Conn: c, l: l, id: l.ids.Add(1), readTimeout: l.readTimeout}
-		l.track(wc)
+		wc := &conn{Conn: c, l: l, id: l.ids.Add(1)}
+		l.conns.add(wc)
 		return wc, nil
 	}
 }
@@ -80,12 +53,13 @@ type conn struct {
 	net.Conn
 	l           *listener
 	id          uint64
-	readTimeout time.Duration // per read of a request
+	st          *connState    // what the tick reads, in the listener's table
+	slot        int32         // st's slot in the table
 
 	mu       sync.Mutex // guards stash and the deadline cuts
 	stash    []byte
 	hasStash atomic.Bool
-	dl       deadlines
+	dl       deadlineCuts
 
 	closed  atomic.Bool
 	busy    atomic.Bool // a handler is serving a request read in full
@@ -96,12 +70,9 @@ type conn struct {
 	gone      chan struct{}
 	watchDone chan struct{}
 
-	// An inline request (run on this connection's goroutine): when it started, in the
-	// server's coarse time (0: none), and the executor key the watch cancels if the peer
-	// goes away. Guarded by inlineMu, shared with the server's tick.
-	inlineMu    sync.Mutex
-	inlineStart int64
-	inlineKey   pool.Key
+	// inlineMu orders the start of a watch of an inline request (by the tick) with the
+	// request's end; the start time is st.inlineStart.
+	inlineMu sync.Mutex
 }
 
 func (c *conn) Read(p []byte) (int, error) {
@@ -117,7 +88,7 @@ func (c *conn) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	n, err := c.Conn.Read(p)
-	c.dl.readSince.Store(0)
+	c.st.readSince.Store(0)
 	return n, err
 }
 
@@ -126,7 +97,7 @@ func (c *conn) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	n, err := c.Conn.Write(p)
-	c.dl.writeSince.Store(0)
+	c.st.writeSince.Store(0)
 	return n, err
 }
 
@@ -134,7 +105,7 @@ func (c *conn) Close() error {
 	if c.closed.CompareAndSwap(false, true) {
 		c.l.open.Add(-1)
 		c.l.stats.openConns.Add(-1)
-		c.l.untrack(c)
+		c.l.conns.remove(c.slot)
 	}
 	return c.Conn.Close()
 }
@@ -202,7 +173,7 @@ func keyOf(c *conn) pool.Key { return pool.Key{Owner: c.id} }
 // waiting idle for the next request) fail its read now; connections whose request was read
 // in full are left to finish.
 func (l *listener) interruptReads() {
-	for _, c := range l.all() {
+	for _, c := range l.conns.all() {
 		if !c.busy.Load() {
 			c.stopReads()
 		}
@@ -220,44 +191,43 @@ func (l *listener) now() int64 {
 }
 
 // beginInline marks the start of an inline request.
-func (c *conn) beginInline(key pool.Key) {
-	c.inlineMu.Lock()
-	c.inlineStart, c.inlineKey = c.l.now(), key
-	c.inlineMu.Unlock()
-}
+func (c *conn) beginInline() { c.st.inlineStart.Store(c.l.now()) }
 
 // endInline marks its end, stopping a watch the tick started; it reports whether the peer
 // went away meanwhile.
 func (c *conn) endInline() (gone bool) {
 	c.inlineMu.Lock()
 	defer c.inlineMu.Unlock()
-	c.inlineStart = 0
+	c.st.inlineStart.Store(0)
 	return c.unwatch()
 }
 
 // watchInline starts watching the connection of an inline request running for longer than
 // after (the tick calls it): the request's job is cancelled if the peer goes away.
 func (c *conn) watchInline(now, after int64, exec interface{ Cancel(pool.Key, error) bool }) {
-	c.inlineMu.Lock()
-	defer c.inlineMu.Unlock()
-	if c.inlineStart == 0 || c.watching || now-c.inlineStart < after {
+	if start := c.st.inlineStart.Load(); start == 0 || now-start < after {
 		return
 	}
-	key := c.inlineKey
+	c.inlineMu.Lock()
+	defer c.inlineMu.Unlock()
+	if start := c.st.inlineStart.Load(); start == 0 || c.watching || now-start < after {
+		return
+	}
+	key := keyOf(c)
 	c.watch(func() { exec.Cancel(key, errDisconnected) })
 }
 
 // onTick enforces every connection's deadlines and, with exec, lets every connection running
 // an inline request start its watch when due.
 func (l *listener) onTick(now, after int64, exec interface{ Cancel(pool.Key, error) bool }) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for c := range l.conns {
-		c.enforceDeadlines(now)
-		if exec != nil {
+	l.conns.each(func(st *connState, c *conn) {
+		if l.overdue(st, now) {
+			c.cutOverdue(now)
+		}
+		if exec != nil && st.inlineStart.Load() != 0 {
 			c.watchInline(now, after, exec)
 		}
-	}
+	})
 }
 
 // isTimeout reports whether a read ended at its deadline (the watch being stopped), not

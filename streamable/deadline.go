@@ -3,7 +3,6 @@ package streamable
 import (
 	"net"
 	"os"
-	"sync/atomic"
 	"time"
 )
 
@@ -18,14 +17,11 @@ import (
 // The per-read bound (Config.ReadTimeout) applies to the reads of a request, from its first
 // byte to its body's end, not to the wait for the next request on an idle keep-alive
 // connection, which IdleTimeout bounds.
-type deadlines struct {
-	readAt, writeAt atomic.Int64 // Unix nanoseconds; 0: none
-	// When the read or write in progress began, in coarse Unix nanoseconds; 0: none.
-	readSince, writeSince atomic.Int64
-	idle                  atomic.Bool // waiting for the next request (fasthttp's StateIdle)
-
-	// Guarded by conn.mu. A cut is the real deadline set in the past by the tick (or the
-	// drain); the next read or write that begins clears it.
+//
+// The atomics live in the connection's connState; deadlineCuts is guarded by conn.mu.
+type deadlineCuts struct {
+	// A cut is the real deadline set in the past by the tick (or the drain); the next read
+	// or write that begins clears it.
 	readCut, writeCut bool
 	stopped           bool // the drain interrupted reads: every later read fails
 }
@@ -39,28 +35,43 @@ func unixNano(t time.Time) int64 {
 }
 
 func (c *conn) SetReadDeadline(t time.Time) error {
-	c.dl.readAt.Store(unixNano(t))
+	c.st.readAt.Store(unixNano(t))
 	return nil
 }
 
 func (c *conn) SetWriteDeadline(t time.Time) error {
-	c.dl.writeAt.Store(unixNano(t))
+	c.st.writeAt.Store(unixNano(t))
 	return nil
 }
 
 func (c *conn) SetDeadline(t time.Time) error {
 	d := unixNano(t)
-	c.dl.readAt.Store(d)
-	c.dl.writeAt.Store(d)
+	c.st.readAt.Store(d)
+	c.st.writeAt.Store(d)
 	return nil
 }
 
 // readOverdue reports whether the read that began at since must end at now.
-func (c *conn) readOverdue(now, since int64) bool {
-	if at := c.dl.readAt.Load(); at != 0 && now >= at {
+func (l *listener) readOverdue(st *connState, now, since int64) bool {
+	if at := st.readAt.Load(); at != 0 && now >= at {
 		return true
 	}
-	return c.readTimeout > 0 && !c.dl.idle.Load() && now-since >= int64(c.readTimeout)
+	return l.readTimeout > 0 && !st.idle.Load() && now-since >= int64(l.readTimeout)
+}
+
+// writeOverdue reports whether the write in progress must end at now.
+func writeOverdue(st *connState, now int64) bool {
+	at := st.writeAt.Load()
+	return st.writeSince.Load() != 0 && at != 0 && now >= at
+}
+
+// overdue reports whether the read or write in progress must end at now: the tick's check of
+// every connection, which reads only its connState.
+func (l *listener) overdue(st *connState, now int64) bool {
+	if since := st.readSince.Load(); since != 0 && l.readOverdue(st, now, since) {
+		return true
+	}
+	return writeOverdue(st, now)
 }
 
 // beginRead marks a read as started, or fails it when its deadline has passed. It takes the
@@ -73,10 +84,10 @@ func (c *conn) beginRead() error {
 		_ = c.Conn.SetReadDeadline(time.Time{})
 		c.dl.readCut = false
 	}
-	if at := c.dl.readAt.Load(); c.dl.stopped || at != 0 && now >= at {
+	if at := c.st.readAt.Load(); c.dl.stopped || at != 0 && now >= at {
 		return c.timeout("read")
 	}
-	c.dl.readSince.Store(now)
+	c.st.readSince.Store(now)
 	return nil
 }
 
@@ -89,10 +100,10 @@ func (c *conn) beginWrite() error {
 		_ = c.Conn.SetWriteDeadline(time.Time{})
 		c.dl.writeCut = false
 	}
-	if at := c.dl.writeAt.Load(); at != 0 && now >= at {
+	if at := c.st.writeAt.Load(); at != 0 && now >= at {
 		return c.timeout("write")
 	}
-	c.dl.writeSince.Store(now)
+	c.st.writeSince.Store(now)
 	return nil
 }
 
@@ -101,26 +112,21 @@ func (c *conn) timeout(op string) error {
 	return &net.OpError{Op: op, Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: os.ErrDeadlineExceeded}
 }
 
-// enforceDeadlines cuts the read or write in progress when it has overrun (the tick calls it).
-// The checks are repeated under the lock, where a new read or write cannot begin.
-func (c *conn) enforceDeadlines(now int64) {
-	if since := c.dl.readSince.Load(); since != 0 && c.readOverdue(now, since) {
-		c.mu.Lock()
-		if since := c.dl.readSince.Load(); since != 0 && !c.dl.readCut && c.readOverdue(now, since) {
-			_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
-			c.dl.readCut = true
-		}
-		c.mu.Unlock()
+// cutOverdue cuts the read or write in progress that has overrun (the tick calls it). The
+// checks are repeated under the lock, where a new read or write cannot begin.
+func (c *conn) cutOverdue(now int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed.Load() {
+		return
 	}
-	if c.dl.writeSince.Load() != 0 {
-		if at := c.dl.writeAt.Load(); at != 0 && now >= at {
-			c.mu.Lock()
-			if at := c.dl.writeAt.Load(); c.dl.writeSince.Load() != 0 && !c.dl.writeCut && at != 0 && now >= at {
-				_ = c.Conn.SetWriteDeadline(time.Unix(1, 0))
-				c.dl.writeCut = true
-			}
-			c.mu.Unlock()
-		}
+	if since := c.st.readSince.Load(); since != 0 && !c.dl.readCut && c.l.readOverdue(c.st, now, since) {
+		_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
+		c.dl.readCut = true
+	}
+	if !c.dl.writeCut && writeOverdue(c.st, now) {
+		_ = c.Conn.SetWriteDeadline(time.Unix(1, 0))
+		c.dl.writeCut = true
 	}
 }
 

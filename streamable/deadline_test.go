@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -137,4 +138,38 @@ func TestWriteDeadlineCut(t *testing.T) {
 	require.NoError(t, nc.SetWriteDeadline(time.Now().Add(5*time.Second)))
 	_, err = nc.Write([]byte("more"))
 	assert.NoError(t, err, "a new deadline lifts the cut")
+}
+
+// The tick's pass reads one cache line per connection.
+func TestConnStateIsOneCacheLine(t *testing.T) {
+	assert.Equal(t, uintptr(64), unsafe.Sizeof(connState{}))
+}
+
+// Slots are reused after a connection closes, and a pass sees exactly the open ones.
+func TestConnTableReuse(t *testing.T) {
+	var tb connTable
+	ids := func() []uint64 {
+		var out []uint64
+		for _, c := range tb.all() {
+			out = append(out, c.id)
+		}
+		return out
+	}
+	a, b, c := &conn{id: 1}, &conn{id: 2}, &conn{id: 3}
+	tb.add(a)
+	tb.add(b)
+	a.st.readAt.Store(42)
+	tb.remove(a.slot)
+	tb.add(c)
+	assert.Equal(t, a.slot, c.slot, "the freed slot is reused")
+	assert.Same(t, a.st, c.st)
+	assert.Zero(t, c.st.readAt.Load(), "a reused slot starts clear")
+	assert.ElementsMatch(t, []uint64{2, 3}, ids())
+	for i := range 2 * chunkSlots {
+		tb.add(&conn{id: uint64(10 + i)})
+	}
+	assert.Len(t, ids(), 2+2*chunkSlots)
+	tb.remove(b.slot)
+	assert.NotContains(t, ids(), uint64(2))
+	assert.Len(t, ids(), 1+2*chunkSlots)
 }

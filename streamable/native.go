@@ -79,9 +79,9 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 			}
 			switch st {
 			case fasthttp.StateIdle:
-				c.dl.idle.Store(true)
+				c.st.idle.Store(true)
 			case fasthttp.StateActive:
-				c.dl.idle.Store(false)
+				c.st.idle.Store(false)
 				if testHookActive != nil {
 					testHookActive()
 				}

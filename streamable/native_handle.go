@@ -149,7 +149,7 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	defer ep.stats.inFlight.Add(-1)
 
 	if !ep.cfg.DisableInline && !j.mayStream() {
-		c.beginInline(key)
+		c.beginInline()
 		inline, err := j.submitInline(context.Background(), key)
 		gone := c.endInline()
 		switch {

@@ -72,7 +72,7 @@ func (s *Server) closeConns() {
 	if l == nil {
 		return
 	}
-	for _, c := range l.all() {
+	for _, c := range l.conns.all() {
 		_ = c.Close() // first, so a cancelled handler's late reply cannot reach the client
 		s.ep.exec.Cancel(keyOf(c), errShutdownCancel)
 	}
