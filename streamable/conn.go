@@ -51,10 +51,10 @@ func (l *listener) Accept() (net.Conn, error) {
 // next Read.
 type conn struct {
 	net.Conn
-	l           *listener
-	id          uint64
-	st          *connState    // what the tick reads, in the listener's table
-	slot        int32         // st's slot in the table
+	l    *listener
+	id   uint64
+	st   *connState // what the tick reads, in the listener's table
+	slot int32      // st's slot in the table
 
 	mu       sync.Mutex // guards stash and the deadline cuts
 	stash    []byte
