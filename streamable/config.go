@@ -52,7 +52,8 @@ type Config struct {
 	// HeadTimeout bounds the arrival of a request head, from the connection's start or, on a
 	// keep-alive connection, from the request's first byte (400, connection closed).
 	HeadTimeout time.Duration
-	// ReadTimeout bounds each read from the connection (400, connection closed).
+	// ReadTimeout bounds each read of a request, from its first byte to its body's end (400,
+	// connection closed); IdleTimeout, not it, bounds the wait between requests.
 	ReadTimeout time.Duration
 	// BodyTimeout bounds the arrival of the body, from the end of the head or from gate
 	// admission (400, connection closed).

@@ -38,7 +38,11 @@
 //
 //   - MaxConnections (1,024): a connection accepted at the cap is closed without being read.
 //   - HeadTimeout (10 s): the head must arrive within it (400, connection closed).
-//   - ReadTimeout (5 s): each read (400, connection closed).
+//   - ReadTimeout (5 s): each read of a request, from its first byte to its body's end (400,
+//     connection closed); the wait for the next request on a keep-alive connection is
+//     IdleTimeout's.
+//   - IdleTimeout (60 s): the wait for the next request (connection closed, no response).
+//   - WriteTimeout (5 s): writing one response or one event (connection closed).
 //   - BodyTimeout (10 s): the body, from the end of the head or gate admission (400; 408 in
 //     the net/http adapter).
 //   - MaxHeaderBytes (32 KiB): 431.
@@ -53,6 +57,9 @@
 //   - KeepAliveInterval (15 s): comments on streams; a client that went away is noticed at
 //     the next write, within two intervals.
 //   - DrainTimeout (5 s): see [Server.Shutdown].
+//
+// The native listener's read and write deadlines are checked by a 10 ms tick shared by every
+// connection, not armed per request, so they fire up to a tick late.
 //
 // # Cancellation
 //
