@@ -32,8 +32,8 @@ type Executor struct {
 	settling   int           // verdicts taken out of the lock by detachLocked
 	queue      jobList
 	running    jobList
-	keys       map[Key]*job // undecided keyed jobs
-	free       *job         // recycled records, linked by next
+	keys       keyTable // undecided keyed jobs
+	free       *job     // recycled records, linked by next
 	counters   counters
 	deadlines  deadlineHeap  // undecided jobs with a deadline (see deadline.go)
 	timer      *time.Timer   // runs expire; created on first use
@@ -54,8 +54,8 @@ func New(cfg Config) (*Executor, error) {
 		slots: Slots{max: s.maxSlots},
 		epoch: time.Now(),
 		idle:  make(chan struct{}),
-		keys:  make(map[Key]*job),
 	}
+	e.keys = newKeyTable(min(s.maxRunning+s.maxQueue, 1024))
 	e.deadlines = make(deadlineHeap, 0, min(s.maxRunning+s.maxQueue, 4096))
 	// Blocking mode, not Nonblocking: the executor never asks for more
 	// workers than MaxConcurrency, but a worker that just finished its last
@@ -121,6 +121,10 @@ func (e *Executor) submit(ctx context.Context, key Key, timeout time.Duration, t
 		return false, err
 	}
 	jc := &jobCtx{parent: ctx, epoch: &e.epoch}
+	var h uint64
+	if !key.IsZero() {
+		h = e.keys.hashKey(key)
+	}
 	var now time.Duration
 	if timeout > 0 {
 		now = time.Since(e.epoch)
@@ -131,7 +135,7 @@ func (e *Executor) submit(ctx context.Context, key Key, timeout time.Duration, t
 
 	e.mu.Lock()
 	j := e.newJobLocked()
-	j.task, j.key, j.ctx = task, key, jc
+	j.task, j.key, j.keyHash, j.ctx = task, key, h, jc
 	if err := e.admitLocked(j, now); err != nil {
 		e.recycleLocked(j)
 		e.mu.Unlock()
@@ -159,7 +163,7 @@ func (e *Executor) admitLocked(j *job, now time.Duration) error {
 	switch {
 	case e.closed:
 		return ErrClosed
-	case !j.key.IsZero() && e.keys[j.key] != nil:
+	case !j.key.IsZero() && e.keys.get(j.key, j.keyHash) != nil:
 		return ErrDuplicateKey
 	case e.running.n < e.cfg.maxRunning && e.queue.n == 0:
 		j.where = inRunning
@@ -173,7 +177,7 @@ func (e *Executor) admitLocked(j *job, now time.Duration) error {
 	}
 	j.decided = false
 	if !j.key.IsZero() {
-		e.keys[j.key] = j
+		e.keys.add(j)
 	}
 	if j.ctx.deadline != 0 {
 		e.scheduleLocked(j, now)
@@ -281,7 +285,7 @@ type verdict struct {
 func (e *Executor) decideLocked(j *job, o Outcome) verdict {
 	j.decided = true
 	if !j.key.IsZero() {
-		delete(e.keys, j.key)
+		e.keys.remove(j)
 	}
 	if j.heapIndex >= 0 {
 		e.deadlines.remove(j)
@@ -389,8 +393,9 @@ func (e *Executor) Cancel(key Key, reason error) bool {
 	if reason == nil {
 		reason = ErrCancelled
 	}
+	h := e.keys.hashKey(key)
 	e.mu.Lock()
-	j := e.keys[key]
+	j := e.keys.get(key, h)
 	if j == nil {
 		e.mu.Unlock()
 		return false

@@ -23,15 +23,17 @@ type job struct {
 
 	// Written under e.mu by Submit and recycleLocked; read without it by
 	// whoever holds the job (its worker, or the goroutine settling it).
-	task Task
-	key  Key
-	ctx  *jobCtx
+	task    Task
+	key     Key
+	keyHash uint64 // e.keys.hashKey(key), if key is not zero
+	ctx     *jobCtx
 
 	// Guarded by e.mu.
 	where      uint8
 	decided    bool // the outcome is known; nothing but recycling is left
 	prev, next *job // links in e.queue, e.running or e.free
 	heapIndex  int  // position in e.deadlines, -1 outside
+	keyNext    *job // chain in e.keys
 
 	// Owned by whoever holds the job outside the lock (Submit, then the
 	// worker or the goroutine that removed it from the queue).
