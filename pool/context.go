@@ -21,7 +21,7 @@ type jobCtx struct {
 	epoch    *time.Time    // the Executor's epoch
 	deadline time.Duration // offset from *epoch; zero: no deadline of its own
 
-	state atomic.Uint32 // ctxLive, ctxCancelled or ctxExpired; set once, under mu
+	state atomic.Uint32 // ctxLive, ctxCancelled or ctxExpired; set once
 	ready atomic.Bool   // cc and cancel are set; set once, under mu
 
 	mu     sync.Mutex
@@ -99,26 +99,35 @@ func (c *jobCtx) materializeLocked() {
 		return
 	}
 	c.cc, c.cancel = context.WithCancelCause(c.parent)
+	// Publish, then look at the state: an end without the lock sets the
+	// state, then looks at ready, so one of the two sees the other and
+	// cancels cc (twice is harmless).
+	c.ready.Store(true)
 	if c.state.Load() != ctxLive {
 		c.cancel(nil)
 	}
-	c.ready.Store(true)
 }
 
 // end cancels c with the given state and cause, unless it or its parent has
 // already ended. With withCause it makes sure context.Cause reports cause
-// (which costs cc); otherwise Cause reports the plain error.
+// (which costs cc, and c.mu); otherwise Cause reports the plain error, and
+// end takes no lock: this is the end of every job whose Run returned.
 func (c *jobCtx) end(state uint32, cause error, withCause bool) {
+	if !withCause {
+		if c.parent.Err() == nil && c.state.CompareAndSwap(ctxLive, state) && c.ready.Load() {
+			c.cancel(nil)
+		}
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.state.Load() != ctxLive || c.parent.Err() != nil {
 		return
 	}
-	if withCause {
-		c.materializeLocked()
-	}
-	c.state.Store(state) // before cancel: whoever sees cc done sees the state
-	if c.ready.Load() {
+	c.materializeLocked()
+	// The state is set before cancel, so whoever sees cc done sees the
+	// state; an end without the lock may set it first, and then cancels cc.
+	if c.state.CompareAndSwap(ctxLive, state) {
 		c.cancel(cause)
 	}
 }
