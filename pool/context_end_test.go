@@ -9,19 +9,21 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// An end without a cause takes no lock: racing with the first Done, or
-// with an end that has a cause, it still leaves cc cancelled, and the first
-// end decides the error and the cause.
+// Nothing takes a lock: two first Dones, an end without a cause and one
+// with a cause may race; cc is created once and cancelled, and the first end
+// decides the error and the cause.
 func TestJobCtxEndRaces(t *testing.T) {
 	reason := errors.New("reason")
 	for range 500 {
 		c := &jobCtx{parent: context.Background()}
-		var done <-chan struct{}
+		var done, done2 <-chan struct{}
 		var wg sync.WaitGroup
 		wg.Go(func() { done = c.Done() })
+		wg.Go(func() { done2 = c.Done() })
 		wg.Go(func() { c.end(ctxCancelled, nil, false) })
 		wg.Go(func() { c.end(ctxExpired, reason, true) })
 		wg.Wait()
+		assert.Equal(t, done, done2, "one cc")
 		<-done // the channel must close whoever came first
 		switch context.Cause(c) {
 		case reason:
