@@ -31,7 +31,8 @@ func (h *deadlineHeap) remove(j *job) {
 	if i != last {
 		s.swap(i, last)
 	}
-	s[last] = nil
+	// s[last] keeps its pointer: records live as long as the Executor, and
+	// clearing it would cost a write barrier while the GC is marking.
 	*h = s[:last]
 	j.heapIndex = -1
 	if i != last {

@@ -31,9 +31,10 @@ type Executor struct {
 	idle       chan struct{} // closed once closed, nothing runs and nothing settles
 	settling   int           // verdicts taken out of the lock by detachLocked
 	queue      jobList
-	running    jobList
+	running    int      // jobs in the running set (where == inRunning)
+	recs       []*job   // every record, by id; recs[0] is nil (see job.id)
+	free       []int    // ids of recycled records
 	keys       keyTable // undecided keyed jobs
-	free       *job     // recycled records, linked by next
 	counters   counters
 	deadlines  deadlineHeap  // undecided jobs with a deadline (see deadline.go)
 	timer      *time.Timer   // runs expire; created on first use
@@ -54,8 +55,9 @@ func New(cfg Config) (*Executor, error) {
 		slots: Slots{max: s.maxSlots},
 		epoch: time.Now(),
 		idle:  make(chan struct{}),
+		recs:  []*job{nil},
 	}
-	e.keys = newKeyTable(min(s.maxRunning+s.maxQueue, 1024))
+	e.keys = newKeyTable(min(s.maxRunning+s.maxQueue, 1024), &e.recs)
 	e.deadlines = make(deadlineHeap, 0, min(s.maxRunning+s.maxQueue, 4096))
 	// Blocking mode, not Nonblocking: the executor never asks for more
 	// workers than MaxConcurrency, but a worker that just finished its last
@@ -165,9 +167,9 @@ func (e *Executor) admitLocked(j *job, now time.Duration) error {
 		return ErrClosed
 	case !j.key.IsZero() && e.keys.get(j.key, j.keyHash) != nil:
 		return ErrDuplicateKey
-	case e.running.n < e.cfg.maxRunning && e.queue.n == 0:
+	case e.running < e.cfg.maxRunning && e.queue.n == 0:
 		j.where = inRunning
-		e.running.pushBack(j)
+		e.running++
 	case e.queue.n < e.cfg.maxQueue:
 		j.where = inQueue
 		e.queue.pushBack(j)
@@ -250,12 +252,12 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 		e.counters.panicked++
 	}
 	jc := j.ctx
-	e.running.remove(j)
+	e.running--
 	e.recycleLocked(j) // j is not touched again
 	next := e.queue.popFront()
 	if next != nil {
 		next.where = inRunning
-		e.running.pushBack(next)
+		e.running++
 	}
 	e.checkIdleLocked()
 	e.mu.Unlock()
@@ -335,11 +337,13 @@ func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 
 // newJobLocked returns a recycled record or a new one. e.mu must be held.
 func (e *Executor) newJobLocked() *job {
-	j := e.free
-	if j == nil {
-		return newJob(e)
+	if n := len(e.free); n > 0 {
+		id := e.free[n-1]
+		e.free = e.free[:n-1]
+		return e.recs[id]
 	}
-	e.free, j.next = j.next, nil
+	j := newJob(e, len(e.recs))
+	e.recs = append(e.recs, j)
 	return j
 }
 
@@ -347,14 +351,14 @@ func (e *Executor) newJobLocked() *job {
 // Its owner watch must be stopped. e.mu must be held.
 func (e *Executor) recycleLocked(j *job) {
 	j.where, j.decided = nowhere, true
-	j.task, j.ctx, j.key = nil, nil, Key{}
-	j.next, e.free = e.free, j
+	j.task, j.ctx, j.key = nil, nil, Key{} // keep nothing of the job alive
+	e.free = append(e.free, j.id)
 }
 
 // checkIdleLocked closes e.idle once the executor is closed and idle.
 // e.mu must be held.
 func (e *Executor) checkIdleLocked() {
-	if e.closed && e.running.n == 0 && e.settling == 0 && !e.idleClosed {
+	if e.closed && e.running == 0 && e.settling == 0 && !e.idleClosed {
 		e.idleClosed = true
 		close(e.idle)
 	}
@@ -411,7 +415,7 @@ func (e *Executor) Cancel(key Key, reason error) bool {
 func (e *Executor) Running() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.running.n
+	return e.running
 }
 
 // Queued returns the number of jobs waiting for a worker.

@@ -4,18 +4,19 @@ import "hash/maphash"
 
 // keyTable indexes the undecided keyed jobs by Key for Cancel and the
 // duplicate check. It is a chained hash table threaded through the job
-// records (job.keyNext), so that adding and removing a key writes two
-// pointers and never allocates, and each key is hashed once, outside the
-// lock (see hashKey). The Executor's mutex guards it.
+// records by id (job.keyNext), so that adding and removing a key stores two
+// ints, never allocates and needs no write barrier, and each key is hashed
+// once, outside the lock (see hashKey). The Executor's mutex guards it.
 type keyTable struct {
 	seed    maphash.Seed
-	buckets []*job // len is a power of two
-	shift   uint   // 64 - log2(len(buckets)): a hash's bucket is its top bits
+	recs    *[]*job // the records, by id
+	buckets []int   // ids of the chains' first jobs, 0 if empty; len is a power of two
+	shift   uint    // 64 - log2(len(buckets)): a hash's bucket is its top bits
 	n       int
 }
 
-func newKeyTable(size int) keyTable {
-	t := keyTable{seed: maphash.MakeSeed()}
+func newKeyTable(size int, recs *[]*job) keyTable {
+	t := keyTable{seed: maphash.MakeSeed(), recs: recs}
 	t.resize(max(size, 8))
 	return t
 }
@@ -27,13 +28,14 @@ func (t *keyTable) resize(size int) {
 		bits++
 	}
 	old := t.buckets
-	t.buckets, t.shift = make([]*job, 1<<bits), 64-bits
-	for _, j := range old {
-		for j != nil {
-			next := j.keyNext
+	t.buckets, t.shift = make([]int, 1<<bits), 64-bits
+	recs := *t.recs
+	for _, id := range old {
+		for id != 0 {
+			j := recs[id]
+			id = j.keyNext
 			i := j.keyHash >> t.shift
-			j.keyNext, t.buckets[i] = t.buckets[i], j
-			j = next
+			j.keyNext, t.buckets[i] = t.buckets[i], j.id
 		}
 	}
 }
@@ -47,10 +49,13 @@ func (t *keyTable) hashKey(k Key) uint64 {
 
 // get returns the job with key k, whose hash is h, or nil.
 func (t *keyTable) get(k Key, h uint64) *job {
-	for j := t.buckets[h>>t.shift]; j != nil; j = j.keyNext {
+	recs := *t.recs
+	for id := t.buckets[h>>t.shift]; id != 0; {
+		j := recs[id]
 		if j.keyHash == h && j.key == k {
 			return j
 		}
+		id = j.keyNext
 	}
 	return nil
 }
@@ -61,16 +66,16 @@ func (t *keyTable) add(j *job) {
 		t.resize(2 * len(t.buckets))
 	}
 	i := j.keyHash >> t.shift
-	j.keyNext, t.buckets[i] = t.buckets[i], j
+	j.keyNext, t.buckets[i] = t.buckets[i], j.id
 	t.n++
 }
 
 // remove removes j, which is in t.
 func (t *keyTable) remove(j *job) {
 	p := &t.buckets[j.keyHash>>t.shift]
-	for *p != j {
-		p = &(*p).keyNext
+	for *p != j.id {
+		p = &(*t.recs)[*p].keyNext
 	}
-	*p, j.keyNext = j.keyNext, nil
+	*p = j.keyNext
 	t.n--
 }
