@@ -7,9 +7,10 @@ import (
 )
 
 // jobCtx is the context.Context a job runs with. It is the one allocation of
-// a job, and it is never reused, so a context retained after Run returns is
-// safe (it reads as cancelled). It is kept to 48 bytes, the size class
-// below: every job pays for it, and the bytes drive the garbage collector.
+// a job (made ctxBlockLen at a time, see newCtxLocked), and it is never
+// reused, so a context retained after Run returns is safe (it reads as
+// cancelled). It is kept to 48 bytes: every job pays for it, and the bytes
+// drive the garbage collector.
 //
 // It allocates nothing more until someone needs a channel or a cause: Done,
 // or a cancellation by the executor, creates a standard cancelCtx child of

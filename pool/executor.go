@@ -31,10 +31,12 @@ type Executor struct {
 	idle       chan struct{} // closed once closed, nothing runs and nothing settles
 	settling   int           // verdicts taken out of the lock by detachLocked
 	queue      jobList
-	running    int      // jobs in the running set (where == inRunning)
-	recs       []*job   // every record, by id; recs[0] is nil (see job.id)
-	free       []int    // ids of recycled records
-	keys       keyTable // undecided keyed jobs
+	running    int       // jobs in the running set (where == inRunning)
+	recs       []*job    // every record, by id; recs[0] is nil (see job.id)
+	free       []int     // ids of recycled records
+	keys       keyTable  // undecided keyed jobs
+	ctxBlock   *ctxBlock // where job contexts come from (see newCtxLocked)
+	ctxNext    int       // the next unused context in ctxBlock
 	counters   counters
 	deadlines  deadlineHeap  // undecided jobs with a deadline (see deadline.go)
 	timer      *time.Timer   // runs expire; created on first use
@@ -122,23 +124,23 @@ func (e *Executor) submit(ctx context.Context, key Key, timeout time.Duration, t
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	jc := &jobCtx{parent: ctx, epoch: &e.epoch}
 	var h uint64
 	if !key.IsZero() {
 		h = e.keys.hashKey(key)
 	}
-	var now time.Duration
+	var now, deadline time.Duration
 	if timeout > 0 {
 		now = time.Since(e.epoch)
-		if jc.deadline = now + timeout; jc.deadline < now {
-			jc.deadline = 0 // overflow: too far away to matter
+		if deadline = now + timeout; deadline < now {
+			deadline = 0 // overflow: too far away to matter
 		}
 	}
 
 	e.mu.Lock()
 	j := e.newJobLocked()
-	j.task, j.key, j.keyHash, j.ctx = task, key, h, jc
+	j.task, j.key, j.keyHash, j.ctx = task, key, h, e.newCtxLocked(ctx, deadline)
 	if err := e.admitLocked(j, now); err != nil {
+		e.unnewCtxLocked(j.ctx)
 		e.recycleLocked(j)
 		e.mu.Unlock()
 		return false, err
