@@ -60,12 +60,12 @@
 //
 // # Cost
 //
-// Submitting allocates nothing but the job's 48-byte context, when the Task
-// is a pointer or a [Func], and contexts are allocated eight at a time;
+// Submitting costs one 48-byte context per job, allocated eight at a time
+// (one allocation per eight jobs), when the Task is a pointer or a [Func];
 // records, queue links and the deadline timer are reused, and the clock is
-// read once. Contexts are never reused, but a context retained after its job
-// ended keeps the other seven of its block in memory, with what their
-// submitters' contexts refer to. More allocations happen only on demand:
+// read once. Contexts are never reused, but one retained after its job ended
+// keeps the other seven of its block in memory, with what their submitters'
+// contexts refer to. More allocations happen only on demand:
 // a job that calls ctx.Done() gets a standard cancellable context (4 more:
 // the context, its cancel function, the pair of them and its channel), a
 // running job that is cancelled or times out gets one too so that
