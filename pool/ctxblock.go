@@ -9,8 +9,8 @@ import (
 // never reused (see jobCtx): a block is one allocation for the contexts of
 // ctxBlockLen jobs, carved in turn, and freed by the garbage collector once
 // none of them is referenced. A context retained after its job keeps the
-// whole block, and the submitters' contexts it refers to, alive: a small
-// block bounds that.
+// whole block, and the submitters' contexts it refers to, alive, and so does
+// the Executor for its current block: a small block bounds that.
 const ctxBlockLen = 8
 
 type ctxBlock [ctxBlockLen]jobCtx
