@@ -38,7 +38,8 @@ type Executor struct {
 	ctxBlock   *ctxBlock // where job contexts come from (see newCtxLocked)
 	ctxNext    int       // the next unused context in ctxBlock
 	counters   counters
-	deadlines  deadlineHeap  // undecided jobs with a deadline (see deadline.go)
+	deadlines  deadlineHeap  // undecided jobs with a deadline (see deadline.go)...
+	fresh      freshList     // ...or on this list
 	timer      *time.Timer   // runs expire; created on first use
 	timerAt    time.Duration // when the timer fires; 0 if it is not armed
 
@@ -284,16 +285,14 @@ type verdict struct {
 }
 
 // decideLocked records that j's outcome is o (Cancelled if the submitter's
-// context has ended), frees its key, and takes it out of the deadline heap
-// and the queue. e.mu must be held and j undecided.
+// context has ended), frees its key, and takes it out of the deadlines and
+// the queue. e.mu must be held and j undecided.
 func (e *Executor) decideLocked(j *job, o Outcome) verdict {
 	j.decided = true
 	if !j.key.IsZero() {
 		e.keys.remove(j)
 	}
-	if j.heapIndex >= 0 {
-		e.deadlines.remove(j)
-	}
+	e.unscheduleLocked(j)
 	v := verdict{task: j.task, ctx: j.ctx, orphan: j.ctx.parent.Err() != nil}
 	if v.orphan {
 		o = Cancelled

@@ -36,8 +36,11 @@ type job struct {
 	where      uint8
 	decided    bool // the outcome is known; nothing but recycling is left
 	prev, next *job // links in e.queue
-	heapIndex  int  // position in e.deadlines, -1 outside
 	keyNext    int  // id of the next job in e.keys' chain, 0 at the end
+	heapIndex  int  // position in e.deadlines, -1 outside
+	fresh      bool // in e.fresh, linked by the ids freshPrev and freshNext
+	freshPrev  int
+	freshNext  int
 
 	// Owned by whoever holds the job outside the lock (Submit, then the
 	// worker or the goroutine that removed it from the queue).
