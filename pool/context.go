@@ -125,9 +125,7 @@ func (c *jobCtx) end(state uint32, cause error, withCause bool) {
 		return
 	}
 	if !withCause {
-		if c.state.CompareAndSwap(ctxLive, state|endPlain) && c.ready.Load() {
-			c.cc.Load().cancel(nil)
-		}
+		c.endLive(state)
 		return
 	}
 	// cc exists before the state is set, so whoever sees the state sees cc,
@@ -135,5 +133,13 @@ func (c *jobCtx) end(state uint32, cause error, withCause bool) {
 	cc := c.materialize()
 	if c.state.CompareAndSwap(ctxLive, state) {
 		cc.cancel(cause)
+	}
+}
+
+// endLive is end without a cause, for a caller that has just seen c's
+// parent live.
+func (c *jobCtx) endLive(state uint32) {
+	if c.state.CompareAndSwap(ctxLive, state|endPlain) && c.ready.Load() {
+		c.cc.Load().cancel(nil)
 	}
 }

@@ -268,8 +268,12 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	if next != nil {
 		next.unwatch()
 	}
-	jc.end(ctxCancelled, nil, false)
-	if first && !v.orphan {
+	switch {
+	case !first: // decided elsewhere, which delivers
+		jc.end(ctxCancelled, nil, false)
+	case v.orphan: // the context follows its ended parent; nothing is delivered
+	default:
+		jc.endLive(ctxCancelled) // decideLocked has just seen its parent live
 		e.deliver(v.task, r)
 	}
 	return next
