@@ -17,7 +17,7 @@ type ctxBlock [ctxBlockLen]jobCtx
 
 // newCtxLocked returns a new context for a job. e.mu must be held.
 func (e *Executor) newCtxLocked(parent context.Context, deadline time.Duration) *jobCtx {
-	if e.ctxNext == ctxBlockLen || e.ctxBlock == nil {
+	if e.ctxNext == ctxBlockLen {
 		e.ctxBlock, e.ctxNext = new(ctxBlock), 0
 	}
 	c := &e.ctxBlock[e.ctxNext]

@@ -59,6 +59,8 @@ func New(cfg Config) (*Executor, error) {
 		epoch: time.Now(),
 		idle:  make(chan struct{}),
 		recs:  []*job{nil},
+
+		ctxNext: ctxBlockLen, // the first job allocates a block
 	}
 	e.keys = newKeyTable(min(s.maxRunning+s.maxQueue, 1024), &e.recs)
 	e.deadlines = make(deadlineHeap, 0, min(s.maxRunning+s.maxQueue, 4096))
