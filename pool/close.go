@@ -75,8 +75,8 @@ func (e *Executor) stopTimer() {
 func (e *Executor) cancelRunning() {
 	e.mu.Lock()
 	var cancelled []settlement
-	for j := e.running.head; j != nil; j = j.next {
-		if !j.decided {
+	for _, j := range e.recs[1:] { // Close rarely gives up: no list of running jobs is kept for it
+		if j.where == inRunning && !j.decided {
 			cancelled = append(cancelled, settlement{j, e.detachLocked(j, Cancelled)})
 		}
 	}

@@ -10,6 +10,13 @@ import "time"
 // single comparison. When the earliest job finishes the timer is left as it
 // is; it fires, finds nothing due, and re-arms for the new earliest.
 //
+// Most jobs end long before their deadline, so a new job joins the heap only
+// if it outlives the timer: it waits on the fresh list (freshList), which
+// costs a few int stores where a push costs a pointer store, that is a write
+// barrier while the GC marks, and a sift. Each time the timer fires it moves
+// the fresh jobs into the heap. The timer is armed no later than the
+// earliest deadline of both.
+//
 // Deadlines are offsets on the monotonic clock from Executor.epoch, so that
 // admission reads the clock once (time.Since) instead of twice (time.Now).
 
@@ -31,7 +38,8 @@ func (h *deadlineHeap) remove(j *job) {
 	if i != last {
 		s.swap(i, last)
 	}
-	s[last] = nil
+	// s[last] keeps its pointer: records live as long as the Executor, and
+	// clearing it would cost a write barrier while the GC is marking.
 	*h = s[:last]
 	j.heapIndex = -1
 	if i != last {
@@ -79,14 +87,57 @@ func (h deadlineHeap) down(i int) bool {
 	}
 }
 
-// scheduleLocked adds j, which has a deadline, to the heap and arms the
-// timer if j is now the earliest. now is the admission time, read before
+// freshList is the list of undecided jobs with a deadline that are not in
+// the heap, linked by id (job.freshPrev and freshNext, 0 at the ends).
+type freshList struct{ head, tail int }
+
+// scheduleLocked adds j, which has a deadline, to the fresh list and arms
+// the timer if j is now the earliest. now is the admission time, read before
 // the lock, so the timer never fires before the deadline. e.mu must be held.
 func (e *Executor) scheduleLocked(j *job, now time.Duration) {
-	e.deadlines.push(j)
+	j.fresh, j.freshPrev, j.freshNext = true, e.fresh.tail, 0
+	if e.fresh.tail == 0 {
+		e.fresh.head = j.id
+	} else {
+		e.recs[e.fresh.tail].freshNext = j.id
+	}
+	e.fresh.tail = j.id
 	if e.timerAt == 0 || j.ctx.deadline < e.timerAt {
 		e.armLocked(j.ctx.deadline, now)
 	}
+}
+
+// unscheduleLocked takes j out of the fresh list or the heap, if it is in
+// either. e.mu must be held.
+func (e *Executor) unscheduleLocked(j *job) {
+	if j.heapIndex >= 0 {
+		e.deadlines.remove(j)
+		return
+	}
+	if !j.fresh {
+		return
+	}
+	if j.freshPrev == 0 {
+		e.fresh.head = j.freshNext
+	} else {
+		e.recs[j.freshPrev].freshNext = j.freshNext
+	}
+	if j.freshNext == 0 {
+		e.fresh.tail = j.freshPrev
+	} else {
+		e.recs[j.freshNext].freshPrev = j.freshPrev
+	}
+	j.fresh = false
+}
+
+// heapFreshLocked moves the fresh jobs into the heap. e.mu must be held.
+func (e *Executor) heapFreshLocked() {
+	for id := e.fresh.head; id != 0; {
+		j := e.recs[id]
+		id, j.fresh = j.freshNext, false
+		e.deadlines.push(j)
+	}
+	e.fresh = freshList{}
 }
 
 // armLocked makes the timer fire at the offset at. e.mu must be held.
@@ -106,6 +157,7 @@ func (e *Executor) expire() {
 	e.mu.Lock()
 	now := time.Since(e.epoch)
 	e.timerAt = 0
+	e.heapFreshLocked()
 	for len(e.deadlines) > 0 && e.deadlines[0].ctx.deadline <= now {
 		j := e.deadlines[0]
 		due = append(due, settlement{j, e.detachLocked(j, TimedOut)}) // removes j from the heap

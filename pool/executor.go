@@ -31,11 +31,15 @@ type Executor struct {
 	idle       chan struct{} // closed once closed, nothing runs and nothing settles
 	settling   int           // verdicts taken out of the lock by detachLocked
 	queue      jobList
-	running    jobList
-	keys       map[Key]*job // undecided keyed jobs
-	free       *job         // recycled records, linked by next
+	running    int       // jobs in the running set (where == inRunning)
+	recs       []*job    // every record, by id; recs[0] is nil (see job.id)
+	free       []int     // ids of recycled records
+	keys       keyTable  // undecided keyed jobs
+	ctxBlock   *ctxBlock // where job contexts come from (see newCtxLocked)
+	ctxNext    int       // the next unused context in ctxBlock
 	counters   counters
-	deadlines  deadlineHeap  // undecided jobs with a deadline (see deadline.go)
+	deadlines  deadlineHeap  // undecided jobs with a deadline (see deadline.go)...
+	fresh      freshList     // ...or on this list
 	timer      *time.Timer   // runs expire; created on first use
 	timerAt    time.Duration // when the timer fires; 0 if it is not armed
 
@@ -54,8 +58,11 @@ func New(cfg Config) (*Executor, error) {
 		slots: Slots{max: s.maxSlots},
 		epoch: time.Now(),
 		idle:  make(chan struct{}),
-		keys:  make(map[Key]*job),
+		recs:  []*job{nil},
+
+		ctxNext: ctxBlockLen, // the first job allocates a block
 	}
+	e.keys = newKeyTable(min(s.maxRunning+s.maxQueue, 1024), &e.recs)
 	e.deadlines = make(deadlineHeap, 0, min(s.maxRunning+s.maxQueue, 4096))
 	// Blocking mode, not Nonblocking: the executor never asks for more
 	// workers than MaxConcurrency, but a worker that just finished its last
@@ -120,19 +127,23 @@ func (e *Executor) submit(ctx context.Context, key Key, timeout time.Duration, t
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	jc := &jobCtx{parent: ctx, epoch: &e.epoch}
-	var now time.Duration
+	var h uint64
+	if !key.IsZero() {
+		h = e.keys.hashKey(key)
+	}
+	var now, deadline time.Duration
 	if timeout > 0 {
 		now = time.Since(e.epoch)
-		if jc.deadline = now + timeout; jc.deadline < now {
-			jc.deadline = 0 // overflow: too far away to matter
+		if deadline = now + timeout; deadline < now {
+			deadline = 0 // overflow: too far away to matter
 		}
 	}
 
 	e.mu.Lock()
 	j := e.newJobLocked()
-	j.task, j.key, j.ctx = task, key, jc
+	j.task, j.key, j.keyHash, j.ctx = task, key, h, e.newCtxLocked(ctx, deadline)
 	if err := e.admitLocked(j, now); err != nil {
+		e.unnewCtxLocked(j.ctx)
 		e.recycleLocked(j)
 		e.mu.Unlock()
 		return false, err
@@ -159,11 +170,11 @@ func (e *Executor) admitLocked(j *job, now time.Duration) error {
 	switch {
 	case e.closed:
 		return ErrClosed
-	case !j.key.IsZero() && e.keys[j.key] != nil:
+	case !j.key.IsZero() && e.keys.get(j.key, j.keyHash) != nil:
 		return ErrDuplicateKey
-	case e.running.n < e.cfg.maxRunning && e.queue.n == 0:
+	case e.running < e.cfg.maxRunning && e.queue.n == 0:
 		j.where = inRunning
-		e.running.pushBack(j)
+		e.running++
 	case e.queue.n < e.cfg.maxQueue:
 		j.where = inQueue
 		e.queue.pushBack(j)
@@ -173,7 +184,7 @@ func (e *Executor) admitLocked(j *job, now time.Duration) error {
 	}
 	j.decided = false
 	if !j.key.IsZero() {
-		e.keys[j.key] = j
+		e.keys.add(j)
 	}
 	if j.ctx.deadline != 0 {
 		e.scheduleLocked(j, now)
@@ -246,12 +257,12 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 		e.counters.panicked++
 	}
 	jc := j.ctx
-	e.running.remove(j)
+	e.running--
 	e.recycleLocked(j) // j is not touched again
 	next := e.queue.popFront()
 	if next != nil {
 		next.where = inRunning
-		e.running.pushBack(next)
+		e.running++
 	}
 	e.checkIdleLocked()
 	e.mu.Unlock()
@@ -259,8 +270,12 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	if next != nil {
 		next.unwatch()
 	}
-	jc.end(ctxCancelled, nil, false)
-	if first && !v.orphan {
+	switch {
+	case !first: // decided elsewhere, which delivers
+		jc.end(ctxCancelled, nil, false)
+	case v.orphan: // the context follows its ended parent; nothing is delivered
+	default:
+		jc.endLive(ctxCancelled) // decideLocked has just seen its parent live
 		e.deliver(v.task, r)
 	}
 	return next
@@ -276,16 +291,14 @@ type verdict struct {
 }
 
 // decideLocked records that j's outcome is o (Cancelled if the submitter's
-// context has ended), frees its key, and takes it out of the deadline heap
-// and the queue. e.mu must be held and j undecided.
+// context has ended), frees its key, and takes it out of the deadlines and
+// the queue. e.mu must be held and j undecided.
 func (e *Executor) decideLocked(j *job, o Outcome) verdict {
 	j.decided = true
 	if !j.key.IsZero() {
-		delete(e.keys, j.key)
+		e.keys.remove(j)
 	}
-	if j.heapIndex >= 0 {
-		e.deadlines.remove(j)
-	}
+	e.unscheduleLocked(j)
 	v := verdict{task: j.task, ctx: j.ctx, orphan: j.ctx.parent.Err() != nil}
 	if v.orphan {
 		o = Cancelled
@@ -331,11 +344,13 @@ func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 
 // newJobLocked returns a recycled record or a new one. e.mu must be held.
 func (e *Executor) newJobLocked() *job {
-	j := e.free
-	if j == nil {
-		return newJob(e)
+	if n := len(e.free); n > 0 {
+		id := e.free[n-1]
+		e.free = e.free[:n-1]
+		return e.recs[id]
 	}
-	e.free, j.next = j.next, nil
+	j := newJob(e, len(e.recs))
+	e.recs = append(e.recs, j)
 	return j
 }
 
@@ -343,14 +358,14 @@ func (e *Executor) newJobLocked() *job {
 // Its owner watch must be stopped. e.mu must be held.
 func (e *Executor) recycleLocked(j *job) {
 	j.where, j.decided = nowhere, true
-	j.task, j.ctx, j.key = nil, nil, Key{}
-	j.next, e.free = e.free, j
+	j.task, j.ctx, j.key = nil, nil, Key{} // keep nothing of the job alive
+	e.free = append(e.free, j.id)
 }
 
 // checkIdleLocked closes e.idle once the executor is closed and idle.
 // e.mu must be held.
 func (e *Executor) checkIdleLocked() {
-	if e.closed && e.running.n == 0 && e.settling == 0 && !e.idleClosed {
+	if e.closed && e.running == 0 && e.settling == 0 && !e.idleClosed {
 		e.idleClosed = true
 		close(e.idle)
 	}
@@ -389,8 +404,9 @@ func (e *Executor) Cancel(key Key, reason error) bool {
 	if reason == nil {
 		reason = ErrCancelled
 	}
+	h := e.keys.hashKey(key)
 	e.mu.Lock()
-	j := e.keys[key]
+	j := e.keys.get(key, h)
 	if j == nil {
 		e.mu.Unlock()
 		return false
@@ -406,7 +422,7 @@ func (e *Executor) Cancel(key Key, reason error) bool {
 func (e *Executor) Running() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.running.n
+	return e.running
 }
 
 // Queued returns the number of jobs waiting for a worker.

@@ -57,7 +57,7 @@ func (e *Executor) Stats() Stats {
 	defer e.mu.Unlock()
 	c := e.counters
 	return Stats{
-		Running:        e.running.n,
+		Running:        e.running,
 		Queued:         e.queue.n,
 		MaxConcurrency: e.cfg.maxRunning,
 		MaxQueue:       e.cfg.maxQueue,

@@ -15,7 +15,7 @@ type Key struct {
 }
 
 // IsZero reports whether k is the zero Key, which means "no key".
-func (k Key) IsZero() bool { return k == Key{} }
+func (k Key) IsZero() bool { return k.Owner == 0 && len(k.ID) == 0 } // k == Key{} calls memequal
 
 // Task is one unit of work. A transport implements it on its per-request
 // value, so that submitting converts a pointer to an interface and allocates
