@@ -14,23 +14,22 @@ func (d *Decoder) Decode(m *Message, src []byte) error {
 		return &Error{Code: CodeInvalidRequest, Message: msgTooLarge}
 	}
 	s := scanner{src: src, maxDepth: d.maxDepth, m: m}
-	s.ws()
-	if s.pos >= len(src) {
-		return &Error{Code: CodeParseError, Message: msgEmpty, Offset: s.pos}
+	i := skipWS(src, 0)
+	if i >= len(src) {
+		return &Error{Code: CodeParseError, Message: msgEmpty, Offset: i}
 	}
-	top := src[s.pos]
-	var ok bool
+	top := src[i]
 	switch top {
 	case '{':
-		ok = s.object(1, lvlEnvelope)
+		i = s.members(i, 1, lvlEnvelope)
 	case '[':
-		ok = s.array(1, lvlOther)
+		i = s.array(i, 1, lvlOther)
 	default:
-		_, ok = s.value(0, lvlOther)
+		i, _ = s.value(i, 0, lvlOther)
 	}
-	if ok {
-		if s.ws(); s.pos != len(src) {
-			s.fail(msgTrailing)
+	if i >= 0 {
+		if i = skipWS(src, i); i != len(src) {
+			s.fail(msgTrailing, i)
 		} else {
 			switch top {
 			case '{':
@@ -134,18 +133,19 @@ func fitsInt64(lit []byte) bool {
 	return string(lit) <= limit
 }
 
-// capture records the value just scanned (from vstart to s.pos) as field f.
-func (s *scanner) capture(f field, vstart int, typ Type) {
+// capture records the value at src[start:end] as field f; esc tells whether a string value
+// has escapes.
+func (s *scanner) capture(f field, start, end int, typ Type, esc bool) {
 	sp := &s.m.fields[f]
-	*sp = span{start: uint32(vstart), end: uint32(s.pos), typ: typ}
+	*sp = span{start: uint32(start), end: uint32(end), typ: typ}
 	if typ != TypeString {
 		return
 	}
-	if !s.strEsc {
-		sp.tstart, sp.tend = uint32(s.strStart), uint32(s.strEnd)
+	if !esc {
+		sp.tstart, sp.tend = uint32(start+1), uint32(end-1)
 		return
 	}
 	t := len(s.m.text)
-	s.m.text = appendUnescaped(s.m.text, s.src[s.strStart:s.strEnd])
+	s.m.text = appendUnescaped(s.m.text, s.src[start+1:end-1])
 	sp.tstart, sp.tend, sp.textInBuf = uint32(t), uint32(len(s.m.text)), true
 }

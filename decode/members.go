@@ -1,0 +1,109 @@
+package decode
+
+// members scans an object whose members the message captures: the envelope, params or
+// params._meta (lvl). A captured key seen twice is a duplicate at once; only the other keys
+// go through the general duplicate check, since they can never equal a captured one.
+func (s *scanner) members(i, depth int, lvl level) int {
+	if depth > s.maxDepth {
+		return s.fail(msgDepth, i)
+	}
+	src, m := s.src, s.m
+	start := i
+	i = skipWS(src, i+1)
+	if i < len(src) && src[i] == '}' {
+		return i + 1
+	}
+	mark := len(m.keys)
+	var seen uint32
+	dup := false
+	child := lvl.child()
+	for {
+		f, j := knownKey(src, i, lvl)
+		if j >= 0 {
+			i = skipWS(src, j)
+		} else if i, f = s.memberKey(i, lvl); i < 0 {
+			return -1
+		}
+		switch {
+		case f == fNone:
+		case seen&(1<<f) != 0:
+			dup = true
+		default:
+			seen |= 1 << f
+		}
+		vstart := i
+		var typ Type
+		vesc := false
+		switch {
+		case i < len(src) && src[i] == '"':
+			i, vesc = s.str(i)
+			typ = TypeString
+		case i < len(src) && src[i] == '{' && (lvl == lvlEnvelope && f == fParams || lvl == lvlParams && f == fMeta):
+			i = s.members(i, depth+1, lvl+1) // lvlParams follows lvlEnvelope, lvlMeta lvlParams
+			typ = TypeObject
+		case lvl == lvlEnvelope && f == fParams:
+			i, typ = s.value(i, depth, lvlInParams)
+		default:
+			i, typ = s.value(i, depth, child)
+		}
+		if i < 0 {
+			return -1
+		}
+		if f != fNone {
+			s.capture(f, vstart, i, typ, vesc)
+		}
+		if i = skipWS(src, i); i >= len(src) {
+			return s.fail(msgSyntax, i)
+		}
+		if src[i] == ',' {
+			i = skipWS(src, i+1)
+			continue
+		}
+		if src[i] != '}' {
+			return s.fail(msgSyntax, i)
+		}
+		i++
+		break
+	}
+	if dup || s.duplicateKeys(mark) {
+		s.note(lvl.dupCode(), lvl.dupMessage(), start)
+	}
+	m.keys = m.keys[:mark]
+	return i
+}
+
+// memberKey scans a member key at src[i] and the colon after it, the general way: it returns the
+// index of the value and the captured field the key names. A key that names none is recorded
+// for the duplicate check.
+func (s *scanner) memberKey(i int, lvl level) (int, field) {
+	src, m := s.src, s.m
+	if i >= len(src) || src[i] != '"' {
+		return s.fail(msgSyntax, i), fNone
+	}
+	end, esc := s.str(i)
+	if end < 0 {
+		return -1, fNone
+	}
+	kstart, key := i+1, src[i+1:end-1]
+	t := len(m.text)
+	if esc {
+		m.text = appendUnescaped(m.text, key)
+		key = m.text[t:]
+	}
+	if i = s.colon(end); i < 0 {
+		return -1, fNone
+	}
+	f := lvl.field(key)
+	if f != fNone {
+		return i, f
+	}
+	if lvl == lvlMeta {
+		m.metaOther = true
+	}
+	if esc {
+		s.pushText(t)
+	} else {
+		s.pushKey(kstart, end-1, false)
+	}
+	return i, fNone
+}
