@@ -66,11 +66,15 @@ func (s *scanner) envelope() {
 	default:
 		m.kind = KindInvalid
 	}
-	if v := f[fVersion]; v.typ != TypeString || string(m.value(fVersion).text) != "2.0" {
+	if v := &f[fVersion]; v.typ != TypeString || string(m.text3(v)) != "2.0" {
 		s.note(CodeInvalidRequest, msgVersion, int(v.start))
 	}
 	if hasID {
-		s.checkID()
+		if r := m.bounded(fID); r != boundOK {
+			s.note(CodeInvalidRequest, idMessages[r], int(f[fID].start))
+		} else {
+			m.idOK = true
+		}
 	}
 	switch {
 	case !hasMethod:
@@ -80,44 +84,61 @@ func (s *scanner) envelope() {
 	case isResponse:
 		s.note(CodeInvalidRequest, msgAmbiguous, 0)
 	}
-	if p := f[fParams]; p.typ != TypeAbsent && p.typ != TypeObject {
-		s.note(CodeInvalidParams, msgParamsType, int(p.start))
+	if p := f[fParams].typ; p != TypeAbsent && p != TypeObject {
+		s.note(CodeInvalidParams, msgParamsType, int(f[fParams].start))
 	}
-	if t := f[fProgressToken]; t.typ != TypeAbsent {
-		if msg := checkBounded(m.value(fProgressToken), msgTokenType, msgTokenString, msgTokenRange, msgTokenFractional); msg != "" {
-			s.note(CodeInvalidParams, msg, int(t.start))
+	if f[fProgressToken].typ != TypeAbsent {
+		if r := m.bounded(fProgressToken); r != boundOK {
+			s.note(CodeInvalidParams, tokenMessages[r], int(f[fProgressToken].start))
 		}
 	}
 }
 
-func (s *scanner) checkID() {
-	id := s.m.fields[fID]
-	msg := checkBounded(s.m.value(fID), msgIDType, msgIDString, msgIDRange, msgIDFractional)
-	if msg != "" {
-		s.note(CodeInvalidRequest, msg, int(id.start))
-		return
-	}
-	s.m.idOK = true
-}
+// The rules of a bounded value (an id or a progressToken), as bounded reports them.
+const (
+	boundOK       = iota
+	boundType     // neither a string nor an integer
+	boundString   // a string longer than MaxIDBytes
+	boundRange    // an integer outside the int64 range
+	boundFraction // a number with a fraction or an exponent
+)
 
-// checkBounded applies the id rules (a string of at most MaxIDBytes, or an int64 integer) and
-// returns the message of the rule broken, or "".
-func checkBounded(v Value, typeMsg, stringMsg, rangeMsg, fracMsg string) string {
-	switch v.typ {
+var (
+	idMessages    = [...]string{"", msgIDType, msgIDString, msgIDRange, msgIDFractional}
+	tokenMessages = [...]string{"", msgTokenType, msgTokenString, msgTokenRange, msgTokenFractional}
+)
+
+// bounded applies the id rules (a string of at most MaxIDBytes, or an int64 integer) to the
+// captured field f and returns the rule broken, or boundOK.
+func (m *Message) bounded(f field) int {
+	sp := &m.fields[f]
+	switch sp.typ {
 	case TypeString:
-		if len(v.text) > MaxIDBytes {
-			return stringMsg
+		if sp.tend-sp.tstart > MaxIDBytes {
+			return boundString
 		}
 	case TypeInteger:
-		if !fitsInt64(v.raw) {
-			return rangeMsg
+		if !fitsInt64(m.src[sp.start:sp.end]) {
+			return boundRange
 		}
 	case TypeNumber:
-		return fracMsg
+		return boundFraction
 	default:
-		return typeMsg
+		return boundType
 	}
-	return ""
+	return boundOK
+}
+
+// text3 returns the text of a captured string when it is three bytes long (enough to compare
+// it with "2.0"), else nil.
+func (m *Message) text3(sp *span) []byte {
+	if sp.tend-sp.tstart != 3 {
+		return nil
+	}
+	if sp.textInBuf {
+		return m.text[sp.tstart:sp.tend]
+	}
+	return m.src[sp.tstart:sp.tend]
 }
 
 // fitsInt64 reports whether a JSON integer literal is within the int64 range.
@@ -134,18 +155,18 @@ func fitsInt64(lit []byte) bool {
 }
 
 // capture records the value at src[start:end] as field f; esc tells whether a string value
-// has escapes.
+// has escapes. The text bounds are meaningful for strings only.
 func (s *scanner) capture(f field, start, end int, typ Type, esc bool) {
-	sp := &s.m.fields[f]
-	*sp = span{start: uint32(start), end: uint32(end), typ: typ}
-	if typ != TypeString {
+	if esc {
+		s.captureEscaped(f, start, end)
 		return
 	}
-	if !esc {
-		sp.tstart, sp.tend = uint32(start+1), uint32(end-1)
-		return
-	}
+	s.m.fields[f] = span{start: uint32(start), end: uint32(end), tstart: uint32(start + 1), tend: uint32(end - 1), typ: typ}
+}
+
+// captureEscaped records a string with escapes, its text unescaped into the text buffer.
+func (s *scanner) captureEscaped(f field, start, end int) {
 	t := len(s.m.text)
 	s.m.text = appendUnescaped(s.m.text, s.src[start+1:end-1])
-	sp.tstart, sp.tend, sp.textInBuf = uint32(t), uint32(len(s.m.text)), true
+	s.m.fields[f] = span{start: uint32(start), end: uint32(end), tstart: uint32(t), tend: uint32(len(s.m.text)), typ: TypeString, textInBuf: true}
 }

@@ -36,59 +36,67 @@ func (s *scanner) str(i int) (int, bool) {
 	src := s.src
 	esc := false
 	i++
-	for {
-		// Eight bytes at a time: the lowest flagged byte of a word is exactly the first byte
-		// that needs a look (see special8), so the scan jumps straight to it.
-		for i >= 0 && i+16 <= len(src) {
-			w := src[i : i+16 : i+16]
-			lo := special8(binary.LittleEndian.Uint64(w))
-			hi := special8(binary.LittleEndian.Uint64(w[8:]))
-			if lo|hi != 0 {
-				if lo != 0 {
-					i += bits.TrailingZeros64(lo) >> 3
-				} else {
-					i += 8 + bits.TrailingZeros64(hi)>>3
-				}
-				goto look
-			}
-			i += 16
+	// Most keys and short values end within their first word: one step, no loop.
+	if i >= 0 && i+8 <= len(src) {
+		if mask := special8(binary.LittleEndian.Uint64(src[i : i+8 : i+8])); mask != 0 {
+			i += bits.TrailingZeros64(mask) >> 3
+			goto look
 		}
-		if i >= 0 && i+8 <= len(src) {
-			if mask := special8(binary.LittleEndian.Uint64(src[i : i+8 : i+8])); mask != 0 {
-				i += bits.TrailingZeros64(mask) >> 3
-				goto look
-			}
-			i += 8
-		}
-		for i < len(src) && plainByte[src[i]] {
-			i++
-		}
-	look:
-		if i >= len(src) {
-			return s.fail(msgSyntax, i), false
-		}
-		switch c := src[i]; {
-		case c == '"':
-			return i + 1, esc
-		case c == '\\':
-			n, msg := escapeLen(src[i:])
-			if n == 0 {
-				return s.fail(msg, i), false
-			}
-			esc = true
-			i += n
-		case c < 0x20:
-			return s.fail(msgControl, i), false
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			n := utf8Len(src[i:])
-			if n == 0 {
-				return s.fail(msgUTF8, i), false
-			}
-			i += n
-		}
+		i += 8
 	}
+scan:
+	// Sixteen bytes a step: the lowest flagged byte of a word is exactly the first byte that
+	// needs a look (see special8), so the scan jumps straight to it.
+	for i >= 0 && i+16 <= len(src) {
+		w := src[i : i+16 : i+16]
+		lo := special8(binary.LittleEndian.Uint64(w))
+		hi := special8(binary.LittleEndian.Uint64(w[8:]))
+		if lo|hi != 0 {
+			if lo != 0 {
+				i += bits.TrailingZeros64(lo) >> 3
+			} else {
+				i += 8 + bits.TrailingZeros64(hi)>>3
+			}
+			goto look
+		}
+		i += 16
+	}
+	if i >= 0 && i+8 <= len(src) {
+		if mask := special8(binary.LittleEndian.Uint64(src[i : i+8 : i+8])); mask != 0 {
+			i += bits.TrailingZeros64(mask) >> 3
+			goto look
+		}
+		i += 8
+	}
+	for i < len(src) && plainByte[src[i]] {
+		i++
+	}
+look:
+	if i >= len(src) {
+		return s.fail(msgSyntax, i), false
+	}
+	switch c := src[i]; {
+	case c == '"':
+		return i + 1, esc
+	case c == '\\':
+		n, msg := escapeLen(src[i:])
+		if n == 0 {
+			return s.fail(msg, i), false
+		}
+		esc = true
+		i += n
+	case c < 0x20:
+		return s.fail(msgControl, i), false
+	case c < utf8.RuneSelf:
+		i++
+	default:
+		n := utf8Len(src[i:])
+		if n == 0 {
+			return s.fail(msgUTF8, i), false
+		}
+		i += n
+	}
+	goto scan
 }
 
 // utf8Len returns the length of the valid UTF-8 sequence at the start of b (whose first
