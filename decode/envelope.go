@@ -161,12 +161,19 @@ func (s *scanner) capture(f field, start, end int, typ Type, esc bool) {
 		s.captureEscaped(f, start, end)
 		return
 	}
-	s.m.fields[f] = span{start: uint32(start), end: uint32(end), tstart: uint32(start + 1), tend: uint32(end - 1), typ: typ}
+	s.m.fields[f].set(start, end, start+1, end-1, typ, false)
 }
 
 // captureEscaped records a string with escapes, its text unescaped into the text buffer.
 func (s *scanner) captureEscaped(f field, start, end int) {
 	t := len(s.m.text)
 	s.m.text = appendUnescaped(s.m.text, s.src[start+1:end-1])
-	s.m.fields[f] = span{start: uint32(start), end: uint32(end), tstart: uint32(t), tend: uint32(len(s.m.text)), typ: TypeString, textInBuf: true}
+	s.m.fields[f].set(start, end, t, len(s.m.text), TypeString, true)
+}
+
+// set fills the span field by field: a composite literal would be built on the stack and
+// copied with wide loads that cannot forward from its narrow stores, a stall on every capture.
+func (sp *span) set(start, end, tstart, tend int, typ Type, textInBuf bool) {
+	sp.start, sp.end, sp.tstart, sp.tend = uint32(start), uint32(end), uint32(tstart), uint32(tend)
+	sp.typ, sp.textInBuf = typ, textInBuf
 }

@@ -5,6 +5,10 @@ package decode
 // colon follows: the key needs no string scan and no lookup. Any other spelling (escapes,
 // whitespace before the colon, an unknown key) takes the general path, which gives the same
 // result; these functions only make the common case cheap.
+//
+// Each comparison is written against a constant in place: the compiler then compares up to
+// sixteen bytes inline, where a helper taking the literal as an argument calls memequal.
+// Longer keys are compared in pieces of at most sixteen bytes for the same reason.
 
 // knownKey matches a captured key of level lvl at src[i]; it returns the field and the index
 // just past the colon, or -1 when no captured key is written there in the usual way.
@@ -12,85 +16,158 @@ func knownKey(src []byte, i int, lvl level) (field, int) {
 	if i < 0 || i+1 >= len(src) {
 		return fNone, -1
 	}
-	c := src[i+1]
+	k := src[i:]
+	var f field
+	var n int
 	switch lvl {
 	case lvlEnvelope:
-		switch c {
-		case 'j':
-			return fVersion, hasKey(src, i, `"jsonrpc":`)
-		case 'i':
-			return fID, hasKey(src, i, `"id":`)
-		case 'm':
-			return fMethod, hasKey(src, i, `"method":`)
-		case 'p':
-			return fParams, hasKey(src, i, `"params":`)
-		case 'r':
-			return fResult, hasKey(src, i, `"result":`)
-		case 'e':
-			return fError, hasKey(src, i, `"error":`)
-		}
+		f, n = envelopeKey(k)
 	case lvlParams:
-		switch c {
-		case '_':
-			return fMeta, hasKey(src, i, `"_meta":`)
-		case 'n':
-			return fName, hasKey(src, i, `"name":`)
-		case 'a':
-			return fArguments, hasKey(src, i, `"arguments":`)
-		case 'u':
-			return fURI, hasKey(src, i, `"uri":`)
-		case 'c':
-			return fCursor, hasKey(src, i, `"cursor":`)
-		case 'i':
-			return fInputResponses, hasKey(src, i, `"inputResponses":`)
-		case 'r':
-			return fRequestState, hasKey(src, i, `"requestState":`)
-		}
+		f, n = paramsKey(k)
 	case lvlMeta:
-		return metaKey(src, i, c)
+		f, n = metaKey(k)
 	}
-	return fNone, -1
+	if n == 0 {
+		return fNone, -1
+	}
+	return f, i + n
 }
 
-// mcpPrefix is the namespace of the MCP _meta keys; a key under it is told by the byte after
-// the prefix (and, for the two client keys, the byte after "client").
-const mcpPrefix = `"io.modelcontextprotocol/`
-
-func metaKey(src []byte, i int, c byte) (field, int) {
-	switch c {
-	case 'i':
-		p := i + len(mcpPrefix)
-		if p+7 >= len(src) {
-			return fNone, -1
+// envelopeKey returns the envelope field whose key k (len(k) >= 2) starts with, and the
+// length of that key with its quotes and colon, or 0.
+func envelopeKey(k []byte) (field, int) {
+	switch k[1] {
+	case 'j':
+		const s = `"jsonrpc":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fVersion, len(s)
 		}
-		switch src[p] {
-		case 'p':
-			return fProtocolVersion, hasKey(src, i, mcpPrefix+`protocolVersion":`)
-		case 'c':
-			if src[p+6] == 'C' {
-				return fClientCapabilities, hasKey(src, i, mcpPrefix+`clientCapabilities":`)
-			}
-			return fClientInfo, hasKey(src, i, mcpPrefix+`clientInfo":`)
-		case 'l':
-			return fLogLevel, hasKey(src, i, mcpPrefix+`logLevel":`)
+	case 'i':
+		const s = `"id":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fID, len(s)
+		}
+	case 'm':
+		const s = `"method":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fMethod, len(s)
 		}
 	case 'p':
-		return fProgressToken, hasKey(src, i, `"progressToken":`)
-	case 't':
-		if i+6 < len(src) && src[i+6] == 's' {
-			return fTraceState, hasKey(src, i, `"tracestate":`)
+		const s = `"params":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fParams, len(s)
 		}
-		return fTraceParent, hasKey(src, i, `"traceparent":`)
-	case 'b':
-		return fBaggage, hasKey(src, i, `"baggage":`)
+	case 'r':
+		const s = `"result":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fResult, len(s)
+		}
+	case 'e':
+		const s = `"error":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fError, len(s)
+		}
 	}
-	return fNone, -1
+	return fNone, 0
 }
 
-// hasKey returns the index just past lit when src[i:] starts with it, else -1.
-func hasKey(src []byte, i int, lit string) int {
-	if j := i + len(lit); j <= len(src) && string(src[i:j]) == lit {
-		return j
+// paramsKey is envelopeKey for the members of params.
+func paramsKey(k []byte) (field, int) {
+	switch k[1] {
+	case '_':
+		const s = `"_meta":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fMeta, len(s)
+		}
+	case 'n':
+		const s = `"name":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fName, len(s)
+		}
+	case 'a':
+		const s = `"arguments":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fArguments, len(s)
+		}
+	case 'u':
+		const s = `"uri":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fURI, len(s)
+		}
+	case 'c':
+		const s = `"cursor":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fCursor, len(s)
+		}
+	case 'i':
+		const s, t = `"inputResponses"`, `:`
+		if len(k) >= len(s)+len(t) && string(k[:len(s)]) == s && k[len(s)] == ':' {
+			return fInputResponses, len(s) + len(t)
+		}
+	case 'r':
+		const s = `"requestState":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fRequestState, len(s)
+		}
 	}
-	return -1
+	return fNone, 0
+}
+
+// mcpPrefix is the namespace of the MCP _meta keys, in two pieces for inline comparisons.
+const mcpPrefix1, mcpPrefix2 = `"io.modelcontext`, `protocol/`
+
+// metaKey is envelopeKey for the members of params._meta.
+func metaKey(k []byte) (field, int) {
+	switch k[1] {
+	case 'i':
+		const p = len(mcpPrefix1) + len(mcpPrefix2)
+		if len(k) < p+12 || string(k[:len(mcpPrefix1)]) != mcpPrefix1 || string(k[len(mcpPrefix1):p]) != mcpPrefix2 {
+			break
+		}
+		// The byte after the prefix tells the keys apart, and for the two client keys the
+		// byte after "client". len(k) >= p+12 covers the shorter keys' comparisons.
+		switch r := k[p:]; r[0] {
+		case 'p':
+			const s, t = `protocolVersion"`, `:`
+			if len(r) >= len(s)+len(t) && string(r[:len(s)]) == s && r[len(s)] == ':' {
+				return fProtocolVersion, p + len(s) + len(t)
+			}
+		case 'c':
+			if r[6] == 'C' {
+				const s, t = `clientCapabiliti`, `es":`
+				if len(r) >= len(s)+len(t) && string(r[:len(s)]) == s && string(r[len(s):len(s)+len(t)]) == t {
+					return fClientCapabilities, p + len(s) + len(t)
+				}
+				break
+			}
+			const s = `clientInfo":`
+			if string(r[:len(s)]) == s {
+				return fClientInfo, p + len(s)
+			}
+		case 'l':
+			const s = `logLevel":`
+			if string(r[:len(s)]) == s {
+				return fLogLevel, p + len(s)
+			}
+		}
+	case 'p':
+		const s = `"progressToken":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fProgressToken, len(s)
+		}
+	case 't':
+		const s1, s2 = `"traceparent":`, `"tracestate":`
+		if len(k) >= len(s1) && string(k[:len(s1)]) == s1 {
+			return fTraceParent, len(s1)
+		}
+		if len(k) >= len(s2) && string(k[:len(s2)]) == s2 {
+			return fTraceState, len(s2)
+		}
+	case 'b':
+		const s = `"baggage":`
+		if len(k) >= len(s) && string(k[:len(s)]) == s {
+			return fBaggage, len(s)
+		}
+	}
+	return fNone, 0
 }
