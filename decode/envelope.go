@@ -154,16 +154,6 @@ func fitsInt64(lit []byte) bool {
 	return string(lit) <= limit
 }
 
-// capture records the value at src[start:end] as field f; esc tells whether a string value
-// has escapes. The text bounds are meaningful for strings only.
-func (s *scanner) capture(f field, start, end int, typ Type, esc bool) {
-	if esc {
-		s.captureEscaped(f, start, end)
-		return
-	}
-	s.m.fields[f].set(start, end, start+1, end-1, typ, false)
-}
-
 // captureEscaped records a string with escapes, its text unescaped into the text buffer.
 func (s *scanner) captureEscaped(f field, start, end int) {
 	t := len(s.m.text)

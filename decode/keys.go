@@ -10,31 +10,8 @@ package decode
 // sixteen bytes inline, where a helper taking the literal as an argument calls memequal.
 // Longer keys are compared in pieces of at most sixteen bytes for the same reason.
 
-// knownKey matches a captured key of level lvl at src[i]; it returns the field and the index
-// just past the colon, or -1 when no captured key is written there in the usual way.
-func knownKey(src []byte, i int, lvl level) (field, int) {
-	if i < 0 || i+1 >= len(src) {
-		return fNone, -1
-	}
-	k := src[i:]
-	var f field
-	var n int
-	switch lvl {
-	case lvlEnvelope:
-		f, n = envelopeKey(k)
-	case lvlParams:
-		f, n = paramsKey(k)
-	case lvlMeta:
-		f, n = metaKey(k)
-	}
-	if n == 0 {
-		return fNone, -1
-	}
-	return f, i + n
-}
-
-// envelopeKey returns the envelope field whose key k (len(k) >= 2) starts with, and the
-// length of that key with its quotes and colon, or 0.
+// envelopeKey returns the envelope field whose key, quoted and followed by a colon, k
+// (len(k) >= 2) starts with, and the length of those bytes; or 0 when k starts with none.
 func envelopeKey(k []byte) (field, int) {
 	switch k[1] {
 	case 'j':

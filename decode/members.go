@@ -1,8 +1,9 @@
 package decode
 
 // members scans an object whose members the message captures: the envelope, params or
-// params._meta (lvl). A captured key seen twice is a duplicate at once; only the other keys
-// go through the general duplicate check, since they can never equal a captured one.
+// params._meta (lvl). A captured key written plainly is matched in place (keys.go), any other
+// key the general way (memberKey). A captured key seen twice is a duplicate at once; only the
+// other keys go through the general duplicate check, since they can never equal a captured one.
 func (s *scanner) members(i, depth int, lvl level) int {
 	if depth > s.maxDepth {
 		return s.fail(msgDepth, i)
@@ -18,9 +19,19 @@ func (s *scanner) members(i, depth int, lvl level) int {
 	dup := false
 	child := lvl.child()
 	for {
-		f, j := knownKey(src, i, lvl)
-		if j >= 0 {
-			i = skipWS(src, j)
+		f, n := fNone, 0
+		if i+1 < len(src) {
+			switch k := src[i:]; lvl {
+			case lvlEnvelope:
+				f, n = envelopeKey(k)
+			case lvlParams:
+				f, n = paramsKey(k)
+			default:
+				f, n = metaKey(k)
+			}
+		}
+		if n > 0 {
+			i = skipWS(src, i+n)
 		} else if i, f = s.memberKey(i, lvl); i < 0 {
 			return -1
 		}
@@ -49,8 +60,12 @@ func (s *scanner) members(i, depth int, lvl level) int {
 		if i < 0 {
 			return -1
 		}
-		if f != fNone {
-			s.capture(f, vstart, i, typ, vesc)
+		switch {
+		case f == fNone:
+		case vesc:
+			s.captureEscaped(f, vstart, i)
+		default:
+			m.fields[f].set(vstart, i, vstart+1, i-1, typ, false) // text bounds matter for strings only
 		}
 		if i = skipWS(src, i); i >= len(src) {
 			return s.fail(msgSyntax, i)
@@ -65,7 +80,7 @@ func (s *scanner) members(i, depth int, lvl level) int {
 		i++
 		break
 	}
-	if dup || s.duplicateKeys(mark) {
+	if dup || len(m.keys)-mark > 1 && s.duplicateKeys(mark) {
 		s.note(lvl.dupCode(), lvl.dupMessage(), start)
 	}
 	m.keys = m.keys[:mark]

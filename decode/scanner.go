@@ -121,7 +121,10 @@ func (s *scanner) object(i, depth int, lvl level) int {
 	}
 	mark := len(s.m.keys)
 	child := lvl.child()
-	for {
+	// The first key is recorded only when a second one comes: a one-member object has
+	// nothing to compare. n counts the members before the current one.
+	n, first, firstEnd, firstEsc := 0, 0, 0, false
+	for ; ; n++ {
 		if i >= len(src) || src[i] != '"' {
 			return s.fail(msgSyntax, i)
 		}
@@ -129,8 +132,18 @@ func (s *scanner) object(i, depth int, lvl level) int {
 		if end < 0 {
 			return -1
 		}
-		s.pushKey(i+1, end-1, esc)
-		if i = s.colon(end); i < 0 {
+		switch n {
+		case 0:
+			first, firstEnd, firstEsc = i+1, end-1, esc
+		case 1:
+			s.pushKey(first, firstEnd, firstEsc)
+			fallthrough
+		default:
+			s.pushKey(i+1, end-1, esc)
+		}
+		if end < len(src) && src[end] == ':' {
+			i = skipWS(src, end+1)
+		} else if i = s.colon(end); i < 0 {
 			return -1
 		}
 		if i < len(src) && src[i] == '"' {
@@ -154,7 +167,7 @@ func (s *scanner) object(i, depth int, lvl level) int {
 		i++
 		break
 	}
-	if len(s.m.keys)-mark > 1 && s.duplicateKeys(mark) {
+	if n > 0 && s.duplicateKeys(mark) { // two members or more
 		s.note(lvl.dupCode(), lvl.dupMessage(), start)
 	}
 	s.m.keys = s.m.keys[:mark]
