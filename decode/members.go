@@ -45,17 +45,24 @@ func (s *scanner) members(i, depth int, lvl level) int {
 		vstart := i
 		var typ Type
 		vesc := false
+		cl := child
+		if lvl == lvlEnvelope && f == fParams {
+			cl = lvlInParams // params that is not an object: its contents still count as params
+		}
 		switch {
-		case i < len(src) && src[i] == '"':
+		case i >= len(src):
+			return s.fail(msgSyntax, i)
+		case src[i] == '"':
 			i, vesc = s.str(i)
 			typ = TypeString
-		case i < len(src) && src[i] == '{' && (lvl == lvlEnvelope && f == fParams || lvl == lvlParams && f == fMeta):
+		case src[i] != '{':
+			i, typ = s.value(i, depth, cl)
+		case lvl == lvlEnvelope && f == fParams || lvl == lvlParams && f == fMeta:
 			i = s.members(i, depth+1, lvl+1) // lvlParams follows lvlEnvelope, lvlMeta lvlParams
 			typ = TypeObject
-		case lvl == lvlEnvelope && f == fParams:
-			i, typ = s.value(i, depth, lvlInParams)
 		default:
-			i, typ = s.value(i, depth, child)
+			i = s.object(i, depth+1, cl)
+			typ = TypeObject
 		}
 		if i < 0 {
 			return -1

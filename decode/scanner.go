@@ -146,9 +146,14 @@ func (s *scanner) object(i, depth int, lvl level) int {
 		} else if i = s.colon(end); i < 0 {
 			return -1
 		}
-		if i < len(src) && src[i] == '"' {
-			i, _ = s.str(i) // the most common value, without the dispatch
-		} else {
+		switch {
+		case i >= len(src):
+			return s.fail(msgSyntax, i)
+		case src[i] == '"': // the most common values, without the dispatch
+			i, _ = s.str(i)
+		case src[i] == '{':
+			i = s.object(i, depth+1, child)
+		default:
 			i, _ = s.value(i, depth, child)
 		}
 		if i < 0 {
