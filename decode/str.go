@@ -22,11 +22,16 @@ const (
 // special8 flags (with bit 7 of the byte) the bytes of a little-endian word that need a
 // closer look inside a string: a quote, a backslash, a control character or a non-ASCII byte.
 // Flags above the lowest one may be spurious (borrows propagate upward), so only the lowest
-// flag is used, and it is exact.
+// flag is used, and it is exact: a plain byte (0x20-0x7F but the quote and the backslash)
+// neither borrows nor sets bit 7 in any term, and a special byte with no borrow coming in
+// sets it in one: a quote or a backslash in its term, a control character in the third, and
+// a non-ASCII byte in the first (x^0x22 - 1 >= 0x80 for x in 0x80-0x9F) or the third (x-0x20
+// >= 0x80 for x >= 0xA0). So the usual &^x masks, and a term for bit 7 itself, are not needed.
+// TestSpecial8 checks this against a byte-wise reference.
 func special8(x uint64) uint64 {
 	q := x ^ (lsb * '"')
 	b := x ^ (lsb * '\\')
-	return ((q-lsb)&^q | (b-lsb)&^b | (x-lsb*0x20)&^x | x) & msb
+	return ((q - lsb) | (b - lsb) | (x - lsb*0x20)) & msb
 }
 
 // str scans the string whose opening quote is at src[i]. It returns the index just past the
