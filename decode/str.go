@@ -14,6 +14,9 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
+// shortEscape marks the bytes that make a two-byte escape after a backslash.
+var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
 const (
 	lsb = 0x0101010101010101
 	msb = 0x8080808080808080
@@ -84,6 +87,11 @@ look:
 	case c == '"':
 		return i + 1, esc
 	case c == '\\':
+		if i+1 < len(src) && shortEscape[src[i+1]] { // \n, \" and the like, inline
+			esc = true
+			i += 2
+			break
+		}
 		n, msg := escapeLen(src[i:])
 		if n == 0 {
 			return s.fail(msg, i), false
