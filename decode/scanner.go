@@ -1,7 +1,7 @@
 package decode
 
 // scanner is one validating pass over a message. It walks the whole input once, in time
-// linear in its length: strings are checked eight bytes at a time, numbers digit by digit,
+// linear in its length: strings are checked a word at a time (see str.go), numbers digit by digit,
 // and duplicate keys with a bounded comparison per object (see dupkeys.go).
 //
 // The position travels as an argument and a result, so it stays in a register; a result of
