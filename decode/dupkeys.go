@@ -19,22 +19,26 @@ type keyEntry struct {
 	inText bool
 }
 
-// pushKey records the key just scanned for the duplicate check of its object and returns its
-// unescaped content. The returned slice is valid until the text buffer next grows.
-func (s *scanner) pushKey() []byte {
+// pushKey records the key at src[start:end] (esc: it has escapes) for the duplicate check of
+// its object.
+func (s *scanner) pushKey(start, end int, esc bool) {
 	m := s.m
-	if s.strEsc {
+	if esc {
 		t := len(m.text)
-		m.text = appendUnescaped(m.text, s.src[s.strStart:s.strEnd])
-		k := m.text[t:]
-		m.keys = append(m.keys, keyEntry{start: uint32(t), end: uint32(len(m.text)), inText: true, fp: fingerprint(k, k)})
-		return k
+		m.text = appendUnescaped(m.text, s.src[start:end])
+		s.pushText(t)
+		return
 	}
-	k := s.src[s.strStart:s.strEnd]
 	// The bytes after an unescaped key (its closing quote at least) are in the source: the
 	// fingerprint may read a whole word from its start.
-	m.keys = append(m.keys, keyEntry{start: uint32(s.strStart), end: uint32(s.strEnd), fp: fingerprint(k, s.src[s.strStart:])})
-	return k
+	m.keys = append(m.keys, keyEntry{start: uint32(start), end: uint32(end), fp: fingerprint(s.src[start:end], s.src[start:])})
+}
+
+// pushText records the unescaped key held in the text buffer from t to its end.
+func (s *scanner) pushText(t int) {
+	m := s.m
+	k := m.text[t:]
+	m.keys = append(m.keys, keyEntry{start: uint32(t), end: uint32(len(m.text)), inText: true, fp: fingerprint(k, k)})
 }
 
 // fingerprint hashes key k cheaply from its length and edge bytes; from holds k and the

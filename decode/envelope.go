@@ -14,23 +14,22 @@ func (d *Decoder) Decode(m *Message, src []byte) error {
 		return &Error{Code: CodeInvalidRequest, Message: msgTooLarge}
 	}
 	s := scanner{src: src, maxDepth: d.maxDepth, m: m}
-	s.ws()
-	if s.pos >= len(src) {
-		return &Error{Code: CodeParseError, Message: msgEmpty, Offset: s.pos}
+	i := skipWS(src, 0)
+	if i >= len(src) {
+		return &Error{Code: CodeParseError, Message: msgEmpty, Offset: i}
 	}
-	top := src[s.pos]
-	var ok bool
+	top := src[i]
 	switch top {
 	case '{':
-		ok = s.object(1, lvlEnvelope)
+		i = s.members(i, 1, lvlEnvelope)
 	case '[':
-		ok = s.array(1, lvlOther)
+		i = s.array(i, 1, lvlOther)
 	default:
-		_, ok = s.value(0, lvlOther)
+		i, _ = s.value(i, 0, lvlOther)
 	}
-	if ok {
-		if s.ws(); s.pos != len(src) {
-			s.fail(msgTrailing)
+	if i >= 0 {
+		if i = skipWS(src, i); i != len(src) {
+			s.fail(msgTrailing, i)
 		} else {
 			switch top {
 			case '{':
@@ -67,11 +66,15 @@ func (s *scanner) envelope() {
 	default:
 		m.kind = KindInvalid
 	}
-	if v := f[fVersion]; v.typ != TypeString || string(m.value(fVersion).text) != "2.0" {
+	if v := &f[fVersion]; v.typ != TypeString || string(m.text3(v)) != "2.0" {
 		s.note(CodeInvalidRequest, msgVersion, int(v.start))
 	}
 	if hasID {
-		s.checkID()
+		if r := m.bounded(fID); r != boundOK {
+			s.note(CodeInvalidRequest, idMessages[r], int(f[fID].start))
+		} else {
+			m.idOK = true
+		}
 	}
 	switch {
 	case !hasMethod:
@@ -81,44 +84,61 @@ func (s *scanner) envelope() {
 	case isResponse:
 		s.note(CodeInvalidRequest, msgAmbiguous, 0)
 	}
-	if p := f[fParams]; p.typ != TypeAbsent && p.typ != TypeObject {
-		s.note(CodeInvalidParams, msgParamsType, int(p.start))
+	if p := f[fParams].typ; p != TypeAbsent && p != TypeObject {
+		s.note(CodeInvalidParams, msgParamsType, int(f[fParams].start))
 	}
-	if t := f[fProgressToken]; t.typ != TypeAbsent {
-		if msg := checkBounded(m.value(fProgressToken), msgTokenType, msgTokenString, msgTokenRange, msgTokenFractional); msg != "" {
-			s.note(CodeInvalidParams, msg, int(t.start))
+	if f[fProgressToken].typ != TypeAbsent {
+		if r := m.bounded(fProgressToken); r != boundOK {
+			s.note(CodeInvalidParams, tokenMessages[r], int(f[fProgressToken].start))
 		}
 	}
 }
 
-func (s *scanner) checkID() {
-	id := s.m.fields[fID]
-	msg := checkBounded(s.m.value(fID), msgIDType, msgIDString, msgIDRange, msgIDFractional)
-	if msg != "" {
-		s.note(CodeInvalidRequest, msg, int(id.start))
-		return
-	}
-	s.m.idOK = true
-}
+// The rules of a bounded value (an id or a progressToken), as bounded reports them.
+const (
+	boundOK       = iota
+	boundType     // neither a string nor an integer
+	boundString   // a string longer than MaxIDBytes
+	boundRange    // an integer outside the int64 range
+	boundFraction // a number with a fraction or an exponent
+)
 
-// checkBounded applies the id rules (a string of at most MaxIDBytes, or an int64 integer) and
-// returns the message of the rule broken, or "".
-func checkBounded(v Value, typeMsg, stringMsg, rangeMsg, fracMsg string) string {
-	switch v.typ {
+var (
+	idMessages    = [...]string{"", msgIDType, msgIDString, msgIDRange, msgIDFractional}
+	tokenMessages = [...]string{"", msgTokenType, msgTokenString, msgTokenRange, msgTokenFractional}
+)
+
+// bounded applies the id rules (a string of at most MaxIDBytes, or an int64 integer) to the
+// captured field f and returns the rule broken, or boundOK.
+func (m *Message) bounded(f field) int {
+	sp := &m.fields[f]
+	switch sp.typ {
 	case TypeString:
-		if len(v.text) > MaxIDBytes {
-			return stringMsg
+		if sp.tend-sp.tstart > MaxIDBytes {
+			return boundString
 		}
 	case TypeInteger:
-		if !fitsInt64(v.raw) {
-			return rangeMsg
+		if !fitsInt64(m.src[sp.start:sp.end]) {
+			return boundRange
 		}
 	case TypeNumber:
-		return fracMsg
+		return boundFraction
 	default:
-		return typeMsg
+		return boundType
 	}
-	return ""
+	return boundOK
+}
+
+// text3 returns the text of a captured string when it is three bytes long (enough to compare
+// it with "2.0"), else nil.
+func (m *Message) text3(sp *span) []byte {
+	if sp.tend-sp.tstart != 3 {
+		return nil
+	}
+	if sp.textInBuf {
+		return m.text[sp.tstart:sp.tend]
+	}
+	return m.src[sp.tstart:sp.tend]
 }
 
 // fitsInt64 reports whether a JSON integer literal is within the int64 range.
@@ -134,18 +154,16 @@ func fitsInt64(lit []byte) bool {
 	return string(lit) <= limit
 }
 
-// capture records the value just scanned (from vstart to s.pos) as field f.
-func (s *scanner) capture(f field, vstart int, typ Type) {
-	sp := &s.m.fields[f]
-	*sp = span{start: uint32(vstart), end: uint32(s.pos), typ: typ}
-	if typ != TypeString {
-		return
-	}
-	if !s.strEsc {
-		sp.tstart, sp.tend = uint32(s.strStart), uint32(s.strEnd)
-		return
-	}
+// captureEscaped records a string with escapes, its text unescaped into the text buffer.
+func (s *scanner) captureEscaped(f field, start, end int) {
 	t := len(s.m.text)
-	s.m.text = appendUnescaped(s.m.text, s.src[s.strStart:s.strEnd])
-	sp.tstart, sp.tend, sp.textInBuf = uint32(t), uint32(len(s.m.text)), true
+	s.m.text = appendUnescaped(s.m.text, s.src[start+1:end-1])
+	s.m.fields[f].set(start, end, t, len(s.m.text), TypeString, true)
+}
+
+// set fills the span field by field: a composite literal would be built on the stack and
+// copied with wide loads that cannot forward from its narrow stores, a stall on every capture.
+func (sp *span) set(start, end, tstart, tend int, typ Type, textInBuf bool) {
+	sp.start, sp.end, sp.tstart, sp.tend = uint32(start), uint32(end), uint32(tstart), uint32(tend)
+	sp.typ, sp.textInBuf = typ, textInBuf
 }

@@ -19,75 +19,101 @@ const (
 	fNone    = numFields + 1
 )
 
-// field returns the captured field a member key maps to at this level, or fNone.
+// field returns the captured field a member key maps to at this level, or fNone. The keys
+// of one level all differ in length, so the length picks the one candidate to compare.
 func (l level) field(key []byte) field {
 	switch l {
 	case lvlEnvelope:
-		switch string(key) {
-		case "jsonrpc":
-			return fVersion
-		case "id":
+		return envelopeField(key)
+	case lvlParams:
+		return paramsField(key)
+	case lvlMeta:
+		return metaField(key)
+	}
+	return fNone
+}
+
+func envelopeField(key []byte) field {
+	switch len(key) {
+	case 2:
+		if string(key) == "id" {
 			return fID
+		}
+	case 5:
+		if string(key) == "error" {
+			return fError
+		}
+	case 6: // method, params and result share a length: the first byte tells them apart
+		switch string(key) {
 		case "method":
 			return fMethod
 		case "params":
 			return fParams
 		case "result":
 			return fResult
-		case "error":
-			return fError
 		}
-	case lvlParams:
-		switch string(key) {
-		case "_meta":
-			return fMeta
-		case "name":
-			return fName
-		case "uri":
-			return fURI
-		case "arguments":
-			return fArguments
-		case "cursor":
-			return fCursor
-		case "inputResponses":
-			return fInputResponses
-		case "requestState":
-			return fRequestState
-		}
-	case lvlMeta:
-		switch string(key) {
-		case "io.modelcontextprotocol/protocolVersion":
-			return fProtocolVersion
-		case "io.modelcontextprotocol/clientCapabilities":
-			return fClientCapabilities
-		case "io.modelcontextprotocol/clientInfo":
-			return fClientInfo
-		case "io.modelcontextprotocol/logLevel":
-			return fLogLevel
-		case "progressToken":
-			return fProgressToken
-		case "traceparent":
-			return fTraceParent
-		case "tracestate":
-			return fTraceState
-		case "baggage":
-			return fBaggage
+	case 7:
+		if string(key) == "jsonrpc" {
+			return fVersion
 		}
 	}
 	return fNone
 }
 
-// childFor returns the level of the value of member f (isObject: that value is an object).
-func (l level) childFor(f field, isObject bool) level {
-	switch {
-	case l == lvlEnvelope && f == fParams && isObject:
-		return lvlParams
-	case l == lvlEnvelope && f == fParams:
-		return lvlInParams
-	case l == lvlParams && f == fMeta && isObject:
-		return lvlMeta
+func paramsField(key []byte) field {
+	var f field
+	var want string
+	switch len(key) {
+	case 3:
+		f, want = fURI, "uri"
+	case 4:
+		f, want = fName, "name"
+	case 5:
+		f, want = fMeta, "_meta"
+	case 6:
+		f, want = fCursor, "cursor"
+	case 9:
+		f, want = fArguments, "arguments"
+	case 12:
+		f, want = fRequestState, "requestState"
+	case 14:
+		f, want = fInputResponses, "inputResponses"
+	default:
+		return fNone
 	}
-	return l.child()
+	if string(key) != want {
+		return fNone
+	}
+	return f
+}
+
+func metaField(key []byte) field {
+	var f field
+	var want string
+	switch len(key) {
+	case 7:
+		f, want = fBaggage, "baggage"
+	case 10:
+		f, want = fTraceState, "tracestate"
+	case 11:
+		f, want = fTraceParent, "traceparent"
+	case 13:
+		f, want = fProgressToken, "progressToken"
+	case 32:
+		f, want = fLogLevel, "io.modelcontextprotocol/logLevel"
+	case 34:
+		f, want = fClientInfo, "io.modelcontextprotocol/clientInfo"
+	case 39:
+		f, want = fProtocolVersion, "io.modelcontextprotocol/protocolVersion"
+	case 42:
+		f, want = fClientCapabilities, "io.modelcontextprotocol/clientCapabilities"
+	default:
+		return fNone
+	}
+	if string(key) != want {
+		return fNone
+	}
+	return f
 }
 
 // child returns the level of an element or member value with no special role.

@@ -1,34 +1,26 @@
 package decode
 
-import (
-	"encoding/binary"
-	"math/bits"
-	"unicode/utf8"
-)
-
 // scanner is one validating pass over a message. It walks the whole input once, in time
-// linear in its length: strings are checked eight bytes at a time, numbers digit by digit,
+// linear in its length: strings are checked a word at a time (see str.go), numbers digit by digit,
 // and duplicate keys with a bounded comparison per object (see dupkeys.go).
+//
+// The position travels as an argument and a result, so it stays in a register; a result of
+// -1 means the scan failed and s.err holds why.
 //
 // Parse-class failures stop the scan at once (fail). Envelope and params failures are noted
 // (note) and the scan goes on, so that a later syntax error still wins: one message always
 // yields the same code whatever the order of its keys.
 type scanner struct {
 	src      []byte
-	pos      int
 	maxDepth int
 	m        *Message
 	err      *Error
-
-	// The last string scanned: its content bounds and whether it had escapes.
-	strStart, strEnd int
-	strEsc           bool
 }
 
-// fail records a parse-class error and returns false, so callers can `return s.fail(...)`.
-func (s *scanner) fail(msg string) bool {
-	s.err = &Error{Code: CodeParseError, Message: msg, Offset: s.pos}
-	return false
+// fail records a parse-class error at pos and returns -1, so callers can `return s.fail(...)`.
+func (s *scanner) fail(msg string, pos int) int {
+	s.err = &Error{Code: CodeParseError, Message: msg, Offset: pos}
+	return -1
 }
 
 // note records an envelope or params error unless one of equal or higher precedence is held.
@@ -39,162 +31,186 @@ func (s *scanner) note(code Code, msg string, offset int) {
 	s.err = &Error{Code: code, Message: msg, Offset: offset}
 }
 
-func (s *scanner) ws() {
-	src, i := s.src, s.pos
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			s.pos = i
-			return
-		}
+// wsMask has bit c set for each JSON whitespace byte c.
+const wsMask = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\r'
+
+// skipWS returns the index of the first byte at or after i that is not whitespace. Compact
+// JSON has none, so the first test usually ends it.
+func skipWS(src []byte, i int) int {
+	for i < len(src) && src[i] <= ' ' && wsMask&(1<<src[i]) != 0 {
+		i++
 	}
-	s.pos = i
+	return i
 }
 
-// value scans any JSON value at s.pos (whitespace already skipped).
-func (s *scanner) value(depth int, lvl level) (Type, bool) {
-	if s.pos >= len(s.src) {
-		return TypeAbsent, s.fail(msgSyntax)
+// value scans any JSON value at src[i] (whitespace already skipped) and returns its end.
+func (s *scanner) value(i, depth int, lvl level) (int, Type) {
+	src := s.src
+	if i >= len(src) {
+		return s.fail(msgSyntax, i), TypeAbsent
 	}
-	switch c := s.src[s.pos]; c {
-	case '{':
-		return TypeObject, s.object(depth+1, lvl)
-	case '[':
-		return TypeArray, s.array(depth+1, lvl)
+	switch c := src[i]; c {
 	case '"':
-		return TypeString, s.str()
+		j, _ := s.str(i)
+		return j, TypeString
+	case '{':
+		return s.object(i, depth+1, lvl), TypeObject
+	case '[':
+		return s.array(i, depth+1, lvl), TypeArray
 	case 't':
-		return TypeBool, s.literal("true")
+		return s.literal(i, "true"), TypeBool
 	case 'f':
-		return TypeBool, s.literal("false")
+		return s.literal(i, "false"), TypeBool
 	case 'n':
-		return TypeNull, s.literal("null")
+		return s.literal(i, "null"), TypeNull
 	default:
 		if c == '-' || (c >= '0' && c <= '9') {
-			return s.number()
+			return s.number(i)
 		}
-		return TypeAbsent, s.fail(msgSyntax)
+		return s.fail(msgSyntax, i), TypeAbsent
 	}
 }
 
-func (s *scanner) literal(lit string) bool {
-	if len(s.src)-s.pos < len(lit) || string(s.src[s.pos:s.pos+len(lit)]) != lit {
-		return s.fail(msgSyntax)
+func (s *scanner) literal(i int, lit string) int {
+	if len(s.src)-i < len(lit) || string(s.src[i:i+len(lit)]) != lit {
+		return s.fail(msgSyntax, i)
 	}
-	s.pos += len(lit)
-	return true
+	return i + len(lit)
 }
 
-func (s *scanner) array(depth int, lvl level) bool {
+func (s *scanner) array(i, depth int, lvl level) int {
 	if depth > s.maxDepth {
-		return s.fail(msgDepth)
+		return s.fail(msgDepth, i)
 	}
-	s.pos++
-	s.ws()
-	if s.pos < len(s.src) && s.src[s.pos] == ']' {
-		s.pos++
-		return true
+	src := s.src
+	i = skipWS(src, i+1)
+	if i < len(src) && src[i] == ']' {
+		return i + 1
 	}
 	child := lvl.child()
 	for {
-		if _, ok := s.value(depth, child); !ok {
-			return false
-		}
-		s.ws()
-		if s.pos >= len(s.src) {
-			return s.fail(msgSyntax)
-		}
-		switch s.src[s.pos] {
-		case ',':
-			s.pos++
-			s.ws()
-		case ']':
-			s.pos++
-			return true
+		switch {
+		case i >= len(src):
+			return s.fail(msgSyntax, i)
+		case src[i] == '"': // the most common elements, without the dispatch
+			i, _ = s.str(i)
+		case src[i] == '{':
+			i = s.object(i, depth+1, child)
 		default:
-			return s.fail(msgSyntax)
+			i, _ = s.value(i, depth, child)
+		}
+		if i < 0 {
+			return -1
+		}
+		i = skipWS(src, i)
+		if i >= len(src) {
+			return s.fail(msgSyntax, i)
+		}
+		switch src[i] {
+		case ',':
+			i = skipWS(src, i+1)
+		case ']':
+			return i + 1
+		default:
+			return s.fail(msgSyntax, i)
 		}
 	}
 }
 
-// object scans an object; members of the envelope, params and _meta are captured into the
-// message according to lvl.
-func (s *scanner) object(depth int, lvl level) bool {
+// object scans an object that captures nothing (outside the envelope, params and _meta):
+// it only checks its syntax and its keys for duplicates.
+func (s *scanner) object(i, depth int, lvl level) int {
 	if depth > s.maxDepth {
-		return s.fail(msgDepth)
+		return s.fail(msgDepth, i)
 	}
-	start := s.pos
-	s.pos++
-	s.ws()
-	if s.pos < len(s.src) && s.src[s.pos] == '}' {
-		s.pos++
-		return true
+	src := s.src
+	start := i
+	i = skipWS(src, i+1)
+	if i < len(src) && src[i] == '}' {
+		return i + 1
 	}
 	mark := len(s.m.keys)
-	for {
-		if s.pos >= len(s.src) || s.src[s.pos] != '"' {
-			return s.fail(msgSyntax)
+	child := lvl.child()
+	// The first key is recorded only when a second one comes: a one-member object has
+	// nothing to compare. n counts the members before the current one.
+	n, first, firstEnd, firstEsc := 0, 0, 0, false
+	for ; ; n++ {
+		if i >= len(src) || src[i] != '"' {
+			return s.fail(msgSyntax, i)
 		}
-		if !s.str() {
-			return false
+		end, esc := s.str(i)
+		if end < 0 {
+			return -1
 		}
-		key := s.pushKey()
-		s.ws()
-		if s.pos >= len(s.src) || s.src[s.pos] != ':' {
-			return s.fail(msgSyntax)
-		}
-		s.pos++
-		s.ws()
-		f := lvl.field(key)
-		if f == fNone && lvl == lvlMeta {
-			s.m.metaOther = true
-		}
-		vstart := s.pos
-		typ, ok := s.value(depth, lvl.childFor(f, s.peekObject()))
-		if !ok {
-			return false
-		}
-		if f != fNone {
-			s.capture(f, vstart, typ)
-		}
-		s.ws()
-		if s.pos >= len(s.src) {
-			return s.fail(msgSyntax)
-		}
-		switch s.src[s.pos] {
-		case ',':
-			s.pos++
-			s.ws()
-			continue
-		case '}':
-			s.pos++
+		switch n {
+		case 0:
+			first, firstEnd, firstEsc = i+1, end-1, esc
+		case 1:
+			s.pushKey(first, firstEnd, firstEsc)
+			fallthrough
 		default:
-			return s.fail(msgSyntax)
+			s.pushKey(i+1, end-1, esc)
 		}
+		if end < len(src) && src[end] == ':' {
+			i = skipWS(src, end+1)
+		} else if i = s.colon(end); i < 0 {
+			return -1
+		}
+		switch {
+		case i >= len(src):
+			return s.fail(msgSyntax, i)
+		case src[i] == '"': // the most common values, without the dispatch
+			i, _ = s.str(i)
+		case src[i] == '{':
+			i = s.object(i, depth+1, child)
+		default:
+			i, _ = s.value(i, depth, child)
+		}
+		if i < 0 {
+			return -1
+		}
+		if i = skipWS(src, i); i >= len(src) {
+			return s.fail(msgSyntax, i)
+		}
+		if src[i] == ',' {
+			i = skipWS(src, i+1)
+			continue
+		}
+		if src[i] != '}' {
+			return s.fail(msgSyntax, i)
+		}
+		i++
 		break
 	}
-	if s.duplicateKeys(mark) {
+	if n > 0 && s.duplicateKeys(mark) { // two members or more
 		s.note(lvl.dupCode(), lvl.dupMessage(), start)
 	}
 	s.m.keys = s.m.keys[:mark]
-	return true
+	return i
 }
 
-// peekObject reports whether the value at s.pos is an object.
-func (s *scanner) peekObject() bool { return s.pos < len(s.src) && s.src[s.pos] == '{' }
+// colon skips the whitespace and the colon after a key ending at src[i-1], and the
+// whitespace before the value; it returns the value's index.
+func (s *scanner) colon(i int) int {
+	src := s.src
+	if i < len(src) && src[i] == ':' {
+		return skipWS(src, i+1)
+	}
+	if i = skipWS(src, i); i >= len(src) || src[i] != ':' {
+		return s.fail(msgSyntax, i)
+	}
+	return skipWS(src, i+1)
+}
 
-func (s *scanner) number() (Type, bool) {
-	src, i := s.src, s.pos
+func (s *scanner) number(i int) (int, Type) {
+	src := s.src
 	if src[i] == '-' {
 		i++
 	}
 	digits := i
 	switch {
 	case i >= len(src):
-		s.pos = i
-		return TypeAbsent, s.fail(msgSyntax)
+		return s.fail(msgSyntax, i), TypeAbsent
 	case src[i] == '0':
 		i++
 	case src[i] >= '1' && src[i] <= '9':
@@ -202,19 +218,16 @@ func (s *scanner) number() (Type, bool) {
 		for i++; i < len(src) && src[i] >= '0' && src[i] <= '9' && i-digits <= MaxIntegerDigits; i++ {
 		}
 	default:
-		s.pos = i
-		return TypeAbsent, s.fail(msgSyntax)
+		return s.fail(msgSyntax, i), TypeAbsent
 	}
 	if i-digits > MaxIntegerDigits {
-		s.pos = digits
-		return TypeAbsent, s.fail(msgDigits)
+		return s.fail(msgDigits, digits), TypeAbsent
 	}
 	typ := TypeInteger
 	if i < len(src) && src[i] == '.' {
 		i++
 		if i >= len(src) || src[i] < '0' || src[i] > '9' {
-			s.pos = i
-			return TypeAbsent, s.fail(msgSyntax)
+			return s.fail(msgSyntax, i), TypeAbsent
 		}
 		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
 			i++
@@ -227,182 +240,12 @@ func (s *scanner) number() (Type, bool) {
 			i++
 		}
 		if i >= len(src) || src[i] < '0' || src[i] > '9' {
-			s.pos = i
-			return TypeAbsent, s.fail(msgSyntax)
+			return s.fail(msgSyntax, i), TypeAbsent
 		}
 		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
 			i++
 		}
 		typ = TypeNumber
 	}
-	s.pos = i
-	return typ, true
-}
-
-// plainByte marks the bytes that need no closer look inside a string.
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-const (
-	lsb = 0x0101010101010101
-	msb = 0x8080808080808080
-)
-
-// special8 flags (with bit 7 of the byte) the bytes of a little-endian word that need a
-// closer look inside a string: a quote, a backslash, a control character or a non-ASCII byte.
-// Flags above the lowest one may be spurious (borrows propagate upward), so only the lowest
-// flag is used, and it is exact.
-func special8(x uint64) uint64 {
-	q := x ^ (lsb * '"')
-	b := x ^ (lsb * '\\')
-	return ((q-lsb)&^q | (b-lsb)&^b | (x-lsb*0x20)&^x | x) & msb
-}
-
-// str scans a string at s.pos (a quote) and leaves its content bounds in strStart/strEnd.
-func (s *scanner) str() bool {
-	src := s.src
-	i := s.pos + 1
-	s.strStart = i
-	s.strEsc = false
-	for {
-		// Eight bytes at a time: the lowest flagged byte of a word is exactly the first byte
-		// that needs a look (see special8), so the scan jumps straight to it.
-		for i+16 <= len(src) {
-			lo := special8(binary.LittleEndian.Uint64(src[i:]))
-			hi := special8(binary.LittleEndian.Uint64(src[i+8:]))
-			if lo|hi != 0 {
-				if lo != 0 {
-					i += bits.TrailingZeros64(lo) >> 3
-				} else {
-					i += 8 + bits.TrailingZeros64(hi)>>3
-				}
-				goto look
-			}
-			i += 16
-		}
-		if i+8 <= len(src) {
-			if mask := special8(binary.LittleEndian.Uint64(src[i:])); mask != 0 {
-				i += bits.TrailingZeros64(mask) >> 3
-				goto look
-			}
-			i += 8
-		}
-		for i < len(src) && plainByte[src[i]] {
-			i++
-		}
-	look:
-		if i >= len(src) {
-			s.pos = i
-			return s.fail(msgSyntax)
-		}
-		switch c := src[i]; {
-		case c == '"':
-			s.strEnd = i
-			s.pos = i + 1
-			return true
-		case c == '\\':
-			n, msg := escapeLen(src[i:])
-			if n == 0 {
-				s.pos = i
-				return s.fail(msg)
-			}
-			s.strEsc = true
-			i += n
-		case c < 0x20:
-			s.pos = i
-			return s.fail(msgControl)
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			n := utf8Len(src[i:])
-			if n == 0 {
-				s.pos = i
-				return s.fail(msgUTF8)
-			}
-			i += n
-		}
-	}
-}
-
-// utf8Len returns the length of the valid UTF-8 sequence at the start of b (whose first
-// byte is not ASCII), or 0 when it is invalid. Two- and three-byte sequences, most of what
-// non-English text holds, are checked inline.
-func utf8Len(b []byte) int {
-	c := b[0]
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		if len(b) >= 2 && b[1]&0xC0 == 0x80 {
-			return 2
-		}
-		return 0
-	case c >= 0xE1 && c <= 0xEC || c == 0xEE || c == 0xEF:
-		if len(b) >= 3 && b[1]&0xC0 == 0x80 && b[2]&0xC0 == 0x80 {
-			return 3
-		}
-		return 0
-	}
-	r, n := utf8.DecodeRune(b)
-	if r == utf8.RuneError && n == 1 {
-		return 0
-	}
-	return n
-}
-
-// escapeLen validates the escape sequence at the start of b (b[0] is a backslash) and
-// returns its length, or 0 and the reason it is invalid. A \u escape of a high surrogate must
-// be followed by one of a low surrogate; lone surrogates are refused because they cannot be
-// represented in UTF-8.
-func escapeLen(b []byte) (int, string) {
-	if len(b) < 2 {
-		return 0, msgSyntax
-	}
-	switch b[1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2, ""
-	case 'u':
-		r, ok := hex4(b[2:])
-		if !ok {
-			return 0, msgEscape
-		}
-		switch {
-		case r >= 0xDC00 && r < 0xE000:
-			return 0, msgSurrogate
-		case r >= 0xD800 && r < 0xDC00:
-			if len(b) < 12 || b[6] != '\\' || b[7] != 'u' {
-				return 0, msgSurrogate
-			}
-			lo, ok := hex4(b[8:])
-			if !ok || lo < 0xDC00 || lo >= 0xE000 {
-				return 0, msgSurrogate
-			}
-			return 12, ""
-		}
-		return 6, ""
-	}
-	return 0, msgEscape
-}
-
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
+	return i, typ
 }
