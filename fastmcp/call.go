@@ -47,7 +47,7 @@ func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, 
 	if err := s.openState(ctx, r, t.name, raw); err != nil {
 		return nil, err
 	}
-	if err := t.input.ValidateWellFormed(raw); err != nil {
+	if err := t.input.ValidateDecoded(raw); err != nil {
 		return s.appendToolResult(dst, r, t, ToolResult{Text: validationMessage(err), IsError: true})
 	}
 	res, err := s.runTool(ctx, r, t, raw)

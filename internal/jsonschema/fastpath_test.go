@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/decode"
 )
 
 func TestFlatSchemaEligibility(t *testing.T) {
@@ -84,7 +86,7 @@ func TestFastPathAgreesWithValidator(t *testing.T) {
 		s := mustCompile(t, schema)
 		require.NotNil(t, s.flat, schema)
 		for _, inst := range flatInstances {
-			fast := s.flat.accepts([]byte(inst), false)
+			fast := s.flat.accepts([]byte(inst), trustNone)
 			full := s.validateFull([]byte(inst))
 			if fast {
 				accepted++
@@ -108,13 +110,47 @@ func TestFastPathCommonCases(t *testing.T) {
 	for _, inst := range []string{
 		`{"n":1}`, `{"n":-12,"x":0.5,"b":true,"z":null,"o":{},"a":[],"any":{"x":[1,2]}}`, `{"n":0,"unknown":"x"}`,
 	} {
-		assert.True(t, s.flat.accepts([]byte(inst), false), inst)
+		assert.True(t, s.flat.accepts([]byte(inst), trustNone), inst)
 	}
 	// Left to the validator (which may accept them).
 	for _, inst := range []string{`{"n":1.0}`, `{"n":1,"n":2}`, `{"\u006e":1}`} {
-		assert.False(t, s.flat.accepts([]byte(inst), false), inst)
+		assert.False(t, s.flat.accepts([]byte(inst), trustNone), inst)
 		assert.NoError(t, s.validateFull([]byte(inst)), inst)
 	}
+}
+
+// decodedArguments returns inst as the arguments of a message decode accepts, or false.
+func decodedArguments(inst []byte) ([]byte, bool) {
+	var m decode.Message
+	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":` + string(inst) + `}}`
+	if decode.Decode(&m, []byte(msg)) != nil || m.Arguments().Type() != decode.TypeObject {
+		return nil, false
+	}
+	return m.Arguments().Raw(), true
+}
+
+// TestFastPathDecoded: trusting decode's checks (UTF-8, syntax) changes no answer.
+func TestFastPathDecoded(t *testing.T) {
+	decoded := 0
+	for _, schema := range flatSchemas {
+		s := mustCompile(t, schema)
+		for _, inst := range flatInstances {
+			args, ok := decodedArguments([]byte(inst))
+			if !ok {
+				continue
+			}
+			decoded++
+			assert.Equal(t, s.flat.accepts(args, trustNone), s.flat.accepts(args, trustDecoded), inst)
+			full, got := s.validateFull(args), s.ValidateDecoded(args)
+			if full == nil {
+				assert.NoError(t, got, inst)
+			} else {
+				require.Error(t, got, inst)
+				assert.Equal(t, full.Error(), got.Error(), inst)
+			}
+		}
+	}
+	assert.Greater(t, decoded, 100)
 }
 
 func FuzzFastPath(f *testing.F) {
@@ -133,9 +169,14 @@ func FuzzFastPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, inst []byte) {
 		s := schemas[int(which)%len(schemas)]
-		if s.flat.accepts(inst, false) {
+		if s.flat.accepts(inst, trustNone) {
 			if err := s.validateFull(inst); err != nil {
 				t.Fatalf("fast path accepted %q, validator: %v", inst, err)
+			}
+		}
+		if args, ok := decodedArguments(inst); ok && s.flat.accepts(args, trustDecoded) {
+			if err := s.validateFull(args); err != nil {
+				t.Fatalf("fast path accepted decoded %q, validator: %v", args, err)
 			}
 		}
 	})

@@ -23,7 +23,7 @@ import (
 // on the raw bytes without allocating when the instance matches; everything else, and every
 // failure, goes through the full validator.
 func (s *Schema) Validate(instance []byte) error {
-	if s.flat != nil && s.flat.accepts(instance, false) {
+	if s.flat != nil && s.flat.accepts(instance, trustNone) {
 		return nil
 	}
 	return s.validateFull(instance)
@@ -33,10 +33,20 @@ func (s *Schema) Validate(instance []byte) error {
 // such as a value of a message the decode package accepted: the fast path skips its own
 // syntax check. Passing malformed JSON gives unspecified results.
 func (s *Schema) ValidateWellFormed(instance []byte) error {
-	if s.flat != nil && s.flat.accepts(instance, true) {
+	if s.flat != nil && s.flat.accepts(instance, trustJSON) {
 		return nil
 	}
 	return s.validateFull(instance)
+}
+
+// ValidateDecoded is [Schema.Validate] for an object that is a value of a message the decode
+// package accepted, so valid JSON with valid UTF-8 strings: the fast path checks neither.
+// Passing anything else gives unspecified results.
+func (s *Schema) ValidateDecoded(object []byte) error {
+	if s.flat != nil && s.flat.accepts(object, trustDecoded) {
+		return nil
+	}
+	return s.validateFull(object)
 }
 
 // validateFull runs the full validator, bypassing the fast path.
