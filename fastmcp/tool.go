@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sync"
+	"unsafe"
 
 	"github.com/bytedance/sonic"
 	sonicdec "github.com/bytedance/sonic/decoder"
@@ -83,8 +85,9 @@ type toolEntry struct {
 	wrap    []Wrapper
 }
 
-// AddTool registers a tool whose arguments decode into In (with sonic). Without an explicit
-// InputSchema it is derived from In: field names from json tags, descriptions from
+// AddTool registers a tool whose arguments decode into In (with sonic; a flat struct of
+// strings, bools and numbers by a plan compiled here, to the same result). Without an
+// explicit InputSchema it is derived from In: field names from json tags, descriptions from
 // description tags, x-mcp-header from mcpheader tags. Arguments are validated against the
 // schema before h runs; a failure is an isError result. Registration mistakes panic, as
 // net/http's ServeMux does: a duplicate or invalid name, a nil handler, a malformed schema,
@@ -100,14 +103,19 @@ func AddTool[In any](s *Server, t Tool, h ToolHandler[In]) {
 		}
 		t.InputSchema = schema
 	}
-	// Inputs are decoded into pooled values and copied out, so a call allocates no In.
+	// A flat struct is decoded by its plan when it can be; otherwise (and whenever the plan
+	// is unsure) sonic decodes into a pooled value copied out, so a call allocates no In.
+	plan := newArgPlan(reflect.TypeFor[In]())
 	inputs := sync.Pool{New: func() any { return new(In) }}
 	s.addTool(t, func(ctx context.Context, r *Request, args json.RawMessage) (ToolResult, error) {
+		var in, zero In
+		if plan != nil && plan.decode(args, unsafe.Pointer(&in)) {
+			return h(ctx, r, in)
+		}
 		p := inputs.Get().(*In)
-		var zero In
 		*p = zero
 		err := unmarshalArguments(args, p)
-		in := *p
+		in = *p
 		*p = zero // drop references before pooling
 		inputs.Put(p)
 		if err != nil {
