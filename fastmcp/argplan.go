@@ -5,12 +5,15 @@ import (
 	"encoding"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
 
 	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/internal/jsonschema"
 )
 
 // argPlan decodes the arguments of a typed tool whose input is a flat struct (string, bool,
@@ -24,6 +27,10 @@ import (
 // outcome; TestArgPlanAgreesWithSonic and FuzzArgPlan hold it to that.
 type argPlan struct {
 	fields []argField
+	// Set by checking: the rules of the tool's flat input schema the walk enforces besides
+	// the types. An unfit schema yields no checking plan.
+	required uint64 // bits of the fields the schema requires
+	closed   bool   // undeclared names are refused: left to the validator
 }
 
 type argField struct {
@@ -115,14 +122,17 @@ func plainTagOptions(opts string) bool {
 // Strings share one buffer allocated per call, so handlers may keep them.
 func (p *argPlan) decode(args []byte, dst unsafe.Pointer) bool {
 	var buf []byte
+	var seen uint64
 	ok := true
 	decode.Members(args, func(key, v []byte, t decode.Type) bool {
-		f := p.field(key)
-		if f == nil {
+		i := p.field(key)
+		if i < 0 {
 			// Unknown: ignored, as sonic does, unless an escape could spell a known name.
-			ok = bytes.IndexByte(key, '\\') < 0
+			ok = !p.closed && bytes.IndexByte(key, '\\') < 0
 			return ok
 		}
+		seen |= 1 << i // i >= 64 (a long plan, never a checking one) sets nothing
+		f := &p.fields[i]
 		at := unsafe.Add(dst, f.off)
 		switch f.kind {
 		case reflect.String:
@@ -150,18 +160,62 @@ func (p *argPlan) decode(args []byte, dst unsafe.Pointer) bool {
 		}
 		return ok
 	})
-	return ok
+	return ok && seen&p.required == p.required
 }
 
-// field returns the field named by the raw key, nil for none (a key with escapes never
-// matches: the names are plain).
-func (p *argPlan) field(key []byte) *argField {
+// field returns the index of the field named by the raw key, -1 for none (a key with
+// escapes never matches: the names are plain).
+func (p *argPlan) field(key []byte) int {
 	for i := range p.fields {
 		if string(key) == p.fields[i].name {
-			return &p.fields[i]
+			return i
 		}
 	}
-	return nil
+	return -1
+}
+
+// checking returns a plan that also enforces the flat input schema fo, so that whatever it
+// decodes the schema accepts, or nil when it cannot: every typed property must be a field
+// whose accepted values the type covers, every required name a field, and in a closed
+// schema every field declared.
+func (p *argPlan) checking(fo jsonschema.FlatObject) *argPlan {
+	if len(p.fields) > 64 {
+		return nil
+	}
+	c := *p
+	c.closed = fo.Closed
+	for name, typ := range fo.Properties {
+		i := p.field([]byte(name))
+		if i < 0 && typ != "" || i >= 0 && !typeCovers(typ, p.fields[i].kind) {
+			return nil
+		}
+	}
+	for i, f := range p.fields {
+		if _, declared := fo.Properties[f.name]; fo.Closed && !declared {
+			return nil
+		}
+		if slices.Contains(fo.Required, f.name) {
+			c.required |= 1 << i
+		}
+	}
+	if bits.OnesCount64(c.required) != len(fo.Required) {
+		return nil // a required name is no field
+	}
+	return &c
+}
+
+// typeCovers reports whether every value decode accepts for a field of kind k has JSON
+// Schema type typ ("" for any).
+func typeCovers(typ string, k reflect.Kind) bool {
+	switch k {
+	case reflect.String:
+		return typ == "" || typ == "string"
+	case reflect.Bool:
+		return typ == "" || typ == "boolean"
+	case reflect.Float64: // integer and number literals
+		return typ == "" || typ == "number"
+	}
+	return typ == "" || typ == "integer" || typ == "number" // integers without fraction or exponent
 }
 
 // appendText appends the unescaped content of the string literal lit (a value inside args)

@@ -82,6 +82,10 @@ type toolEntry struct {
 	output  *jsonschema.Schema
 	headers []jsonschema.HeaderParam
 	call    RawToolHandler
+	// checked, when not nil, is call for arguments not yet validated: it validates them as
+	// it decodes them, answering invalid ones as callTool would. Only for tools without
+	// wrappers, which must not run for invalid arguments.
+	checked RawToolHandler
 	wrap    []Wrapper
 }
 
@@ -107,7 +111,7 @@ func AddTool[In any](s *Server, t Tool, h ToolHandler[In]) {
 	// is unsure) sonic decodes into a pooled value copied out, so a call allocates no In.
 	plan := newArgPlan(reflect.TypeFor[In]())
 	inputs := sync.Pool{New: func() any { return new(In) }}
-	s.addTool(t, func(ctx context.Context, r *Request, args json.RawMessage) (ToolResult, error) {
+	call := func(ctx context.Context, r *Request, args json.RawMessage) (ToolResult, error) {
 		var in, zero In
 		if plan != nil && plan.decode(args, unsafe.Pointer(&in)) {
 			return h(ctx, r, in)
@@ -122,7 +126,29 @@ func AddTool[In any](s *Server, t Tool, h ToolHandler[In]) {
 			return ErrorResult("Invalid arguments: " + err.Error()), nil
 		}
 		return h(ctx, r, in)
-	})
+	}
+	// When the plan can also enforce a flat input schema, one walk validates and decodes.
+	checked := func(input *jsonschema.Schema) RawToolHandler {
+		fo, ok := input.FlatObject()
+		if plan == nil || !ok {
+			return nil
+		}
+		cp := plan.checking(fo)
+		if cp == nil {
+			return nil
+		}
+		return func(ctx context.Context, r *Request, args json.RawMessage) (ToolResult, error) {
+			var in In
+			if cp.decode(args, unsafe.Pointer(&in)) {
+				return h(ctx, r, in)
+			}
+			if err := input.ValidateDecoded(args); err != nil {
+				return invalidArguments(err), nil
+			}
+			return call(ctx, r, args)
+		}
+	}
+	s.addTool(t, call, checked)
 }
 
 // AddStructuredTool registers a tool with typed arguments and a typed structured result: the
@@ -160,7 +186,7 @@ func (s *Server) AddRawTool(t Tool, h RawToolHandler) {
 	if t.InputSchema == nil {
 		panic("fastmcp: AddRawTool " + t.Name + ": InputSchema is required")
 	}
-	s.addTool(t, h)
+	s.addTool(t, h, nil)
 }
 
 // RemoveTools unregisters the named tools (unknown names are ignored) and publishes
@@ -173,8 +199,8 @@ func (s *Server) RemoveTools(names ...string) {
 	})
 }
 
-func (s *Server) addTool(t Tool, call RawToolHandler) {
-	e, err := newToolEntry(t, call)
+func (s *Server) addTool(t Tool, call RawToolHandler, checked func(*jsonschema.Schema) RawToolHandler) {
+	e, err := newToolEntry(t, call, checked)
 	if err != nil {
 		panic("fastmcp: tool " + t.Name + ": " + err.Error())
 	}
@@ -186,7 +212,9 @@ func (s *Server) addTool(t Tool, call RawToolHandler) {
 	})
 }
 
-func newToolEntry(t Tool, call RawToolHandler) (*toolEntry, error) {
+// newToolEntry builds a tool's entry. checked, if not nil, may return a handler that validates
+// the arguments itself (see toolEntry.checked).
+func newToolEntry(t Tool, call RawToolHandler, checked func(*jsonschema.Schema) RawToolHandler) (*toolEntry, error) {
 	if !validToolName(t.Name) {
 		return nil, fmt.Errorf("invalid name %q: want 1 to 128 characters from [A-Za-z0-9_.-]", t.Name)
 	}
@@ -200,6 +228,9 @@ func newToolEntry(t Tool, call RawToolHandler) (*toolEntry, error) {
 	}
 	if e.input, err = jsonschema.Compile(input); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	if checked != nil && len(t.Wrap) == 0 {
+		e.checked = checked(e.input)
 	}
 	if e.headers, err = jsonschema.HeaderParams(input); err != nil {
 		return nil, fmt.Errorf("x-mcp-header: %w", err)

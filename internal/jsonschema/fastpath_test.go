@@ -181,3 +181,16 @@ func FuzzFastPath(f *testing.F) {
 		}
 	})
 }
+
+func TestFlatObject(t *testing.T) {
+	fo, ok := mustCompile(t, `{"type":"object","properties":{"s":{"type":"string","description":"d"},"i":{"type":"integer"},"x":true,"y":{}},"required":["s","r"],"additionalProperties":false}`).FlatObject()
+	require.True(t, ok)
+	assert.Equal(t, FlatObject{Properties: map[string]string{"s": "string", "i": "integer", "x": "", "y": ""}, Required: []string{"r", "s"}, Closed: true}, fo)
+
+	fo, ok = mustCompile(t, `{"type":"object"}`).FlatObject()
+	require.True(t, ok)
+	assert.Equal(t, FlatObject{Properties: map[string]string{}}, fo)
+
+	_, ok = mustCompile(t, `{"type":"object","properties":{"s":{"type":"string","minLength":1}}}`).FlatObject()
+	assert.False(t, ok)
+}
