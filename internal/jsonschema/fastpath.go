@@ -150,22 +150,14 @@ func flatProperty(ps any) (valueKind, bool) {
 	return 0, false
 }
 
-// trust says how much of an instance's well-formedness the caller vouches for.
-type trust uint8
-
-const (
-	trustNone    trust = iota // any bytes
-	trustJSON                 // valid JSON
-	trustDecoded              // an object value of a message decode accepted: valid UTF-8 too
-)
-
 // accepts reports whether instance certainly matches f; false means "ask the validator".
-// It does not allocate.
-func (f *flatSchema) accepts(b []byte, tr trust) bool {
-	if tr == trustNone && !json.Valid(b) {
-		return false
-	}
-	if tr != trustDecoded {
+// decoded vouches that b is an object value of a message decode accepted: valid JSON with
+// valid UTF-8, no whitespace around it. It does not allocate.
+func (f *flatSchema) accepts(b []byte, decoded bool) bool {
+	if !decoded {
+		if !json.Valid(b) {
+			return false
+		}
 		if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 			return false
 		}
@@ -174,7 +166,7 @@ func (f *flatSchema) accepts(b []byte, tr trust) bool {
 	ok := true
 	decode.Members(b, func(key, v []byte, _ decode.Type) bool {
 		// An escaped key may spell a declared name; invalid UTF-8 would be read as U+FFFD.
-		if bytes.IndexByte(key, '\\') >= 0 || tr != trustDecoded && !utf8.Valid(key) {
+		if bytes.IndexByte(key, '\\') >= 0 || !decoded && !utf8.Valid(key) {
 			ok = false
 			return false
 		}

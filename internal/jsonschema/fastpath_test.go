@@ -86,7 +86,7 @@ func TestFastPathAgreesWithValidator(t *testing.T) {
 		s := mustCompile(t, schema)
 		require.NotNil(t, s.flat, schema)
 		for _, inst := range flatInstances {
-			fast := s.flat.accepts([]byte(inst), trustNone)
+			fast := s.flat.accepts([]byte(inst), false)
 			full := s.validateFull([]byte(inst))
 			if fast {
 				accepted++
@@ -110,11 +110,11 @@ func TestFastPathCommonCases(t *testing.T) {
 	for _, inst := range []string{
 		`{"n":1}`, `{"n":-12,"x":0.5,"b":true,"z":null,"o":{},"a":[],"any":{"x":[1,2]}}`, `{"n":0,"unknown":"x"}`,
 	} {
-		assert.True(t, s.flat.accepts([]byte(inst), trustNone), inst)
+		assert.True(t, s.flat.accepts([]byte(inst), false), inst)
 	}
 	// Left to the validator (which may accept them).
 	for _, inst := range []string{`{"n":1.0}`, `{"n":1,"n":2}`, `{"\u006e":1}`} {
-		assert.False(t, s.flat.accepts([]byte(inst), trustNone), inst)
+		assert.False(t, s.flat.accepts([]byte(inst), false), inst)
 		assert.NoError(t, s.validateFull([]byte(inst)), inst)
 	}
 }
@@ -140,7 +140,7 @@ func TestFastPathDecoded(t *testing.T) {
 				continue
 			}
 			decoded++
-			assert.Equal(t, s.flat.accepts(args, trustNone), s.flat.accepts(args, trustDecoded), inst)
+			assert.Equal(t, s.flat.accepts(args, false), s.flat.accepts(args, true), inst)
 			full, got := s.validateFull(args), s.ValidateDecoded(args)
 			if full == nil {
 				assert.NoError(t, got, inst)
@@ -169,12 +169,12 @@ func FuzzFastPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, inst []byte) {
 		s := schemas[int(which)%len(schemas)]
-		if s.flat.accepts(inst, trustNone) {
+		if s.flat.accepts(inst, false) {
 			if err := s.validateFull(inst); err != nil {
 				t.Fatalf("fast path accepted %q, validator: %v", inst, err)
 			}
 		}
-		if args, ok := decodedArguments(inst); ok && s.flat.accepts(args, trustDecoded) {
+		if args, ok := decodedArguments(inst); ok && s.flat.accepts(args, true) {
 			if err := s.validateFull(args); err != nil {
 				t.Fatalf("fast path accepted decoded %q, validator: %v", args, err)
 			}

@@ -23,17 +23,7 @@ import (
 // on the raw bytes without allocating when the instance matches; everything else, and every
 // failure, goes through the full validator.
 func (s *Schema) Validate(instance []byte) error {
-	if s.flat != nil && s.flat.accepts(instance, trustNone) {
-		return nil
-	}
-	return s.validateFull(instance)
-}
-
-// ValidateWellFormed is [Schema.Validate] for an instance already known to be valid JSON,
-// such as a value of a message the decode package accepted: the fast path skips its own
-// syntax check. Passing malformed JSON gives unspecified results.
-func (s *Schema) ValidateWellFormed(instance []byte) error {
-	if s.flat != nil && s.flat.accepts(instance, trustJSON) {
+	if s.flat != nil && s.flat.accepts(instance, false) {
 		return nil
 	}
 	return s.validateFull(instance)
@@ -43,7 +33,7 @@ func (s *Schema) ValidateWellFormed(instance []byte) error {
 // package accepted, so valid JSON with valid UTF-8 strings: the fast path checks neither.
 // Passing anything else gives unspecified results.
 func (s *Schema) ValidateDecoded(object []byte) error {
-	if s.flat != nil && s.flat.accepts(object, trustDecoded) {
+	if s.flat != nil && s.flat.accepts(object, true) {
 		return nil
 	}
 	return s.validateFull(object)
