@@ -41,14 +41,18 @@ func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, 
 	if t == nil {
 		return nil, unknownTool(name)
 	}
-	if err := s.authorizeInvocation(ctx, r.method, t.component(), func() *Error { return unknownTool(name) }); err != nil {
-		return nil, err
+	if s.cfg.Authorizer != nil { // without one, skip building the arguments too
+		if err := s.authorizeInvocation(ctx, r.method, t.component(), func() *Error { return unknownTool(name) }); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.openState(ctx, r, t.name, raw); err != nil {
 		return nil, err
 	}
-	if err := t.input.ValidateWellFormed(raw); err != nil {
-		return s.appendToolResult(dst, r, t, ToolResult{Text: validationMessage(err), IsError: true})
+	if t.checked == nil {
+		if err := t.input.ValidateDecoded(raw); err != nil {
+			return s.appendToolResult(dst, r, t, invalidArguments(err))
+		}
 	}
 	res, err := s.runTool(ctx, r, t, raw)
 	if err != nil {
@@ -69,6 +73,11 @@ func unknownTool(name decode.Value) *Error {
 	return &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + name.String()}
 }
 
+// invalidArguments is the result for arguments the input schema refused.
+func invalidArguments(err error) ToolResult {
+	return ToolResult{Text: validationMessage(err), IsError: true}
+}
+
 func validationMessage(err error) string {
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
@@ -86,6 +95,9 @@ func (s *Server) runTool(ctx context.Context, r *Request, t *toolEntry, args jso
 			res, err = ToolResult{}, errToolPanicked
 		}
 	}()
+	if t.checked != nil {
+		return t.checked(ctx, r, args) // validates the arguments (no wrappers)
+	}
 	if len(t.wrap) == 0 {
 		return t.call(ctx, r, args)
 	}

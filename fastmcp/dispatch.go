@@ -84,11 +84,12 @@ func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst [
 	default:
 		return Reply{} // notifications are the transport's (cancellation); responses are ignored
 	}
-	if body, ok := s.servePrecomputed(m, dst); ok {
+	method := m.Method().Text()
+	if body, ok := s.servePrecomputed(m, method, dst); ok {
 		return Reply{Body: body}
 	}
 	r := newRequest(s, m, sink)
-	body, err := s.serve(ctx, r, dst)
+	body, err := s.serve(ctx, r, method, dst)
 	if err != nil {
 		if ctx.Err() != nil && isCancellation(err) {
 			return Reply{}
@@ -119,8 +120,7 @@ func (s *Server) appendResult(dst, id []byte, members func([]byte) []byte) []byt
 // authorization policy filters it, from bytes precomputed per catalog snapshot, without
 // allocating. It reports false when the request needs the general path (an error to report,
 // a cursor, a cold cache).
-func (s *Server) servePrecomputed(m *decode.Message, dst []byte) ([]byte, bool) {
-	method := m.Method().Text()
+func (s *Server) servePrecomputed(m *decode.Message, method, dst []byte) ([]byte, bool) {
 	isDiscover := string(method) == MethodDiscover
 	if !isDiscover && (string(method) != MethodToolsList || s.cfg.Authorizer != nil || m.Cursor().Present()) {
 		return nil, false

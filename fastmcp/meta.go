@@ -26,10 +26,10 @@ func (s *Server) checkMeta(r *Request) *Error {
 		}
 		r.logLevel = level
 	}
-	if ci := m.ClientInfo(); ci.Present() && !validImplementation(ci) {
+	if ci := m.ClientInfo(); ci.Present() && (ci.Type() != decode.TypeObject || !s.clientInfos.valid(ci.Raw(), validImplementation)) {
 		return errInvalidMeta
 	}
-	if string(caps.Raw()) != "{}" && !validClientCapabilities(caps.Raw()) {
+	if string(caps.Raw()) != "{}" && !s.clientCaps.valid(caps.Raw(), validClientCapabilities) {
 		return errInvalidMeta
 	}
 	if !m.MetaHasOtherKeys() {
@@ -108,13 +108,10 @@ func isAlnum(c byte) bool  { return isLetter(c) || (c >= '0' && c <= '9') }
 
 // validImplementation checks a clientInfo object: name and version strings, optional title,
 // description and websiteUrl strings, and icons.
-func validImplementation(v decode.Value) bool {
-	if v.Type() != decode.TypeObject {
-		return false
-	}
+func validImplementation(obj []byte) bool {
 	ok := true
 	var name, version bool
-	decode.Members(v.Raw(), func(key, val []byte, t decode.Type) bool {
+	decode.Members(obj, func(key, val []byte, t decode.Type) bool {
 		switch string(key) {
 		case "name":
 			name, ok = true, t == decode.TypeString

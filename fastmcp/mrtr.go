@@ -90,11 +90,15 @@ func inputKindOf(method string) byte {
 // requestState: bad shapes, tampered, expired or foreign state are -32602 before any handler
 // runs. identity is the tool or prompt name or the resource URI; args the arguments object.
 func (s *Server) openState(ctx context.Context, r *Request, identity string, args []byte) error {
+	if !r.msg.RequestState().Present() && !r.msg.InputResponses().Present() {
+		return nil // a first round: the common case stays out of the large frame below
+	}
+	return s.openRetry(ctx, r, identity, args)
+}
+
+func (s *Server) openRetry(ctx context.Context, r *Request, identity string, args []byte) error {
 	m := r.msg
 	rs, ir := m.RequestState(), m.InputResponses()
-	if !rs.Present() && !ir.Present() {
-		return nil
-	}
 	if rs.Present() && rs.Type() != decode.TypeString {
 		return errStateType
 	}

@@ -34,28 +34,29 @@ func NamedBy(method string) string {
 	return ""
 }
 
-// route resolves the method of r, checks its capability and the request _meta, and serves it.
-func (s *Server) serve(ctx context.Context, r *Request, dst []byte) ([]byte, error) {
+// serve resolves method (r's), checks its capability and the request _meta, and serves it.
+func (s *Server) serve(ctx context.Context, r *Request, method []byte, dst []byte) ([]byte, error) {
 	var serve func(*Server, context.Context, *Request, []byte) ([]byte, error)
-	switch string(r.msg.Method().Text()) {
+	var needs componentKind // the capability the method belongs to, if any
+	switch string(method) {
 	case MethodDiscover:
 		r.method, serve = MethodDiscover, (*Server).discover
 	case MethodToolsList:
-		r.method, serve = MethodToolsList, (*Server).listTools
+		r.method, serve, needs = MethodToolsList, (*Server).listTools, kindTool
 	case MethodToolsCall:
-		r.method, serve = MethodToolsCall, (*Server).callTool
+		r.method, serve, needs = MethodToolsCall, (*Server).callTool, kindTool
 	case MethodPromptsList:
-		r.method, serve = MethodPromptsList, (*Server).listPrompts
+		r.method, serve, needs = MethodPromptsList, (*Server).listPrompts, kindPrompt
 	case MethodPromptsGet:
-		r.method, serve = MethodPromptsGet, (*Server).getPrompt
+		r.method, serve, needs = MethodPromptsGet, (*Server).getPrompt, kindPrompt
 	case MethodResourcesList:
-		r.method, serve = MethodResourcesList, (*Server).listResources
+		r.method, serve, needs = MethodResourcesList, (*Server).listResources, kindResource
 	case MethodResourceTemplates:
-		r.method, serve = MethodResourceTemplates, (*Server).listTemplates
+		r.method, serve, needs = MethodResourceTemplates, (*Server).listTemplates, kindResource
 	case MethodResourcesRead:
-		r.method, serve = MethodResourcesRead, (*Server).readResource
+		r.method, serve, needs = MethodResourcesRead, (*Server).readResource, kindResource
 	case MethodComplete:
-		r.method, serve = MethodComplete, (*Server).complete
+		r.method, serve, needs = MethodComplete, (*Server).complete, kindCompletion
 	case MethodListen:
 		r.method, serve = MethodListen, (*Server).listen
 	case "elicitation/create", "sampling/createMessage", "roots/list":
@@ -63,12 +64,7 @@ func (s *Server) serve(ctx context.Context, r *Request, dst []byte) ([]byte, err
 	default:
 		return nil, ErrMethodNotFound
 	}
-	kinds := r.cat.kinds
-	switch {
-	case kinds&kindTool == 0 && (r.method == MethodToolsList || r.method == MethodToolsCall),
-		kinds&kindPrompt == 0 && (r.method == MethodPromptsList || r.method == MethodPromptsGet),
-		kinds&kindResource == 0 && (r.method == MethodResourcesList || r.method == MethodResourceTemplates || r.method == MethodResourcesRead),
-		kinds&kindCompletion == 0 && r.method == MethodComplete:
+	if r.cat.kinds&needs != needs {
 		return nil, ErrMethodNotFound // the capability is not advertised
 	}
 	if err := s.checkMeta(r); err != nil {

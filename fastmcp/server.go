@@ -50,6 +50,9 @@ type Server struct {
 	// result.
 	serverMeta []byte
 
+	// The last clientInfo and clientCapabilities checked valid (see validMemo).
+	clientInfos, clientCaps validMemo
+
 	mu      sync.Mutex // serializes catalog writers
 	catalog atomic.Pointer[catalog]
 

@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 
 	"github.com/bytedance/sonic"
-	sonicdec "github.com/bytedance/sonic/decoder"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/internal/jsonschema"
@@ -80,11 +78,16 @@ type toolEntry struct {
 	output  *jsonschema.Schema
 	headers []jsonschema.HeaderParam
 	call    RawToolHandler
+	// checked, when not nil, is call for arguments not yet validated: it validates them as
+	// it decodes them, answering invalid ones as callTool would. Only for tools without
+	// wrappers, which must not run for invalid arguments.
+	checked RawToolHandler
 	wrap    []Wrapper
 }
 
-// AddTool registers a tool whose arguments decode into In (with sonic). Without an explicit
-// InputSchema it is derived from In: field names from json tags, descriptions from
+// AddTool registers a tool whose arguments decode into In (with sonic; a flat struct of
+// strings, bools and numbers by a plan compiled here, to the same result). Without an
+// explicit InputSchema it is derived from In: field names from json tags, descriptions from
 // description tags, x-mcp-header from mcpheader tags. Arguments are validated against the
 // schema before h runs; a failure is an isError result. Registration mistakes panic, as
 // net/http's ServeMux does: a duplicate or invalid name, a nil handler, a malformed schema,
@@ -100,21 +103,8 @@ func AddTool[In any](s *Server, t Tool, h ToolHandler[In]) {
 		}
 		t.InputSchema = schema
 	}
-	// Inputs are decoded into pooled values and copied out, so a call allocates no In.
-	inputs := sync.Pool{New: func() any { return new(In) }}
-	s.addTool(t, func(ctx context.Context, r *Request, args json.RawMessage) (ToolResult, error) {
-		p := inputs.Get().(*In)
-		var zero In
-		*p = zero
-		err := unmarshalArguments(args, p)
-		in := *p
-		*p = zero // drop references before pooling
-		inputs.Put(p)
-		if err != nil {
-			return ErrorResult("Invalid arguments: " + err.Error()), nil
-		}
-		return h(ctx, r, in)
-	})
+	call, checked := typedHandlers(h)
+	s.addTool(t, call, checked)
 }
 
 // AddStructuredTool registers a tool with typed arguments and a typed structured result: the
@@ -152,7 +142,7 @@ func (s *Server) AddRawTool(t Tool, h RawToolHandler) {
 	if t.InputSchema == nil {
 		panic("fastmcp: AddRawTool " + t.Name + ": InputSchema is required")
 	}
-	s.addTool(t, h)
+	s.addTool(t, h, nil)
 }
 
 // RemoveTools unregisters the named tools (unknown names are ignored) and publishes
@@ -165,8 +155,8 @@ func (s *Server) RemoveTools(names ...string) {
 	})
 }
 
-func (s *Server) addTool(t Tool, call RawToolHandler) {
-	e, err := newToolEntry(t, call)
+func (s *Server) addTool(t Tool, call RawToolHandler, checked func(*jsonschema.Schema) RawToolHandler) {
+	e, err := newToolEntry(t, call, checked)
 	if err != nil {
 		panic("fastmcp: tool " + t.Name + ": " + err.Error())
 	}
@@ -178,7 +168,9 @@ func (s *Server) addTool(t Tool, call RawToolHandler) {
 	})
 }
 
-func newToolEntry(t Tool, call RawToolHandler) (*toolEntry, error) {
+// newToolEntry builds a tool's entry. checked, if not nil, may return a handler that validates
+// the arguments itself (see toolEntry.checked).
+func newToolEntry(t Tool, call RawToolHandler, checked func(*jsonschema.Schema) RawToolHandler) (*toolEntry, error) {
 	if !validToolName(t.Name) {
 		return nil, fmt.Errorf("invalid name %q: want 1 to 128 characters from [A-Za-z0-9_.-]", t.Name)
 	}
@@ -192,6 +184,9 @@ func newToolEntry(t Tool, call RawToolHandler) (*toolEntry, error) {
 	}
 	if e.input, err = jsonschema.Compile(input); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	if checked != nil && len(t.Wrap) == 0 {
+		e.checked = checked(e.input)
 	}
 	if e.headers, err = jsonschema.HeaderParams(input); err != nil {
 		return nil, fmt.Errorf("x-mcp-header: %w", err)
@@ -290,23 +285,4 @@ func appendOptJSON(dst []byte, key string, v any, present bool) ([]byte, error) 
 	dst = append(dst, key...)
 	dst = append(dst, '"', ':')
 	return append(dst, enc...), nil
-}
-
-// argDecoders are sonic decoders for tool arguments, reused across calls.
-var argDecoders = sync.Pool{New: func() any { return new(sonicdec.Decoder) }}
-
-// unmarshalArguments decodes tool arguments with sonic: case-sensitive field names (so
-// "Text" cannot stand in for "text"), strings referencing one private copy of the arguments
-// made per call, so handlers may keep them.
-func unmarshalArguments(args json.RawMessage, v any) error {
-	d := argDecoders.Get().(*sonicdec.Decoder)
-	d.Reset(string(args))
-	d.SetOptions(sonicdec.OptionCaseSensitive)
-	err := d.Decode(v)
-	if err == nil {
-		err = d.CheckTrailings()
-	}
-	d.Reset("")
-	argDecoders.Put(d)
-	return err
 }

@@ -44,6 +44,7 @@ const maxFlatNames = 64
 // flatSchema is a flat object schema, checked on raw bytes by accepts.
 type flatSchema struct {
 	index    map[string]int // property (or required) name -> bit
+	names    []string       // by bit; a short list is scanned faster than the map is hashed
 	kinds    []valueKind    // by bit
 	declared uint64         // bits of the names under "properties"
 	required uint64         // bits of the required names
@@ -77,6 +78,7 @@ func newFlatSchema(doc any) *flatSchema {
 			return false
 		}
 		f.index[name] = len(f.kinds)
+		f.names = append(f.names, name)
 		f.kinds = append(f.kinds, k)
 		return true
 	}
@@ -149,22 +151,26 @@ func flatProperty(ps any) (valueKind, bool) {
 }
 
 // accepts reports whether instance certainly matches f; false means "ask the validator".
-// wellFormed says the caller already knows b is valid JSON. It does not allocate.
-func (f *flatSchema) accepts(b []byte, wellFormed bool) bool {
-	if !wellFormed && !json.Valid(b) {
-		return false
-	}
-	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return false
+// decoded vouches that b is an object value of a message decode accepted: valid JSON with
+// valid UTF-8, no whitespace around it. It does not allocate.
+func (f *flatSchema) accepts(b []byte, decoded bool) bool {
+	if !decoded {
+		if !json.Valid(b) {
+			return false
+		}
+		if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+			return false
+		}
 	}
 	var seen uint64
 	ok := true
 	decode.Members(b, func(key, v []byte, _ decode.Type) bool {
-		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+		// An escaped key may spell a declared name; invalid UTF-8 would be read as U+FFFD.
+		if bytes.IndexByte(key, '\\') >= 0 || !decoded && !utf8.Valid(key) {
 			ok = false
 			return false
 		}
-		bit, known := f.index[string(key)]
+		bit, known := f.lookup(key)
 		m := uint64(1) << bit
 		switch {
 		case known && f.closed && f.declared&m == 0:
@@ -181,6 +187,20 @@ func (f *flatSchema) accepts(b []byte, wellFormed bool) bool {
 		return false
 	}
 	return seen&f.required == f.required
+}
+
+// lookup returns the bit of name key.
+func (f *flatSchema) lookup(key []byte) (int, bool) {
+	if len(f.names) > 8 {
+		bit, ok := f.index[string(key)]
+		return bit, ok
+	}
+	for i, n := range f.names {
+		if string(key) == n {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // kindMatches reports whether the JSON value v certainly has kind k.

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/decode"
 )
 
 func TestFlatSchemaEligibility(t *testing.T) {
@@ -117,6 +119,40 @@ func TestFastPathCommonCases(t *testing.T) {
 	}
 }
 
+// decodedArguments returns inst as the arguments of a message decode accepts, or false.
+func decodedArguments(inst []byte) ([]byte, bool) {
+	var m decode.Message
+	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":` + string(inst) + `}}`
+	if decode.Decode(&m, []byte(msg)) != nil || m.Arguments().Type() != decode.TypeObject {
+		return nil, false
+	}
+	return m.Arguments().Raw(), true
+}
+
+// TestFastPathDecoded: trusting decode's checks (UTF-8, syntax) changes no answer.
+func TestFastPathDecoded(t *testing.T) {
+	decoded := 0
+	for _, schema := range flatSchemas {
+		s := mustCompile(t, schema)
+		for _, inst := range flatInstances {
+			args, ok := decodedArguments([]byte(inst))
+			if !ok {
+				continue
+			}
+			decoded++
+			assert.Equal(t, s.flat.accepts(args, false), s.flat.accepts(args, true), inst)
+			full, got := s.validateFull(args), s.ValidateDecoded(args)
+			if full == nil {
+				assert.NoError(t, got, inst)
+			} else {
+				require.Error(t, got, inst)
+				assert.Equal(t, full.Error(), got.Error(), inst)
+			}
+		}
+	}
+	assert.Greater(t, decoded, 100)
+}
+
 func FuzzFastPath(f *testing.F) {
 	for i := range flatSchemas {
 		for _, inst := range flatInstances {
@@ -138,5 +174,23 @@ func FuzzFastPath(f *testing.F) {
 				t.Fatalf("fast path accepted %q, validator: %v", inst, err)
 			}
 		}
+		if args, ok := decodedArguments(inst); ok && s.flat.accepts(args, true) {
+			if err := s.validateFull(args); err != nil {
+				t.Fatalf("fast path accepted decoded %q, validator: %v", args, err)
+			}
+		}
 	})
+}
+
+func TestFlatObject(t *testing.T) {
+	fo, ok := mustCompile(t, `{"type":"object","properties":{"s":{"type":"string","description":"d"},"i":{"type":"integer"},"x":true,"y":{}},"required":["s","r"],"additionalProperties":false}`).FlatObject()
+	require.True(t, ok)
+	assert.Equal(t, FlatObject{Properties: map[string]string{"s": "string", "i": "integer", "x": "", "y": ""}, Required: []string{"r", "s"}, Closed: true}, fo)
+
+	fo, ok = mustCompile(t, `{"type":"object"}`).FlatObject()
+	require.True(t, ok)
+	assert.Equal(t, FlatObject{Properties: map[string]string{}}, fo)
+
+	_, ok = mustCompile(t, `{"type":"object","properties":{"s":{"type":"string","minLength":1}}}`).FlatObject()
+	assert.False(t, ok)
 }

@@ -29,14 +29,14 @@ func (s *Schema) Validate(instance []byte) error {
 	return s.validateFull(instance)
 }
 
-// ValidateWellFormed is [Schema.Validate] for an instance already known to be valid JSON,
-// such as a value of a message the decode package accepted: the fast path skips its own
-// syntax check. Passing malformed JSON gives unspecified results.
-func (s *Schema) ValidateWellFormed(instance []byte) error {
-	if s.flat != nil && s.flat.accepts(instance, true) {
+// ValidateDecoded is [Schema.Validate] for an object that is a value of a message the decode
+// package accepted, so valid JSON with valid UTF-8 strings: the fast path checks neither.
+// Passing anything else gives unspecified results.
+func (s *Schema) ValidateDecoded(object []byte) error {
+	if s.flat != nil && s.flat.accepts(object, true) {
 		return nil
 	}
-	return s.validateFull(instance)
+	return s.validateFull(object)
 }
 
 // validateFull runs the full validator, bypassing the fast path.
