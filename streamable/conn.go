@@ -18,8 +18,10 @@ type listener struct {
 	open  atomic.Int64
 	stats *counters
 	ids   atomic.Uint64
-	// readTimeout bounds each read of a connection.
-	readTimeout time.Duration
+	// The connection deadlines the listener applies itself (see deadlines): each read of a
+	// request, the head (from the connection's start or a keep-alive request's first byte),
+	// the wait between requests, and each write.
+	readTimeout, headTimeout, idleTimeout, writeTimeout time.Duration
 	// clock is the server's coarse time in Unix nanoseconds (0 before the first tick).
 	clock *atomic.Int64
 
@@ -41,6 +43,9 @@ func (l *listener) Accept() (net.Conn, error) {
 		l.stats.openConns.Add(1)
 		wc := &conn{Conn: c, l: l, id: l.ids.Add(1)}
 		l.conns.add(wc)
+		if l.headTimeout > 0 {
+			wc.st.readAt.Store(l.now() + int64(l.headTimeout))
+		}
 		return wc, nil
 	}
 }

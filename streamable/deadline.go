@@ -7,16 +7,19 @@ import (
 )
 
 // A connection's read and write deadlines are enforced by the server's coarse tick, not by
-// the runtime's timers. fasthttp sets up to four deadlines per request (idle, head, body,
-// write), and each real change is a runtime timer update: together about a microsecond of
+// the runtime's timers. A request would otherwise change them four times (idle, head, body,
+// write), each a clock read and a runtime timer update: together about a microsecond of
 // every request's CPU. A connection records them in atomics instead; the tick, which visits
 // every connection anyway, cuts a read or write that has overrun by setting the real
 // deadline in the past. Deadlines thus fire up to one tick late (tickInterval), which is
 // noise next to their values (seconds).
 //
-// The per-read bound (Config.ReadTimeout) applies to the reads of a request, from its first
-// byte to its body's end, not to the wait for the next request on an idle keep-alive
-// connection, which IdleTimeout bounds.
+// The listener sets the phases itself, on the coarse clock, from fasthttp's connection
+// states: HeadTimeout from the connection's start (Accept) or a keep-alive request's first
+// byte (StateActive), IdleTimeout while waiting for the next request (StateIdle). fasthttp
+// sets only the body's deadline (HeaderReceived), and the sse writer its events'. Every
+// write is bounded by WriteTimeout. The per-read bound (ReadTimeout) applies to the reads
+// of a request, not to the wait between requests.
 //
 // The atomics live in the connection's connState; deadlineCuts is guarded by conn.mu.
 type deadlineCuts struct {
@@ -60,9 +63,37 @@ func (l *listener) readOverdue(st *connState, now, since int64) bool {
 }
 
 // writeOverdue reports whether the write in progress must end at now.
-func writeOverdue(st *connState, now int64) bool {
-	at := st.writeAt.Load()
-	return st.writeSince.Load() != 0 && at != 0 && now >= at
+func (l *listener) writeOverdue(st *connState, now int64) bool {
+	since := st.writeSince.Load()
+	if since == 0 {
+		return false
+	}
+	if at := st.writeAt.Load(); at != 0 && now >= at {
+		return true
+	}
+	return l.writeTimeout > 0 && now-since >= int64(l.writeTimeout)
+}
+
+// idle marks the wait for the next request on a keep-alive connection (fasthttp's
+// StateIdle): IdleTimeout bounds it, and the per-read bound does not apply.
+func (c *conn) idle() {
+	c.st.idle.Store(true)
+	c.st.readAt.Store(c.idleDeadline())
+}
+
+// active marks a request's first byte (fasthttp's StateActive): after a wait between
+// requests, the head's deadline starts; a new connection's runs from its start.
+func (c *conn) active() {
+	if c.st.idle.Swap(false) && c.l.headTimeout > 0 {
+		c.st.readAt.Store(c.l.now() + int64(c.l.headTimeout))
+	}
+}
+
+func (c *conn) idleDeadline() int64 {
+	if c.l.idleTimeout <= 0 {
+		return 0
+	}
+	return c.l.now() + int64(c.l.idleTimeout)
 }
 
 // overdue reports whether the read or write in progress must end at now: the tick's check of
@@ -71,7 +102,7 @@ func (l *listener) overdue(st *connState, now int64) bool {
 	if since := st.readSince.Load(); since != 0 && l.readOverdue(st, now, since) {
 		return true
 	}
-	return writeOverdue(st, now)
+	return l.writeOverdue(st, now)
 }
 
 // beginRead marks a read as started, or fails it when its deadline has passed. It takes the
@@ -124,7 +155,7 @@ func (c *conn) cutOverdue(now int64) {
 		_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
 		c.dl.readCut = true
 	}
-	if !c.dl.writeCut && writeOverdue(c.st, now) {
+	if !c.dl.writeCut && c.l.writeOverdue(c.st, now) {
 		_ = c.Conn.SetWriteDeadline(time.Unix(1, 0))
 		c.dl.writeCut = true
 	}

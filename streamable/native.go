@@ -56,13 +56,12 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 	s.drainCtx, s.drainEnd = context.WithCancel(context.Background())
 	c := ep.cfg
 	s.fs = &fasthttp.Server{
-		Handler:                      s.handle,
-		ErrorHandler:                 s.handleError,
-		HeaderReceived:               s.headerReceived,
-		Name:                         "fastmcp",
-		ReadTimeout:                  c.HeadTimeout,
-		IdleTimeout:                  c.IdleTimeout,
-		WriteTimeout:                 c.WriteTimeout,
+		Handler:        s.handle,
+		ErrorHandler:   s.handleError,
+		HeaderReceived: s.headerReceived,
+		Name:           "fastmcp",
+		// No ReadTimeout, IdleTimeout or WriteTimeout: the listener applies them (see
+		// deadlines), so fasthttp reads no clock for them.
 		ReadBufferSize:               c.MaxHeaderBytes,
 		MaxRequestBodySize:           c.MaxBodyBytes,
 		MaxRequestsPerConn:           c.MaxRequestsPerConn,
@@ -79,9 +78,9 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 			}
 			switch st {
 			case fasthttp.StateIdle:
-				c.st.idle.Store(true)
+				c.idle()
 			case fasthttp.StateActive:
-				c.st.idle.Store(false)
+				c.active()
 				if testHookActive != nil {
 					testHookActive()
 				}
@@ -106,7 +105,8 @@ func (s *Server) Listen() error {
 
 func (s *Server) setListener(ln net.Listener) {
 	s.mu.Lock()
-	s.ln = &listener{Listener: ln, max: int64(s.ep.cfg.MaxConnections), stats: &s.ep.stats, readTimeout: s.ep.cfg.ReadTimeout, clock: &s.tick.now}
+	s.ln = &listener{Listener: ln, max: int64(s.ep.cfg.MaxConnections), stats: &s.ep.stats, clock: &s.tick.now,
+		readTimeout: s.ep.cfg.ReadTimeout, headTimeout: s.ep.cfg.HeadTimeout, idleTimeout: s.ep.cfg.IdleTimeout, writeTimeout: s.ep.cfg.WriteTimeout}
 	s.mu.Unlock()
 }
 
