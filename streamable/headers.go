@@ -76,7 +76,18 @@ func one(h Headers, name string) ([]byte, bool) {
 	if len(vs) != 1 {
 		return nil, false
 	}
-	return bytes.Trim(vs[0], " \t"), true
+	return trimOWS(vs[0]), true
+}
+
+// trimOWS trims the optional whitespace (spaces and tabs) around a header value.
+func trimOWS(v []byte) []byte {
+	for len(v) > 0 && (v[0] == ' ' || v[0] == '\t') {
+		v = v[1:]
+	}
+	for len(v) > 0 && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t') {
+		v = v[:len(v)-1]
+	}
+	return v
 }
 
 // decodeSentinel decodes the =?base64?…?= form of a header value; other values are literal.

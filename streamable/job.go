@@ -25,7 +25,11 @@ type job struct {
 	reply  []byte
 	rerr   *fastmcp.Error
 	result pool.Result
-	done   chan struct{} // receives once when the executor is done with the request
+	// The outcome's hand-off (see awaitDone): finished is set once the outcome is recorded;
+	// done receives too when the HTTP side parked on it first. An inline request, whose
+	// outcome is recorded before SubmitInline returns, thus costs no channel operation.
+	finished, parked atomic.Bool
+	done             chan struct{}
 
 	// Notifications from the handler (progress, logs) cross to the HTTP side one at a time:
 	// the handler sends on notes and waits on ack, which the HTTP side sends after writing.
@@ -60,6 +64,8 @@ func (j *job) release() {
 	j.body, j.reply = j.body[:0], j.reply[:0]
 	j.msg.Reset()
 	j.identity, j.rerr, j.result = nil, nil, pool.Result{}
+	j.finished.Store(false)
+	j.parked.Store(false)
 	select { // drain a completion nobody waited for
 	case <-j.done:
 	default:
@@ -120,12 +126,27 @@ func (j *job) Run(ctx context.Context) error {
 	return nil
 }
 
-// Done records the outcome and wakes the HTTP side.
+// Done records the outcome and wakes the HTTP side if it parked.
 func (j *job) Done(r pool.Result) {
 	j.result = r
-	j.done <- struct{}{}
+	j.finished.Store(true)
+	if j.parked.Load() {
+		j.done <- struct{}{} // buffered: never blocks; release drains an unread one
+	}
 	j.release()
 }
+
+// awaitDone returns a channel that is ready once the outcome is recorded. Of Done and
+// awaitDone, at least one sees the other's flag, so the outcome is never missed.
+func (j *job) awaitDone() <-chan struct{} {
+	j.parked.Store(true)
+	if j.finished.Load() {
+		return closedChan
+	}
+	return j.done
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // Notify implements fastmcp.Sink: it hands the notification to the HTTP side and waits until
 // it has been written.

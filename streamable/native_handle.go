@@ -160,11 +160,11 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 		case inline && gone:
 			ep.stats.disconnects.Add(1)
 			ctx.SetConnectionClose()
-			<-j.done
+			<-j.awaitDone()
 			j.release()
 			return
 		case inline:
-			<-j.done
+			<-j.awaitDone() // recorded already: no channel operation
 			s.writeReply(ctx, j)
 			j.release()
 			return
@@ -177,9 +177,10 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	}
 	ticks := 0
 	var gone <-chan struct{}
+	done := j.awaitDone()
 	for {
 		select {
-		case <-j.done:
+		case <-done:
 			if c.unwatch() {
 				ep.stats.disconnects.Add(1)
 			}
@@ -195,7 +196,7 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 				j.release()
 				return
 			}
-			s.streamProgress(ctx, j, key, note)
+			s.streamProgress(ctx, j, key, note, done)
 			return
 		case <-s.tick.C():
 			if ticks++; ticks == 2 {
@@ -231,7 +232,7 @@ func (s *Server) writeReply(ctx *fasthttp.RequestCtx, j *job) {
 // streamProgress answers with an event stream: the notification that arrived, those that
 // follow, then the reply (or the timeout error the executor reports at the request's
 // deadline) as the last event. Progress never extends the request's deadline.
-func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, first []byte) {
+func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, first []byte, done <-chan struct{}) {
 	ep := s.ep
 	setStreamHeaders(&ctx.Response.Header)
 	ctx.SetStatusCode(http.StatusOK)
@@ -249,10 +250,10 @@ func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, 
 				if err != nil {
 					ep.exec.Cancel(key, errDisconnected)
 					ep.stats.disconnects.Add(1)
-					<-j.done
+					<-done
 					return
 				}
-			case <-j.done:
+			case <-done:
 				if j.completed() && j.reply != nil {
 					_ = sw.WriteEvent(j.reply)
 				} else if e := outcomeError(j.result); !e.noBody {

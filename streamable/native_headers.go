@@ -53,7 +53,21 @@ func (s *headerSet) reset(h *fasthttp.RequestHeader) {
 }
 
 func indexOf(key []byte) int {
-	switch len(key) {
+	switch string(key) { // fasthttp's normalized spellings: one comparison each
+	case "Origin":
+		return hOrigin
+	case "Accept":
+		return hAccept
+	case "Mcp-Protocol-Version":
+		return hVersion
+	case "Mcp-Method":
+		return hMethod
+	case "Mcp-Name":
+		return hName
+	case "Transfer-Encoding":
+		return hTransferEncoding
+	}
+	switch len(key) { // any other spelling
 	case len("Origin"): // also "Accept"
 		if bytes.EqualFold(key, []byte("Origin")) {
 			return hOrigin

@@ -146,12 +146,13 @@ func (h *Handler) execute(w http.ResponseWriter, r *http.Request, j *job) {
 	var sw *sse.Writer
 	rc := http.NewResponseController(w)
 	id := j.msg.ID().Raw()
+	done := j.awaitDone()
 	for {
 		select {
 		case <-r.Context().Done(): // the client went away: the executor drops the job, no reply
 			ep.stats.disconnects.Add(1)
 			return
-		case <-j.done:
+		case <-done:
 			ok := j.completed() && j.reply != nil
 			switch {
 			case sw != nil && ok:
