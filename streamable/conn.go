@@ -89,21 +89,37 @@ func (c *conn) Read(p []byte) (int, error) {
 		c.mu.Unlock()
 		return n, nil
 	}
-	if err := c.beginRead(); err != nil {
-		return 0, err
+	var since int64 // the read's start, kept across retries
+	for {
+		var err error
+		if since, err = c.beginRead(since); err != nil {
+			return 0, err
+		}
+		n, err := c.Conn.Read(p)
+		c.st.readSince.Store(0)
+		if n == 0 && err != nil && isDeadline(err) && !c.readDue(since) {
+			continue // a spurious cut (see deadlineCuts)
+		}
+		return n, err
 	}
-	n, err := c.Conn.Read(p)
-	c.st.readSince.Store(0)
-	return n, err
 }
 
 func (c *conn) Write(p []byte) (int, error) {
-	if err := c.beginWrite(); err != nil {
-		return 0, err
+	written := 0
+	var since int64 // the write's start, kept across retries
+	for {
+		var err error
+		if since, err = c.beginWrite(since); err != nil {
+			return written, err
+		}
+		n, err := c.Conn.Write(p[written:])
+		c.st.writeSince.Store(0)
+		written += n
+		if err != nil && isDeadline(err) && !c.writeDue(since) && written < len(p) {
+			continue // a spurious cut (see deadlineCuts)
+		}
+		return written, err
 	}
-	n, err := c.Conn.Write(p)
-	c.st.writeSince.Store(0)
-	return n, err
 }
 
 func (c *conn) Close() error {
@@ -164,12 +180,7 @@ func (c *conn) unwatch() (gone bool) {
 
 // clearReadCut lifts a real read deadline: the watch reads with none, and the recorded
 // deadlines apply again after it.
-func (c *conn) clearReadCut() {
-	c.mu.Lock()
-	_ = c.Conn.SetReadDeadline(time.Time{})
-	c.dl.readCut = false
-	c.mu.Unlock()
-}
+func (c *conn) clearReadCut() { c.clearCut(&c.dl.readCut, c.Conn.SetReadDeadline) }
 
 // keyOf is the executor key of the request a connection is serving: one at a time.
 func keyOf(c *conn) pool.Key { return pool.Key{Owner: c.id} }

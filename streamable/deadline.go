@@ -1,8 +1,10 @@
 package streamable
 
 import (
+	"errors"
 	"net"
 	"os"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,12 +23,15 @@ import (
 // write is bounded by WriteTimeout. The per-read bound (ReadTimeout) applies to the reads
 // of a request, not to the wait between requests.
 //
-// The atomics live in the connection's connState; deadlineCuts is guarded by conn.mu.
+// Reads and writes take no lock. The tick decides on what it loads and then cuts, so it can
+// cut a read or write that began after its check; such a cut is spurious, and the
+// connection retries the operation when its own deadlines have not passed. The cut flags
+// change under conn.mu, so a cut and its clearing never interleave.
 type deadlineCuts struct {
 	// A cut is the real deadline set in the past by the tick (or the drain); the next read
 	// or write that begins clears it.
-	readCut, writeCut bool
-	stopped           bool // the drain interrupted reads: every later read fails
+	readCut, writeCut atomic.Bool
+	stopped           atomic.Bool // the drain interrupted reads: every later read fails
 }
 
 // unixNano is t as a deadline: 0 for the zero time (none).
@@ -105,67 +110,92 @@ func (l *listener) overdue(st *connState, now int64) bool {
 	return l.writeOverdue(st, now)
 }
 
-// beginRead marks a read as started, or fails it when its deadline has passed. It takes the
-// lock so that the tick never cuts a read on the strength of an earlier read's bounds.
-func (c *conn) beginRead() error {
+// beginRead marks a read as started at since (now when zero) and returns its start, or fails
+// it when its deadline has passed.
+func (c *conn) beginRead(since int64) (int64, error) {
+	if c.dl.readCut.Load() {
+		c.clearCut(&c.dl.readCut, c.Conn.SetReadDeadline)
+	}
 	now := c.l.now()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.dl.readCut {
-		_ = c.Conn.SetReadDeadline(time.Time{})
-		c.dl.readCut = false
+	if at := c.st.readAt.Load(); c.dl.stopped.Load() || at != 0 && now >= at || since != 0 && c.readDue(since) {
+		return 0, c.timeout("read")
 	}
-	if at := c.st.readAt.Load(); c.dl.stopped || at != 0 && now >= at {
-		return c.timeout("read")
+	if since == 0 {
+		since = now
 	}
-	c.st.readSince.Store(now)
-	return nil
+	c.st.readSince.Store(since)
+	return since, nil
+}
+
+// readDue reports whether the read that began at since really had to end (a cut that was not
+// is retried).
+func (c *conn) readDue(since int64) bool {
+	return c.dl.stopped.Load() || c.l.readOverdue(c.st, c.l.now(), since)
 }
 
 // beginWrite is beginRead for a write.
-func (c *conn) beginWrite() error {
+func (c *conn) beginWrite(since int64) (int64, error) {
+	if c.dl.writeCut.Load() {
+		c.clearCut(&c.dl.writeCut, c.Conn.SetWriteDeadline)
+	}
 	now := c.l.now()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.dl.writeCut {
-		_ = c.Conn.SetWriteDeadline(time.Time{})
-		c.dl.writeCut = false
+	if at := c.st.writeAt.Load(); at != 0 && now >= at || since != 0 && c.writeDue(since) {
+		return 0, c.timeout("write")
 	}
-	if at := c.st.writeAt.Load(); at != 0 && now >= at {
-		return c.timeout("write")
+	if since == 0 {
+		since = now
 	}
-	c.st.writeSince.Store(now)
-	return nil
+	c.st.writeSince.Store(since)
+	return since, nil
 }
+
+// writeDue is readDue for the write that began at since.
+func (c *conn) writeDue(since int64) bool {
+	now := c.l.now()
+	if at := c.st.writeAt.Load(); at != 0 && now >= at {
+		return true
+	}
+	return c.l.writeTimeout > 0 && now-since >= int64(c.l.writeTimeout)
+}
+
+// clearCut lifts a cut: the real deadline goes back to none.
+func (c *conn) clearCut(cut *atomic.Bool, set func(time.Time) error) {
+	c.mu.Lock()
+	_ = set(time.Time{})
+	cut.Store(false)
+	c.mu.Unlock()
+}
+
+// isDeadline reports whether err is a deadline's.
+func isDeadline(err error) bool { return errors.Is(err, os.ErrDeadlineExceeded) }
 
 // timeout is the error of an operation past its deadline, as net.Conn reports it.
 func (c *conn) timeout(op string) error {
 	return &net.OpError{Op: op, Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: os.ErrDeadlineExceeded}
 }
 
-// cutOverdue cuts the read or write in progress that has overrun (the tick calls it). The
-// checks are repeated under the lock, where a new read or write cannot begin.
+// cutOverdue cuts the read or write in progress that has overrun (the tick calls it).
 func (c *conn) cutOverdue(now int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed.Load() {
 		return
 	}
-	if since := c.st.readSince.Load(); since != 0 && !c.dl.readCut && c.l.readOverdue(c.st, now, since) {
+	if since := c.st.readSince.Load(); since != 0 && !c.dl.readCut.Load() && c.l.readOverdue(c.st, now, since) {
 		_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
-		c.dl.readCut = true
+		c.dl.readCut.Store(true)
 	}
-	if !c.dl.writeCut && c.l.writeOverdue(c.st, now) {
+	if !c.dl.writeCut.Load() && c.l.writeOverdue(c.st, now) {
 		_ = c.Conn.SetWriteDeadline(time.Unix(1, 0))
-		c.dl.writeCut = true
+		c.dl.writeCut.Store(true)
 	}
 }
 
 // stopReads fails the read in progress and every later one (the drain's step 2).
 func (c *conn) stopReads() {
 	c.mu.Lock()
-	c.dl.stopped = true
+	c.dl.stopped.Store(true)
 	_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
-	c.dl.readCut = true
+	c.dl.readCut.Store(true)
 	c.mu.Unlock()
 }

@@ -173,3 +173,39 @@ func TestConnTableReuse(t *testing.T) {
 	assert.NotContains(t, ids(), uint64(2))
 	assert.Len(t, ids(), 1+2*chunkSlots)
 }
+
+// A cut that lands on a read whose own deadlines have not passed (the tick raced a new read)
+// is retried: the read returns the bytes that arrive next, not a timeout.
+func TestSpuriousCutRetried(t *testing.T) {
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer raw.Close()
+	var clock atomic.Int64
+	l := &listener{Listener: raw, max: 8, stats: &counters{}, clock: &clock, readTimeout: time.Minute}
+	peer, err := net.Dial("tcp", raw.Addr().String())
+	require.NoError(t, err)
+	defer peer.Close()
+	nc, err := l.Accept()
+	require.NoError(t, err)
+	defer nc.Close()
+	c := nc.(*conn)
+
+	got := make(chan string, 1)
+	go func() {
+		buf := make([]byte, 16)
+		n, err := c.Read(buf)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		got <- string(buf[:n])
+	}()
+	require.Eventually(t, func() bool { return c.st.readSince.Load() != 0 }, 5*time.Second, time.Millisecond)
+	c.mu.Lock() // what a tick that raced this read does
+	_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
+	c.dl.readCut.Store(true)
+	c.mu.Unlock()
+	_, err = peer.Write([]byte("next"))
+	require.NoError(t, err)
+	assert.Equal(t, "next", <-got)
+}
