@@ -28,14 +28,6 @@ const (
 	numIndexed
 )
 
-var indexedNames = [numIndexed]string{
-	hOrigin:           "Origin",
-	hAccept:           "Accept",
-	hVersion:          HeaderProtocolVersion,
-	hMethod:           HeaderMethod,
-	hName:             HeaderName,
-	hTransferEncoding: "Transfer-Encoding",
-}
 
 func (s *headerSet) reset(h *fasthttp.RequestHeader) {
 	s.h = h
@@ -97,23 +89,33 @@ func indexOf(key []byte) int {
 
 // Values implements Headers.
 func (s *headerSet) Values(name string) [][]byte {
-	for i, n := range indexedNames {
-		if n != name {
-			continue
+	i := -1
+	switch name { // the callers' constant names: one comparison each
+	case "Origin":
+		i = hOrigin
+	case "Accept":
+		i = hAccept
+	case HeaderProtocolVersion:
+		i = hVersion
+	case HeaderMethod:
+		i = hMethod
+	case HeaderName:
+		i = hName
+	case "Transfer-Encoding":
+		i = hTransferEncoding
+	case "Content-Type":
+		if s.ct[0] = s.h.ContentType(); len(s.ct[0]) > 0 {
+			return s.ct[:]
 		}
+		return nil
+	}
+	if i >= 0 {
 		switch c := s.n[i]; {
 		case c == 0:
 			return nil
 		case c <= maxIndexed:
 			return s.vals[i][:c]
 		}
-		break
-	}
-	if name == "Content-Type" {
-		if s.ct[0] = s.h.ContentType(); len(s.ct[0]) > 0 {
-			return s.ct[:]
-		}
-		return nil
 	}
 	return s.h.PeekAll(name)
 }
