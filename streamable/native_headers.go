@@ -28,7 +28,6 @@ const (
 	numIndexed
 )
 
-
 func (s *headerSet) reset(h *fasthttp.RequestHeader) {
 	s.h = h
 	s.n = [numIndexed]int{}
