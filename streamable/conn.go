@@ -44,7 +44,7 @@ func (l *listener) Accept() (net.Conn, error) {
 		wc := &conn{Conn: c, l: l, id: l.ids.Add(1)}
 		l.conns.add(wc)
 		if l.headTimeout > 0 {
-			wc.st.readAt.Store(l.now() + int64(l.headTimeout))
+			wc.st.readAt.Store(l.now() + int64(l.headTimeout) + coarseSlack)
 		}
 		return wc, nil
 	}

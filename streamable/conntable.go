@@ -82,6 +82,13 @@ func (t *connTable) each(f func(*connState, *conn)) {
 	}
 }
 
+// count returns the number of connections open now.
+func (t *connTable) count() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.open
+}
+
 // all returns the connections open now.
 func (t *connTable) all() []*conn {
 	t.mu.Lock()

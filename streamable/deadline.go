@@ -13,8 +13,10 @@ import (
 // write), each a clock read and a runtime timer update: together about a microsecond of
 // every request's CPU. A connection records them in atomics instead; the tick, which visits
 // every connection anyway, cuts a read or write that has overrun by setting the real
-// deadline in the past. Deadlines thus fire up to one tick late (tickInterval), which is
-// noise next to their values (seconds).
+// deadline in the past. The phases and bounds the listener times itself start on the coarse
+// clock, which lags by up to a tick, so they carry one tick of slack (coarseSlack): a
+// deadline never fires early, and fires at most two ticks late, noise next to its value
+// (seconds).
 //
 // The listener sets the phases itself, on the coarse clock, from fasthttp's connection
 // states: HeadTimeout from the connection's start (Accept) or a keep-alive request's first
@@ -33,6 +35,9 @@ type deadlineCuts struct {
 	readCut, writeCut atomic.Bool
 	stopped           atomic.Bool // the drain interrupted reads: every later read fails
 }
+
+// coarseSlack is added to the bounds timed from the coarse clock so they never end early.
+const coarseSlack = int64(tickInterval)
 
 // unixNano is t as a deadline: 0 for the zero time (none).
 func unixNano(t time.Time) int64 {
@@ -64,7 +69,7 @@ func (l *listener) readOverdue(st *connState, now, since int64) bool {
 	if at := st.readAt.Load(); at != 0 && now >= at {
 		return true
 	}
-	return l.readTimeout > 0 && !st.idle.Load() && now-since >= int64(l.readTimeout)
+	return l.readTimeout > 0 && !st.idle.Load() && now-since >= int64(l.readTimeout)+coarseSlack
 }
 
 // writeOverdue reports whether the write in progress must end at now.
@@ -76,7 +81,7 @@ func (l *listener) writeOverdue(st *connState, now int64) bool {
 	if at := st.writeAt.Load(); at != 0 && now >= at {
 		return true
 	}
-	return l.writeTimeout > 0 && now-since >= int64(l.writeTimeout)
+	return l.writeTimeout > 0 && now-since >= int64(l.writeTimeout)+coarseSlack
 }
 
 // idle marks the wait for the next request on a keep-alive connection (fasthttp's
@@ -90,7 +95,7 @@ func (c *conn) idle() {
 // requests, the head's deadline starts; a new connection's runs from its start.
 func (c *conn) active() {
 	if c.st.idle.Swap(false) && c.l.headTimeout > 0 {
-		c.st.readAt.Store(c.l.now() + int64(c.l.headTimeout))
+		c.st.readAt.Store(c.l.now() + int64(c.l.headTimeout) + coarseSlack)
 	}
 }
 
@@ -98,7 +103,7 @@ func (c *conn) idleDeadline() int64 {
 	if c.l.idleTimeout <= 0 {
 		return 0
 	}
-	return c.l.now() + int64(c.l.idleTimeout)
+	return c.l.now() + int64(c.l.idleTimeout) + coarseSlack
 }
 
 // overdue reports whether the read or write in progress must end at now: the tick's check of
@@ -155,7 +160,7 @@ func (c *conn) writeDue(since int64) bool {
 	if at := c.st.writeAt.Load(); at != 0 && now >= at {
 		return true
 	}
-	return c.l.writeTimeout > 0 && now-since >= int64(c.l.writeTimeout)
+	return c.l.writeTimeout > 0 && now-since >= int64(c.l.writeTimeout)+coarseSlack
 }
 
 // clearCut lifts a cut: the real deadline goes back to none.

@@ -59,7 +59,7 @@
 //   - DrainTimeout (5 s): see [Server.Shutdown].
 //
 // The native listener's read and write deadlines are checked by a 10 ms tick shared by every
-// connection, not armed per request, so they fire up to a tick late.
+// connection, not armed per request: they never fire early, and up to 20 ms late.
 //
 // # Cancellation
 //

@@ -37,7 +37,9 @@ type Server struct {
 	streams  streamSet
 	tick     *ticker // coarse clock: connection deadlines, watching slow requests' connections
 	tickStop sync.Once
-	gates    gateResults
+	// serveEnded is set when Serve returns: the tick then ends with the last connection.
+	serveEnded atomic.Bool
+	gates      gateResults
 	// lengthRequired marks (by request header) requests without a Content-Length, or
 	// chunked: they are refused with 411.
 	lengthRequired sync.Map
@@ -140,23 +142,21 @@ func (s *Server) Serve(ln ...net.Listener) error {
 		exec = s.ep.exec
 	}
 	s.tick.onTick = func(now int64) { l.onTick(now, int64(watchDelay), exec) }
+	// Serve returns once the listener is closed (or fails), while fasthttp still serves the
+	// open connections, whose deadlines the tick enforces: it ends with the last of them, or
+	// when Shutdown stops it.
+	s.tick.finished = func() bool { return s.serveEnded.Load() && l.conns.count() == 0 }
 	go s.tick.run()
-	// Serve returns once the listener is closed, while a drain still serves connections whose
-	// deadlines the tick enforces: Shutdown stops it then.
-	defer func() {
-		if !s.draining.Load() {
-			s.stopTick()
-		}
-	}()
 	defer close(s.serving)
 	err := s.fs.Serve(l)
+	s.serveEnded.Store(true)
 	if s.draining.Load() {
 		return nil
 	}
 	return err
 }
 
-// stopTick stops the tick once, whoever comes last of Serve and Shutdown.
+// stopTick stops the tick (Shutdown's last step), once.
 func (s *Server) stopTick() { s.tickStop.Do(s.tick.Stop) }
 
 // ListenAndServe is Listen then Serve.

@@ -18,6 +18,8 @@ type ticker struct {
 	done chan struct{}
 	// onTick, if set before run, runs after each tick with the time.
 	onTick func(now int64)
+	// finished, if set before run, ends run after a tick where it reports true.
+	finished func() bool
 }
 
 func newTicker() *ticker {
@@ -46,11 +48,14 @@ func (t *ticker) run() {
 			if t.onTick != nil {
 				t.onTick(now.UnixNano())
 			}
+			if t.finished != nil && t.finished() {
+				return
+			}
 		}
 	}
 }
 
-// Stop ends the ticker and waits for it.
+// Stop ends the ticker, if it has not ended by itself, and waits for it.
 func (t *ticker) Stop() {
 	close(t.stop)
 	<-t.done
