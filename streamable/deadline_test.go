@@ -93,20 +93,29 @@ func TestIdleTimeout(t *testing.T) {
 	assert.Less(t, elapsed, 5*time.Second)
 }
 
+// acceptPair serves l on a loopback socket and returns the connection it accepts from a dial,
+// with the dialling side; both close at the end of the test.
+func acceptPair(t *testing.T, l *listener) (*conn, net.Conn) {
+	t.Helper()
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { raw.Close() })
+	l.Listener = raw
+	peer, err := net.Dial("tcp", raw.Addr().String())
+	require.NoError(t, err)
+	t.Cleanup(func() { peer.Close() })
+	nc, err := l.Accept()
+	require.NoError(t, err)
+	t.Cleanup(func() { nc.Close() })
+	return nc.(*conn), peer
+}
+
 // A write that cannot complete (the peer reads nothing) is cut at its write deadline by the
 // tick, and the next write after a new deadline works again.
 func TestWriteDeadlineCut(t *testing.T) {
-	raw, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer raw.Close()
 	var clock atomic.Int64
-	l := &listener{Listener: raw, max: 8, stats: &counters{}, clock: &clock}
-	peer, err := net.Dial("tcp", raw.Addr().String())
-	require.NoError(t, err)
-	defer peer.Close()
-	nc, err := l.Accept()
-	require.NoError(t, err)
-	defer nc.Close()
+	l := &listener{max: 8, stats: &counters{}, clock: &clock}
+	nc, peer := acceptPair(t, l)
 
 	stop := make(chan struct{})
 	ticked := make(chan struct{})
@@ -129,6 +138,7 @@ func TestWriteDeadlineCut(t *testing.T) {
 	require.NoError(t, nc.SetWriteDeadline(time.Now().Add(200*time.Millisecond)))
 	start := time.Now()
 	chunk := make([]byte, 256<<10)
+	var err error
 	for err == nil {
 		_, err = nc.Write(chunk) // fills the socket buffers, then blocks
 	}
@@ -178,18 +188,9 @@ func TestConnTableReuse(t *testing.T) {
 // A cut that lands on a read whose own deadlines have not passed (the tick raced a new read)
 // is retried: the read returns the bytes that arrive next, not a timeout.
 func TestSpuriousCutRetried(t *testing.T) {
-	raw, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer raw.Close()
 	var clock atomic.Int64
-	l := &listener{Listener: raw, max: 8, stats: &counters{}, clock: &clock, readTimeout: time.Minute}
-	peer, err := net.Dial("tcp", raw.Addr().String())
-	require.NoError(t, err)
-	defer peer.Close()
-	nc, err := l.Accept()
-	require.NoError(t, err)
-	defer nc.Close()
-	c := nc.(*conn)
+	l := &listener{max: 8, stats: &counters{}, clock: &clock, readTimeout: time.Minute}
+	c, peer := acceptPair(t, l)
 
 	got := make(chan string, 1)
 	go func() {
@@ -206,7 +207,7 @@ func TestSpuriousCutRetried(t *testing.T) {
 	_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
 	c.dl.readCut.Store(true)
 	c.mu.Unlock()
-	_, err = peer.Write([]byte("next"))
+	_, err := peer.Write([]byte("next"))
 	require.NoError(t, err)
 	assert.Equal(t, "next", <-got)
 }

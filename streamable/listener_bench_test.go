@@ -18,24 +18,8 @@ import (
 // BenchmarkListener measures a keep-alive tools/call through the whole listener (admission,
 // decode, executor hand-off, dispatch, write) over an in-memory connection.
 func BenchmarkListener(b *testing.B) {
-	core := newCore(b)
-	s, err := New(core, Config{Addr: "127.0.0.1:0", DisableInline: os.Getenv("FASTMCP_NOINLINE") != ""})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ln := fasthttputil.NewInmemoryListener()
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ln) }()
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = s.Shutdown(ctx)
-		<-done
-	}()
-	body := call("1", "echo", `{"text":"hello, world"}`)
-	req := []byte("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\n" +
-		"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n" +
-		"Mcp-Method: tools/call\r\nMcp-Name: echo\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+	ln := serveInmemory(b)
+	req := echoRequest()
 	b.Run("method=tools-call/impl=fastmcp", func(b *testing.B) { runClients(b, ln, req) })
 
 	// The ceiling: a bare fasthttp handler answering the same bytes with no MCP work, over the
@@ -49,6 +33,33 @@ func BenchmarkListener(b *testing.B) {
 	go func() { _ = bare.Serve(bln) }()
 	defer func() { _ = bare.Shutdown(); _ = bln.Close() }()
 	b.Run("method=tools-call/impl=bare-fasthttp", func(b *testing.B) { runClients(b, bln, req) })
+}
+
+// serveInmemory serves the test core (inline execution unless FASTMCP_NOINLINE is set) on
+// an in-memory listener until the end of the test or benchmark.
+func serveInmemory(tb testing.TB) *fasthttputil.InmemoryListener {
+	s, err := New(newCore(tb), Config{Addr: "127.0.0.1:0", DisableInline: os.Getenv("FASTMCP_NOINLINE") != ""})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ln := fasthttputil.NewInmemoryListener()
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ln) }()
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+		<-done
+	})
+	return ln
+}
+
+// echoRequest is a keep-alive 2026-07-28 tools/call of the echo tool, with its mirrored headers.
+func echoRequest() []byte {
+	body := call("1", "echo", `{"text":"hello, world"}`)
+	return []byte("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\n" +
+		"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n" +
+		"Mcp-Method: tools/call\r\nMcp-Name: echo\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
 }
 
 // runClients sends req on GOMAXPROCS keep-alive connections as fast as they go.
