@@ -54,6 +54,22 @@ type ConnCapResult struct {
 	Errors Errors `json:"errors"`
 }
 
+// twoPhaseLoad is the legitimate open-loop load of conncap and slowloris: a warm-up, a phase
+// without the attack, then one with it (from l.split), ending at end.
+func twoPhaseLoad(ep *endpoint, conns int, rate float64, phase, timeout time.Duration) (l *load, end time.Time) {
+	l = &load{
+		ep:       ep,
+		conns:    orDefault(conns, DefaultLegitConnections),
+		rate:     orDefault(rate, DefaultLegitRate),
+		duration: 2 * phase,
+		warmup:   500 * time.Millisecond,
+		timeout:  timeout,
+	}
+	start := time.Now()
+	l.split = start.Add(l.warmup + phase)
+	return l, start.Add(l.warmup + l.duration)
+}
+
 // ConnCap runs the connection-cap scenario.
 func ConnCap(ctx context.Context, cfg ConnCapConfig) (*ConnCapResult, error) {
 	ep, err := cfg.Target.parse()
@@ -64,18 +80,8 @@ func ConnCap(ctx context.Context, cfg ConnCapConfig) (*ConnCapResult, error) {
 		return nil, errors.New("loadtest: conncap needs the endpoint's connection cap")
 	}
 	phase := orDefault(cfg.Phase, DefaultPhase)
-	l := &load{
-		ep:       ep,
-		conns:    orDefault(cfg.Connections, DefaultLegitConnections),
-		rate:     orDefault(cfg.Rate, DefaultLegitRate),
-		duration: 2 * phase,
-		warmup:   500 * time.Millisecond,
-		timeout:  cfg.Timeout,
-	}
+	l, end := twoPhaseLoad(ep, cfg.Connections, cfg.Rate, phase, cfg.Timeout)
 	l.progress = progressOf(cfg.Progress, "conncap", cfg.Target.label(), "legitimate load, then flood", l.warmup+l.duration)
-	start := time.Now()
-	l.split = start.Add(l.warmup + phase)
-	end := start.Add(l.warmup + l.duration)
 	excess := orDefault(cfg.Excess, cfg.Cap)
 	slots := max(cfg.Cap-l.conns, 0) + excess
 

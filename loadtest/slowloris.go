@@ -61,19 +61,8 @@ func Slowloris(ctx context.Context, cfg SlowlorisConfig) (*SlowlorisResult, erro
 	if err != nil {
 		return nil, err
 	}
-	phase := orDefault(cfg.Phase, DefaultPhase)
-	l := &load{
-		ep:       ep,
-		conns:    orDefault(cfg.Connections, DefaultLegitConnections),
-		rate:     orDefault(cfg.Rate, DefaultLegitRate),
-		duration: 2 * phase,
-		warmup:   500 * time.Millisecond,
-		timeout:  cfg.Timeout,
-	}
+	l, end := twoPhaseLoad(ep, cfg.Connections, cfg.Rate, orDefault(cfg.Phase, DefaultPhase), cfg.Timeout)
 	l.progress = progressOf(cfg.Progress, "slowloris", cfg.Target.label(), "legitimate load, then slow clients", l.warmup+l.duration)
-	start := time.Now()
-	l.split = start.Add(l.warmup + phase)
-	end := start.Add(l.warmup + l.duration)
 	clients := orDefault(cfg.Clients, DefaultSlowClients)
 	every := orDefault(cfg.Every, DefaultTrickleEvery)
 
