@@ -109,3 +109,16 @@ func TestAdmission(t *testing.T) {
 		})
 	}
 }
+
+// The indexed header names match in any case, from request keys and callers' names alike.
+func TestIndexOf(t *testing.T) {
+	for name, want := range map[string]int{
+		"Origin": hOrigin, "origin": hOrigin, "ACCEPT": hAccept,
+		"Mcp-Protocol-Version": hVersion, HeaderProtocolVersion: hVersion, "mcp-protocol-version": hVersion,
+		"mcp-method": hMethod, "MCP-NAME": hName, "transfer-encoding": hTransferEncoding,
+		"Host": -1, "Mcp-Nam": -1, "Mcp-Namf": -1, "Mcp\rName": -1, "Mcp-Name ": -1, "Origi\x0e": -1,
+	} {
+		assert.Equal(t, want, indexOf(name), name)
+		assert.Equal(t, want, indexOf([]byte(name)), name)
+	}
+}

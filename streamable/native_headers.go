@@ -1,8 +1,6 @@
 package streamable
 
 import (
-	"bytes"
-
 	"github.com/valyala/fasthttp"
 )
 
@@ -43,72 +41,67 @@ func (s *headerSet) reset(h *fasthttp.RequestHeader) {
 	}
 }
 
-func indexOf(key []byte) int {
-	switch string(key) { // fasthttp's normalized spellings: one comparison each
+// indexedNames are the indexed headers in fasthttp's normalized spelling.
+var indexedNames = [numIndexed]string{
+	hOrigin:           "Origin",
+	hAccept:           "Accept",
+	hVersion:          "Mcp-Protocol-Version",
+	hMethod:           HeaderMethod,
+	hName:             HeaderName,
+	hTransferEncoding: "Transfer-Encoding",
+}
+
+// indexOf returns the index of an indexed header name, compared case-insensitively, or -1.
+// It serves the header keys of a request and the callers' constant names alike.
+func indexOf[T string | []byte](name T) int {
+	switch string(name) { // fasthttp's spellings and the callers' constants: one comparison
 	case "Origin":
 		return hOrigin
 	case "Accept":
 		return hAccept
-	case "Mcp-Protocol-Version":
+	case "Mcp-Protocol-Version", HeaderProtocolVersion:
 		return hVersion
-	case "Mcp-Method":
+	case HeaderMethod:
 		return hMethod
-	case "Mcp-Name":
+	case HeaderName:
 		return hName
 	case "Transfer-Encoding":
 		return hTransferEncoding
 	}
-	switch len(key) { // any other spelling
-	case len("Origin"): // also "Accept"
-		if bytes.EqualFold(key, []byte("Origin")) {
-			return hOrigin
-		}
-		if bytes.EqualFold(key, []byte("Accept")) {
-			return hAccept
-		}
-	case len(HeaderProtocolVersion):
-		if bytes.EqualFold(key, []byte(HeaderProtocolVersion)) {
-			return hVersion
-		}
-	case len(HeaderMethod):
-		if bytes.EqualFold(key, []byte(HeaderMethod)) {
-			return hMethod
-		}
-	case len(HeaderName):
-		if bytes.EqualFold(key, []byte(HeaderName)) {
-			return hName
-		}
-	case len("Transfer-Encoding"):
-		if bytes.EqualFold(key, []byte("Transfer-Encoding")) {
-			return hTransferEncoding
+	for i, n := range indexedNames { // any other spelling
+		if equalFoldASCII(n, name) {
+			return i
 		}
 	}
 	return -1
 }
 
+// equalFoldASCII reports whether name is want in any ASCII case (header names are ASCII).
+func equalFoldASCII[T string | []byte](want string, name T) bool {
+	if len(name) != len(want) {
+		return false
+	}
+	for i := range len(want) {
+		w, c := want[i], name[i]
+		if w == c {
+			continue
+		}
+		if l := w | 0x20; l < 'a' || l > 'z' || l != c|0x20 {
+			return false
+		}
+	}
+	return true
+}
+
 // Values implements Headers.
 func (s *headerSet) Values(name string) [][]byte {
-	i := -1
-	switch name { // the callers' constant names: one comparison each
-	case "Origin":
-		i = hOrigin
-	case "Accept":
-		i = hAccept
-	case HeaderProtocolVersion:
-		i = hVersion
-	case HeaderMethod:
-		i = hMethod
-	case HeaderName:
-		i = hName
-	case "Transfer-Encoding":
-		i = hTransferEncoding
-	case "Content-Type":
+	if name == "Content-Type" {
 		if s.ct[0] = s.h.ContentType(); len(s.ct[0]) > 0 {
 			return s.ct[:]
 		}
 		return nil
 	}
-	if i >= 0 {
+	if i := indexOf(name); i >= 0 {
 		switch c := s.n[i]; {
 		case c == 0:
 			return nil
