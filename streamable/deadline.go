@@ -72,12 +72,8 @@ func (l *listener) readOverdue(st *connState, now, since int64) bool {
 	return l.readTimeout > 0 && !st.idle.Load() && now-since >= int64(l.readTimeout)+coarseSlack
 }
 
-// writeOverdue reports whether the write in progress must end at now.
-func (l *listener) writeOverdue(st *connState, now int64) bool {
-	since := st.writeSince.Load()
-	if since == 0 {
-		return false
-	}
+// writeOverdue reports whether the write that began at since must end at now.
+func (l *listener) writeOverdue(st *connState, now, since int64) bool {
 	if at := st.writeAt.Load(); at != 0 && now >= at {
 		return true
 	}
@@ -112,7 +108,8 @@ func (l *listener) overdue(st *connState, now int64) bool {
 	if since := st.readSince.Load(); since != 0 && l.readOverdue(st, now, since) {
 		return true
 	}
-	return l.writeOverdue(st, now)
+	since := st.writeSince.Load()
+	return since != 0 && l.writeOverdue(st, now, since)
 }
 
 // beginRead marks a read as started at since (now when zero) and returns its start, or fails
@@ -155,13 +152,7 @@ func (c *conn) beginWrite(since int64) (int64, error) {
 }
 
 // writeDue is readDue for the write that began at since.
-func (c *conn) writeDue(since int64) bool {
-	now := c.l.now()
-	if at := c.st.writeAt.Load(); at != 0 && now >= at {
-		return true
-	}
-	return c.l.writeTimeout > 0 && now-since >= int64(c.l.writeTimeout)+coarseSlack
-}
+func (c *conn) writeDue(since int64) bool { return c.l.writeOverdue(c.st, c.l.now(), since) }
 
 // clearCut lifts a cut: the real deadline goes back to none.
 func (c *conn) clearCut(cut *atomic.Bool, set func(time.Time) error) {
@@ -190,7 +181,7 @@ func (c *conn) cutOverdue(now int64) {
 		_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
 		c.dl.readCut.Store(true)
 	}
-	if !c.dl.writeCut.Load() && c.l.writeOverdue(c.st, now) {
+	if since := c.st.writeSince.Load(); since != 0 && !c.dl.writeCut.Load() && c.l.writeOverdue(c.st, now, since) {
 		_ = c.Conn.SetWriteDeadline(time.Unix(1, 0))
 		c.dl.writeCut.Store(true)
 	}
