@@ -175,6 +175,9 @@ func TestDisconnectCancels(t *testing.T) {
 	}
 	resp, _ := exchange(t, s, post(s, call("2", "echo", `{"text":"x"}`), callHeaders("echo")...))
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	// Counted on the connection's goroutine once the cancelled handler has returned, which
+	// the blocker reports just before.
+	require.Eventually(t, func() bool { return s.Stats().Disconnects == 1 }, 5*time.Second, time.Millisecond)
 	assert.Equal(t, int64(1), s.Stats().Disconnects)
 }
 
