@@ -41,10 +41,8 @@ func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, 
 	if t == nil {
 		return nil, unknownTool(name)
 	}
-	if s.cfg.Authorizer != nil { // without one, skip building the arguments too
-		if err := s.authorizeInvocation(ctx, r.method, t.component(), func() *Error { return unknownTool(name) }); err != nil {
-			return nil, err
-		}
+	if err := s.authorizeInvocation(ctx, r.method, t.component(), func() *Error { return unknownTool(name) }); err != nil {
+		return nil, err
 	}
 	if err := s.openState(ctx, r, t.name, raw); err != nil {
 		return nil, err
