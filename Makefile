@@ -4,16 +4,26 @@ PKGS      ?= ./...
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: test fmt-check vet unit allocs interop bench fuzz build
+.PHONY: test fmt-check vet staticcheck tidy-check unit allocs interop bench fuzz build
 
-## test: everything a change must pass (formatting, vet, race tests, allocation budgets, interop lane).
-test: fmt-check vet unit allocs interop
+## test: everything a change must pass (formatting, vet, staticcheck, a tidy go.mod, race tests,
+## allocation budgets, interop lane).
+test: fmt-check vet staticcheck tidy-check unit allocs interop
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet $(PKGS)
+
+## staticcheck: the version pinned by go.mod's tool directive.
+staticcheck:
+	$(GO) tool staticcheck $(PKGS)
+
+## tidy-check: fails when `go mod tidy` would change go.mod or go.sum (of both modules).
+tidy-check:
+	$(GO) mod tidy -diff
+	cd bench/peers && $(GO) mod tidy -diff
 
 unit:
 	$(GO) test -race -shuffle=on -count=1 $(PKGS)

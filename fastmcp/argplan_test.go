@@ -227,6 +227,7 @@ func TestArgPlanEligibility(t *testing.T) {
 			A int `json:"a b"`
 		}](): false,
 		reflect.TypeFor[struct {
+			//lint:ignore SA5008 checked: "-," names a field "-", as encoding/json documents
 			A int `json:"-,"`
 		}](): false,
 		reflect.TypeFor[struct {

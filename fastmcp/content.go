@@ -119,14 +119,3 @@ func appendResourceContents(dst []byte, rc *ResourceContents) []byte {
 	}
 	return append(dst, '}')
 }
-
-func appendContents(dst []byte, cs []Content) []byte {
-	dst = append(dst, '[')
-	for i := range cs {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendContent(dst, &cs[i])
-	}
-	return append(dst, ']')
-}

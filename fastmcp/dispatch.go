@@ -103,19 +103,6 @@ func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst [
 	return Reply{Body: body}
 }
 
-// appendResult appends a success response whose result object is opened by the caller's
-// writer: result must be the members of the result object without braces and without the
-// server meta, for example `"resultType":"complete","tools":[...]`.
-func (s *Server) appendResult(dst, id []byte, members func([]byte) []byte) []byte {
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, id...)
-	dst = append(dst, `,"result":{`...)
-	dst = members(dst)
-	dst = append(dst, ',')
-	dst = append(dst, s.serverMeta...)
-	return append(dst, '}', '}')
-}
-
 // servePrecomputed answers server/discover, and the first page of tools/list when no
 // authorization policy filters it, from bytes precomputed per catalog snapshot, without
 // allocating. It reports false when the request needs the general path (an error to report,

@@ -87,7 +87,6 @@ var (
 	errInvalidLogLevel     = &Error{Code: CodeInvalidParams, Message: "Invalid log level", admission: true}
 	errInvalidCursor       = &Error{Code: CodeInvalidParams, Message: "Invalid pagination cursor"}
 	errExpiredCursor       = &Error{Code: CodeInvalidParams, Message: "Pagination cursor has expired"}
-	errNotificationMethod  = &Error{Code: CodeInvalidRequest, Message: "Invalid Request: notifications cannot be sent as requests"}
 	errInputRequestAsTopLv = &Error{Code: CodeInvalidRequest, Message: "Invalid Request: input request methods are only valid inside inputRequests"}
 )
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/internal/sealstate"
@@ -337,22 +338,11 @@ func (c *capabilitySet) error() *Error {
 		if c.samplingTools {
 			inner = append(inner, `"tools":{}`)
 		}
-		b.WriteString(joinComma(inner))
+		b.WriteString(strings.Join(inner, ","))
 		b.WriteByte('}')
 	}
 	b.WriteString(`}}`)
 	return &Error{Code: CodeMissingCapability, Message: "Missing required client capability", Data: b.Bytes(), admission: true}
-}
-
-func joinComma(parts []string) string {
-	out := ""
-	for i, p := range parts {
-		if i > 0 {
-			out += ","
-		}
-		out += p
-	}
-	return out
 }
 
 // isCancellation reports whether err is the request's context ending.

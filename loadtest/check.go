@@ -202,16 +202,10 @@ func member(obj []byte, key string) []byte {
 	return v
 }
 
-// checkResponse checks a reply to request id: "jsonrpc":"2.0", the id echoed byte for byte,
+// checkResponseAt checks a reply to request id: "jsonrpc":"2.0", the id echoed byte for byte,
 // a result object (a JSON-RPC error is counted by its code), and, when text is not nil, a
 // content array whose first block's text is the JSON string literal text. It returns "" or
-// the error kind.
-func checkResponse(body, id, text []byte) string {
-	kind, _ := checkResponseAt(body, id, text)
-	return kind
-}
-
-// checkResponseAt is checkResponse that also returns the offset of the id in body.
+// the error kind, and the offset of the id in body.
 func checkResponseAt(body, id, text []byte) (string, int) {
 	r, err := parseReply(body)
 	if err != nil || string(r.jsonrpc) != `"2.0"` {

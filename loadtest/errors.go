@@ -97,10 +97,5 @@ func kindOf(err error, read bool) string {
 	return KindHTTP
 }
 
-// checkError is a response that arrived but failed its check.
-type checkError struct{ kind string }
-
-func (c *checkError) Error() string { return "loadtest: " + c.kind }
-
 // ErrTargetDown is returned when a scenario cannot reach its target at all.
 var ErrTargetDown = errors.New("loadtest: target unreachable")

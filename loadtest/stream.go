@@ -51,7 +51,8 @@ func openListen(ctx context.Context, ep *endpoint, id string, deadline time.Time
 	ep.setHeaders(&req, "subscriptions/listen", "")
 	req.SetBodyRaw(ep.requestBody(id, "subscriptions/listen", listenParams, ""))
 	bw := bufio.NewWriterSize(nc, 1024)
-	if err := req.Write(bw); err == nil {
+	err = req.Write(bw)
+	if err == nil {
 		err = bw.Flush()
 	}
 	if err != nil {

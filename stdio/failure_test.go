@@ -191,7 +191,7 @@ func TestExecutorClosed(t *testing.T) {
 	cancelClose()
 	require.ErrorIs(t, ex.Close(gone), context.Canceled) // cancels the running job at once
 	requireError(t, c.recv(), "1", -32603, "Request executor unavailable")
-	err, rest := c.close()
+	rest, err := c.close()
 	require.ErrorIs(t, err, pool.ErrClosed)
 	require.Empty(t, rest)
 	require.NoError(t, ex.Close(context.Background()))

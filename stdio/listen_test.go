@@ -158,7 +158,7 @@ func TestListenMultiplexed(t *testing.T) {
 	c.send(call("7", "echo", `{"text":"seven"}`)) // its id is free
 	require.Equal(t, "seven", c.recv().text(t))
 
-	err, rest := c.close()
+	rest, err := c.close()
 	require.NoError(t, err)
 	require.Empty(t, rest, "the end of input closes streams without a reply")
 	require.Equal(t, `"a":cancelled`, <-h.closed)
@@ -178,7 +178,7 @@ func TestListenClosedWhenServingStops(t *testing.T) {
 	stop()
 	require.Equal(t, `"a":cancelled`, <-h.closed)
 	require.Equal(t, "w:context canceled", <-tt.ended)
-	err, rest := c.close()
+	rest, err := c.close()
 	require.ErrorIs(t, err, context.Canceled)
 	require.Empty(t, rest)
 }
@@ -199,7 +199,7 @@ func TestListenCapacity(t *testing.T) {
 	c.send(cancel(`"a"`), listen(`"b"`))
 	require.Equal(t, `"b"`, subscriptionID(t, c.recv()))
 	<-h.opened
-	err, rest := c.close()
+	rest, err := c.close()
 	require.NoError(t, err)
 	require.Empty(t, rest)
 	require.Equal(t, 0, ex.Slots().InUse())
@@ -219,7 +219,7 @@ func TestListenUsesSlotsNotWorkers(t *testing.T) {
 	requireError(t, c.recv(), "3", -32603, "Server subscription capacity exhausted")
 	c.send(call("4", "echo", `{"text":"a worker is free"}`))
 	require.Equal(t, "a worker is free", c.recv().text(t))
-	err, rest := c.close()
+	rest, err := c.close()
 	require.NoError(t, err)
 	require.Empty(t, rest)
 }

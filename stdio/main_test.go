@@ -287,15 +287,15 @@ func (c *client) recv() message {
 	return message{}
 }
 
-// close ends the input and returns Serve's result and the lines written after the last recv.
-func (c *client) close() (error, []string) {
+// close ends the input and returns the lines written after the last recv and Serve's result.
+func (c *client) close() ([]string, error) {
 	c.tb.Helper()
 	require.NoError(c.tb, c.in.Close())
 	var rest []string
 	for l := range c.lines {
 		rest = append(rest, l)
 	}
-	return <-c.done, rest
+	return rest, <-c.done
 }
 
 // discard is a logger for tests that provoke logged failures.

@@ -99,7 +99,7 @@ func TestSlowThenFast(t *testing.T) {
 	m = c.recv()
 	require.Equal(t, "1", string(m.ID))
 	require.Equal(t, "slow", m.text(t))
-	err, rest := c.close()
+	rest, err := c.close()
 	require.NoError(t, err)
 	require.Empty(t, rest)
 }
@@ -123,7 +123,7 @@ func TestCapacityExhausted(t *testing.T) {
 		}
 		require.Less(t, i, 10000)
 	}
-	err, rest := c.close()
+	rest, err := c.close()
 	require.NoError(t, err)
 	require.Empty(t, rest)
 }
@@ -162,7 +162,7 @@ func TestDuplicateInFlightID(t *testing.T) {
 	require.Equal(t, "again", c.recv().text(t))
 	tt.open("1")
 	require.Equal(t, "1", string(c.recv().ID))
-	err, rest := c.close()
+	rest, err := c.close()
 	require.NoError(t, err)
 	require.Empty(t, rest)
 }
@@ -209,7 +209,7 @@ func TestCancellation(t *testing.T) {
 	tt.open("s")
 	require.Equal(t, "s", <-tt.ended)
 
-	err, rest := c.close()
+	rest, err := c.close()
 	require.NoError(t, err)
 	require.Empty(t, rest, "no late response")
 }
@@ -224,7 +224,7 @@ func TestCancelQueued(t *testing.T) {
 	tt.open("a")
 	require.Equal(t, "1", string(c.recv().ID))
 	require.Equal(t, "queued", c.recv().text(t))
-	err, rest := c.close()
+	rest, err := c.close()
 	require.NoError(t, err)
 	require.Empty(t, rest)
 	select {

@@ -1,6 +1,7 @@
 package streamable
 
 import (
+	"bytes"
 	"context"
 	"sync"
 
@@ -87,7 +88,7 @@ type gateResult struct {
 
 func (s *Server) gateHeader(h *fasthttp.RequestHeader) {
 	gr := GateRequest{Method: h.Method(), Path: h.RequestURI(), Header: fastHeaders{h}}
-	if i := indexByte(gr.Path, '?'); i >= 0 {
+	if i := bytes.IndexByte(gr.Path, '?'); i >= 0 {
 		gr.Path = gr.Path[:i]
 	}
 	d, e := s.ep.runGate(gr)
@@ -121,13 +122,4 @@ func (s *Server) takeGate(ctx *fasthttp.RequestCtx) (served bool) {
 		ctx.SetUserValue(identityKey{}, res.d.Identity)
 	}
 	return false
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }

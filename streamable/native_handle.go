@@ -10,7 +10,6 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/pool"
 	"github.com/fastmcp-go/fastmcp/sse"
@@ -21,10 +20,7 @@ type fastHeaders struct{ h *fasthttp.RequestHeader }
 
 func (f fastHeaders) Values(name string) [][]byte { return f.h.PeekAll(name) }
 
-var (
-	errDisconnected = errors.New("streamable: client disconnected")
-	errDeadline     = errors.New("streamable: request timeout")
-)
+var errDisconnected = errors.New("streamable: client disconnected")
 
 // headerReceived runs once the head is read, before the body: it arms the body deadline and
 // keeps a chunked body from being read (it is refused with 411).
@@ -273,8 +269,6 @@ func setStreamHeaders(h *fasthttp.ResponseHeader) {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 }
-
-var _ = decode.KindRequest
 
 func isSmallBuffer(err error) bool {
 	var sb *fasthttp.ErrSmallBuffer

@@ -99,8 +99,7 @@ func (s *Server) runListen(c net.Conn, j *job) {
 	sink := &streamSink{w: sw, cancel: cancel}
 	keepalive := time.AfterFunc(ep.cfg.KeepAliveInterval, nil)
 	keepalive.Stop()
-	var tick func()
-	tick = func() {
+	tick := func() {
 		if err := sw.WriteKeepAlive(); err != nil {
 			cancel() // the client went away
 			return
@@ -112,7 +111,7 @@ func (s *Server) runListen(c net.Conn, j *job) {
 
 	ctx := lctx
 	if j.identity != nil {
-		ctx = withIdentity(ctx, j.identity)
+		ctx = fastmcp.WithIdentity(ctx, j.identity)
 	}
 	r := ep.srv.Handle(ctx, &j.msg, sink, nil)
 	if r.Body != nil && lctx.Err() == nil {
@@ -132,8 +131,4 @@ func (k *streamSink) Notify(_ context.Context, msg []byte) error {
 		return err
 	}
 	return nil
-}
-
-func withIdentity(ctx context.Context, id *fastmcp.Identity) context.Context {
-	return fastmcp.WithIdentity(ctx, id)
 }

@@ -213,8 +213,7 @@ func (h *Handler) listen(w http.ResponseWriter, r *http.Request, j *job) {
 	defer cancel()
 	keepalive := time.AfterFunc(ep.cfg.KeepAliveInterval, func() {})
 	keepalive.Stop()
-	var tick func()
-	tick = func() {
+	tick := func() {
 		if sw.WriteKeepAlive() != nil {
 			cancel()
 			return

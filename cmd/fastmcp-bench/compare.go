@@ -1,6 +1,7 @@
 package main
 
 import (
+	stdcmp "cmp"
 	"context"
 	"errors"
 	"flag"
@@ -496,7 +497,7 @@ func goalRuns(ctx context.Context, o *compareOptions, cmp *comparison, fast load
 		if err != nil {
 			add("latency", nil, err)
 		} else {
-			slices.SortFunc(runs, func(a, b *loadtest.LatencyResult) int { return cmpDur(a.Latency.P99, b.Latency.P99) })
+			slices.SortFunc(runs, func(a, b *loadtest.LatencyResult) int { return stdcmp.Compare(a.Latency.P99, b.Latency.P99) })
 			mid := runs[len(runs)/2]
 			var p99s []string
 			for _, r := range runs {
@@ -535,16 +536,6 @@ func goalRuns(ctx context.Context, o *compareOptions, cmp *comparison, fast load
 			}})
 		add("drain", res, err)
 	}
-}
-
-func cmpDur(a, b time.Duration) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // printGoals lists every goal a report of rep has, with its verdict.
@@ -621,7 +612,7 @@ func buildPeers(ctx context.Context, dir string, live *liveLine) (map[string]str
 	}
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
-		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+		return nil, fmt.Errorf("compare --peers builds the peer servers with the go command, which is not on PATH: %w", err)
 	}
 	bins := map[string]string{}
 	for _, p := range peerList {

@@ -95,9 +95,10 @@ type conflictDepth struct {
 
 type hasUnexported struct {
 	Public  string `json:"public"`
-	private string //nolint:unused // checked: not in the schema
+	private string //lint:ignore U1000 checked: an unexported field is not in the schema
 	Skipped string `json:"-"`
-	Dash    string `json:"-,"`
+	//lint:ignore SA5008 checked: "-," names a field "-", as encoding/json documents
+	Dash string `json:"-,"`
 }
 
 type omits struct {

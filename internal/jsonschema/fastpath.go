@@ -222,7 +222,7 @@ func kindMatches(k valueKind, v []byte) bool {
 		return v[0] == '-' || ('0' <= v[0] && v[0] <= '9')
 	case kindInteger:
 		// 1.0 and 1e2 are integers too, but leave those to the validator.
-		return (v[0] == '-' || ('0' <= v[0] && v[0] <= '9')) && bytes.IndexAny(v, ".eE") < 0
+		return (v[0] == '-' || ('0' <= v[0] && v[0] <= '9')) && !bytes.ContainsAny(v, ".eE")
 	}
 	return false
 }
