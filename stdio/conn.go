@@ -47,10 +47,6 @@ type conn struct {
 	// stop cancels the requests in flight one by one.
 	jobCtx context.Context
 
-	// version is the protocol version an initialize-era client negotiated on this
-	// connection (see protocolVersion).
-	version atomic.Pointer[string]
-
 	inputEnded chan struct{} // closed when reading stops (end of input, executor closed, stop)
 	drained    chan struct{} // closed when reading stopped and no work is left
 	stopped    chan struct{} // closed when output stops for good (stopErr is set)
@@ -104,24 +100,6 @@ func newConn(ctx context.Context, h handler, dec *decode.Decoder, ex *pool.Execu
 	c.space.L = &c.mu
 	return c
 }
-
-// protocolVersion returns the protocol version negotiated on this connection by an
-// initialize-era client, or "" (2026-07-28 clients pin their version on every request).
-//
-// This is the seam for the initialize-era dialects: they record the version from a
-// successful initialize result with setProtocolVersion, and every later request on the
-// connection is then served as if it carried that version in an MCP-Protocol-Version
-// header, as HTTP requests do, so dialect selection is shared with HTTP.
-func (c *conn) protocolVersion() string {
-	if v := c.version.Load(); v != nil {
-		return *v
-	}
-	return ""
-}
-
-// setProtocolVersion records the version an initialize exchange negotiated. A later
-// initialize replaces it.
-func (c *conn) setProtocolVersion(v string) { c.version.Store(&v) }
 
 // put queues line (without its newline) for the writer. With a job, it first checks that
 // the job has not had its last word; final makes line that last word (or, with an empty

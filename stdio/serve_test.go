@@ -454,16 +454,3 @@ func TestReadError(t *testing.T) {
 type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
-
-// The protocol version slot is per connection and empty for 2026-07-28 clients.
-func TestProtocolVersionSlot(t *testing.T) {
-	s, _ := newTestServer(t)
-	a := newConn(context.Background(), s, s.Decoder(), nil, strings.NewReader(""), io.Discard, settings{writeTimeout: time.Second})
-	b := newConn(context.Background(), s, s.Decoder(), nil, strings.NewReader(""), io.Discard, settings{writeTimeout: time.Second})
-	require.Empty(t, a.protocolVersion())
-	a.setProtocolVersion("2025-11-25")
-	require.Equal(t, "2025-11-25", a.protocolVersion())
-	require.Empty(t, b.protocolVersion())
-	a.setProtocolVersion("2025-06-18") // a repeated initialize switches it
-	require.Equal(t, "2025-06-18", a.protocolVersion())
-}
