@@ -3,12 +3,8 @@
 package sse
 
 import (
-	"bufio"
-	"context"
-	"errors"
 	"io"
 	"runtime"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"unsafe"
@@ -60,60 +56,26 @@ func TestAllocsWriteKeepAlive(t *testing.T) {
 	}
 }
 
-// signalWriter signals each Write, so the test knows Run wrote an event.
-type signalWriter struct{ wrote chan struct{} }
-
-func (s signalWriter) Write(p []byte) (int, error) {
-	s.wrote <- struct{}{}
-	return len(p), nil
-}
-
-func TestAllocsRunEvent(t *testing.T) {
-	sw := signalWriter{wrote: make(chan struct{})}
-	w, err := NewWriter(bufio.NewWriter(sw), nil, Config{})
-	require.NoError(t, err)
-	events := make(chan []byte)
-	done := make(chan error, 1)
-	go func() { done <- w.Run(context.Background(), events) }()
-	data := benchPayloads[0].data
-	allocs := testing.AllocsPerRun(100, func() {
-		events <- data
-		<-sw.wrote
-	})
-	close(events)
-	require.NoError(t, <-done)
-	assert.Zero(t, allocs, "budget: 0 allocs per event through Run")
-}
-
-// TestIdleStreamMemory measures what an idle stream costs: a Writer over a
-// connection, and Run waiting on its channel in its own goroutine (in a
-// transport that goroutine already exists: the one running the streaming
-// body or the hijacked connection). The lead's target is well under 20 KiB
-// per stream; the budget here is 8 KiB.
+// TestIdleStreamMemory measures what an idle stream costs here: a Writer
+// over a connection and its keepalive timer (the transport's goroutine and
+// connection are counted by the transport). The budget is 1 KiB.
 func TestIdleStreamMemory(t *testing.T) {
 	const streams = 2000
 	synctest.Test(t, func(t *testing.T) {
-		ctx, cancel := context.WithCancel(t.Context())
-		var wg sync.WaitGroup
+		stops := make([]func(), 0, streams)
 		before := memInUse()
 		for range streams {
 			w, err := NewWriter(discardConn{}, nil, Config{})
 			require.NoError(t, err)
-			events := make(chan []byte)
-			wg.Go(func() {
-				if err := w.Run(ctx, events); !errors.Is(err, context.Canceled) {
-					panic(err)
-				}
-			})
+			stops = append(stops, w.KeepAlive(func() {}))
 		}
-		synctest.Wait() // every Run is waiting in its select
 		perStream := float64(memInUse()-before) / streams
-		cancel()
-		wg.Wait()
-
-		t.Logf("idle stream (Writer, Run's timer, channel, goroutine): %.0f B; Writer struct: %d B",
+		for _, stop := range stops {
+			stop()
+		}
+		t.Logf("idle stream (Writer and its keepalive timer): %.0f B; Writer struct: %d B",
 			perStream, unsafe.Sizeof(Writer{}))
-		assert.Less(t, perStream, 8192.0, "budget: 8 KiB per idle stream")
+		assert.Less(t, perStream, 1024.0, "budget: 1 KiB per idle stream")
 	})
 }
 

@@ -12,7 +12,7 @@ const (
 	// the MCP reference implementations see.
 	DefaultEvent = "message"
 
-	// DefaultKeepAliveInterval is how long [Writer.Run] lets a stream sit
+	// DefaultKeepAliveInterval is how long [Writer.KeepAlive] lets a stream sit
 	// idle before it writes a keepalive comment. It matches the official MCP
 	// SDKs.
 	DefaultKeepAliveInterval = 15 * time.Second
@@ -30,7 +30,7 @@ type Config struct {
 	// If empty, [DefaultEvent] is used. It must not contain CR, LF or NUL.
 	Event string
 
-	// KeepAliveInterval is how long [Writer.Run] lets the stream sit idle
+	// KeepAliveInterval is how long [Writer.KeepAlive] lets the stream sit idle
 	// (no event and no comment written) before it writes a ": keepalive"
 	// comment. A failed keepalive is how a writer learns that the client
 	// has gone. If zero, [DefaultKeepAliveInterval] is used. Negative values

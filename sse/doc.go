@@ -9,13 +9,14 @@
 //	if err != nil {
 //		return err
 //	}
-//	// One event per message, then a keepalive comment after each
-//	// KeepAliveInterval of silence, until events is closed, ctx is done
-//	// or a write fails (the client has gone).
-//	return sw.Run(ctx, events)
-//
-// Callers that drive their own loop use [Writer.WriteEvent],
-// [Writer.WriteEventID] and [Writer.WriteKeepAlive] directly.
+//	// A keepalive comment after each KeepAliveInterval of silence; a failed
+//	// one (the client has gone) calls cancel.
+//	defer sw.KeepAlive(cancel)()
+//	for msg := range messages {
+//		if err := sw.WriteEvent(msg); err != nil {
+//			return err
+//		}
+//	}
 //
 // # Framing
 //
@@ -57,9 +58,9 @@
 //
 // # Memory
 //
-// A Writer is 112 bytes on 64-bit platforms and [Writer.Run] adds one
-// timer; neither starts a goroutine (an idle stream measured with its
-// goroutine, channel and timer: about 3.5 KiB). A Writer over a *bufio.Writer uses that buffer and no
+// A Writer is 136 bytes on 64-bit platforms and [Writer.KeepAlive] adds one
+// timer; neither starts a goroutine (an idle stream, Writer and timer: well
+// under 1 KiB). A Writer over a *bufio.Writer uses that buffer and no
 // other. A Writer over any other destination borrows a 4 KiB buffer from a
 // shared pool only while it writes a frame, so an idle stream holds no
 // buffer. Writing an event allocates nothing.
@@ -67,9 +68,9 @@
 // # Limits
 //
 //   - [Config.KeepAliveInterval], default [DefaultKeepAliveInterval] (15 s):
-//     the longest a stream run by [Writer.Run] stays silent. Each silent
-//     interval writes ": keepalive"; a failed keepalive ends Run with the
-//     write error.
+//     the longest a stream with [Writer.KeepAlive] stays silent. Each
+//     silent interval writes ": keepalive"; a failed keepalive calls the
+//     stream's gone callback.
 //   - [Config.WriteTimeout], default [DefaultWriteTimeout] (5 s): the time
 //     one frame may take to write and flush, where a [DeadlineSetter] is
 //     available. When it is exceeded the frame fails with the destination's

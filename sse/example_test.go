@@ -9,31 +9,27 @@ import (
 	"github.com/fastmcp-go/fastmcp/sse"
 )
 
-// A progress stream: two messages, then the final response ends the stream
-// by closing the channel. Over HTTP the *bufio.Writer is the one the server
-// hands to a streaming response body.
-func ExampleWriter_Run() {
+// A listen stream: events as they come, and a keepalive comment after each
+// KeepAliveInterval of silence until the stream ends; a failed keepalive
+// means the client has gone.
+func ExampleWriter_KeepAlive() {
 	bw := bufio.NewWriter(os.Stdout)
 	sw, err := sse.NewWriter(bw, nil, sse.Config{})
 	if err != nil {
 		panic(err)
 	}
+	ctx, clientGone := context.WithCancel(context.Background())
+	defer clientGone()
+	stop := sw.KeepAlive(clientGone)
+	defer stop()
 
-	events := make(chan []byte, 2)
-	go func() {
-		events <- []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p-9","progress":50}}`)
-		events <- []byte(`{"jsonrpc":"2.0","id":9,"result":{"content":[]}}`)
-		close(events)
-	}()
-	if err := sw.Run(context.Background(), events); err != nil {
-		fmt.Println("stream ended:", err)
+	_ = sw.WriteEvent([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`))
+	if ctx.Err() != nil {
+		fmt.Println("client gone")
 	}
 	// Output:
 	// event: message
-	// data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p-9","progress":50}}
-	//
-	// event: message
-	// data: {"jsonrpc":"2.0","id":9,"result":{"content":[]}}
+	// data: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}
 }
 
 // Line breaks in data become separate data: lines, so data cannot end the

@@ -59,8 +59,9 @@ type Writer struct {
 	keepAlive    time.Duration
 	writeTimeout time.Duration
 
-	mu  sync.Mutex
-	err error // first write error; sticky. Guarded by mu.
+	mu   sync.Mutex
+	err  error     // first write error; sticky. Guarded by mu.
+	last time.Time // when the last frame was written, or NewWriter ran. Guarded by mu.
 }
 
 // NewWriter returns a Writer that writes events to w.
@@ -88,6 +89,7 @@ func NewWriter(w io.Writer, d DeadlineSetter, cfg Config) (*Writer, error) {
 		return nil, err
 	}
 	sw := &Writer{
+		last:         time.Now(),
 		dl:           d,
 		prefix:       defaultPrefix,
 		keepAlive:    cfg.KeepAliveInterval,
@@ -142,6 +144,13 @@ func (w *Writer) WriteKeepAlive() error {
 	return w.write(false, "", nil, true)
 }
 
+// lastFrame returns when the last frame was started (or the Writer made).
+func (w *Writer) lastFrame() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.last
+}
+
 // Err returns the error that broke the Writer, or nil.
 func (w *Writer) Err() error {
 	w.mu.Lock()
@@ -156,8 +165,9 @@ func (w *Writer) write(hasID bool, id string, data []byte, comment bool) error {
 	if w.err != nil {
 		return w.err
 	}
+	w.last = time.Now()
 	if w.dl != nil {
-		if err := w.dl.SetWriteDeadline(time.Now().Add(w.writeTimeout)); err != nil {
+		if err := w.dl.SetWriteDeadline(w.last.Add(w.writeTimeout)); err != nil {
 			w.err = err
 			return err
 		}

@@ -3,7 +3,6 @@ package sse
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -118,30 +117,6 @@ func BenchmarkWriteKeepAlive(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-// BenchmarkRun measures one event through Run: a channel hand-off to the
-// stream's goroutine, the write, and the keepalive timer reset.
-func BenchmarkRun(b *testing.B) {
-	for _, d := range benchDestinations {
-		for _, p := range benchPayloads[:2] {
-			b.Run(d.name+"/"+p.name, func(b *testing.B) {
-				w := d.new(b)
-				events := make(chan []byte, 64)
-				done := make(chan error, 1)
-				go func() { done <- w.Run(context.Background(), events) }()
-				b.ReportAllocs()
-				b.SetBytes(int64(len(p.data)))
-				for b.Loop() {
-					events <- p.data
-				}
-				close(events)
-				if err := <-done; err != nil {
-					b.Fatal(err)
-				}
-			})
-		}
 	}
 }
 
