@@ -10,6 +10,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/wireschema"
+	"github.com/fastmcp-go/fastmcp/internal/wirevector"
 )
 
 // fuzzFixtures are the servers FuzzDispatch sends every input to: between them they register
@@ -38,7 +39,7 @@ func FuzzDispatch(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/list"}`))
 	servers := make([]*fastmcp.Server, len(fuzzFixtures))
 	for i, name := range fuzzFixtures {
-		servers[i], _ = NewFixtureServer(f, name)
+		servers[i], _ = wirevector.NewFixtureServer(f, name)
 	}
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		for i, s := range servers {

@@ -64,3 +64,27 @@ func permitted(dep string, allow []string) bool {
 	}
 	return false
 }
+
+// testHelpers are the module's packages made for tests: they import testing and testify, so no
+// package's non-test build may depend on them (tests import them freely).
+var testHelpers = []string{"internal/wireschema", "internal/wirevector"}
+
+// TestHelpersOnlyInTests fails when a package's non-test build depends on a test helper.
+func TestHelpersOnlyInTests(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Deps " "}}`, module+"/...").Output()
+	require.NoError(t, err)
+	helper := map[string]bool{}
+	for _, h := range testHelpers {
+		helper[module+"/"+h] = true
+	}
+	for line := range strings.Lines(string(out)) {
+		pkg, deps, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if helper[pkg] {
+			continue
+		}
+		for _, dep := range strings.Fields(deps) {
+			assert.False(t, helper[dep], "%s depends on the test helper %s outside its tests", pkg, dep)
+		}
+	}
+	require.Contains(t, string(out), module+"/internal/wirevector ", "the helpers are listed")
+}

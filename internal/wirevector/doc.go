@@ -1,0 +1,60 @@
+// Package wirevector runs the wire vectors, literal JSON-RPC exchanges in
+// fastmcp/testdata/vectors/*.txtar, against a server through any transport. It is a test
+// helper (it imports testing and testify) and is imported only by tests.
+//
+// [Load] parses the files, [NewFixtureServer] builds the server a file's setup names, and
+// [Run] sends each request through an [Exchange] and compares what comes back. The core's
+// tests use [CoreExchange] (Dispatch); a transport's tests wrap the same server in the
+// transport and pass an Exchange that sends one request and collects the reply and the
+// notifications written for the request before it. Such an exchange must call
+// Fixture.OnNotify for each notification as it arrives, as CoreExchange does (the listen
+// fixture ends its stream that way), and a transport that writes 7-bit output passes
+// Options{ASCII: true}. The runner and the fixtures use only the public API of package
+// fastmcp and internal/wireschema.
+//
+// # File format
+//
+// A vector file is a txtar-like archive (golang.org/x/tools/txtar is not a dependency of the
+// module; the format is parsed here). Everything before the first section marker is a comment
+// saying what the file covers and which seed acceptance case (seed-system-snodo.md §14.9) it
+// adopts. A section marker is a line "-- NAME --"; its content runs to the next marker.
+//
+//	-- setup --                 one line: the fixture the server is built from (see fixtures)
+//	-- request [Def] --         one line: the exact bytes sent; Def, if given, is the schema
+//	                            definition the request itself must match (left out for
+//	                            deliberately malformed requests)
+//	-- reply Def --             one line: the exact bytes expected back, and the definition of
+//	                            the official 2026-07-28 schema they must match
+//	-- no reply --              nothing must come back (a notification, a response object)
+//	-- notifications Def... --  the notifications the request's sink receives, one per line,
+//	                            in order; one Def for all lines or one per line. Without this
+//	                            section the request must produce no notification at all.
+//
+// Every request is followed by exactly one of reply and no reply; blank lines and lines
+// starting with "#" inside a section are ignored (JSON-RPC messages are one line each).
+//
+// # Placeholders
+//
+// Some reply bytes are random by design: requestState is sealed with a random nonce (and a
+// random per-process key), and pagination cursors are opaque. In a reply or notification,
+// {{name}} stands for such a token: the first time a name appears it matches a run of
+// [A-Za-z0-9_-] and captures it; afterwards it must equal the captured value. In a request,
+// {{name}} is replaced by the captured value, and {{name:tamper}} by the captured value with
+// its middle character changed (a tampered token). Names are scoped to one file.
+//
+// # Schema definitions
+//
+// Each reply and notification is validated against its definition with wireschema:
+//   - a definition whose name ends in "Response", the MCP error responses
+//     (UnsupportedProtocolVersionError, MissingRequiredClientCapabilityError,
+//     HeaderMismatchError) and the notifications are validated as the whole message;
+//   - the JSON-RPC error objects (ParseError, InvalidRequestError, MethodNotFoundError,
+//     InvalidParamsError, InternalError) are validated against the message's error member,
+//     and the whole message against JSONRPCErrorResponse;
+//   - result definitions (InputRequiredResult, …Result) are validated against the result
+//     member, and the whole message against JSONRPCResultResponse.
+//
+// The schema's RequestId is a string or an integer, and its error response makes id optional;
+// JSON-RPC 2.0 answers a request whose id cannot be read with "id":null, as the core does. Such
+// a reply is validated with its null id left out.
+package wirevector

@@ -1,0 +1,95 @@
+package wirevector
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// Exchange sends one request and returns the reply (nil for none) and the notifications the
+// request produced, in order.
+type Exchange func(req []byte) (reply []byte, notes [][]byte)
+
+// Options adapt Run to a transport.
+type Options struct {
+	// ASCII says the transport writes 7-bit output (stdio escapes every non-ASCII character
+	// as \uXXXX): the expected replies and notifications are escaped the same way before
+	// they are compared.
+	ASCII bool
+}
+
+// Run runs the steps of v through exchange, comparing every reply and notification with
+// the vector byte for byte and validating each against its schema definition.
+func Run(t *testing.T, v *Vector, exchange Exchange, opts Options) {
+	t.Helper()
+	vars := map[string]string{}
+	expect := func(line string) string {
+		if opts.ASCII {
+			return string(decode.AppendASCII(nil, []byte(line)))
+		}
+		return line
+	}
+	for _, st := range v.Steps {
+		where := fmt.Sprintf("%s:%d", v.File, st.Line)
+		req := substitute(t, where, st.Request, vars)
+		if st.RequestDef != "" {
+			Validate(t, where+" (request)", st.RequestDef, req)
+		}
+		reply, notes := exchange(req)
+		if st.NoReply {
+			if reply != nil {
+				t.Fatalf("%s: want no reply, got\n%s", where, reply)
+			}
+		} else {
+			if want := expect(st.Reply); !matchExpected(want, reply, vars) {
+				t.Fatalf("%s: reply differs\nwant: %s\n got: %s\n%s", where, want, reply, firstDiff(want, reply))
+			}
+			Validate(t, where+" (reply)", st.ReplyDef, reply)
+		}
+		if len(notes) != len(st.Notes) {
+			t.Fatalf("%s: want %d notifications, got %d:\n%s", where, len(st.Notes), len(notes), bytes.Join(notes, []byte("\n")))
+		}
+		for i, n := range notes {
+			if want := expect(st.Notes[i]); !matchExpected(want, n, vars) {
+				t.Fatalf("%s: notification %d differs\nwant: %s\n got: %s\n%s", where, i+1, want, n, firstDiff(want, n))
+			}
+			Validate(t, fmt.Sprintf("%s (notification %d)", where, i+1), st.NoteDefs[i], n)
+		}
+	}
+}
+
+// CoreExchange sends requests to s through Dispatch with a sink that records notifications and
+// tells the fixture of each one (fx.OnNotify), as a transport would write them.
+func CoreExchange(s *fastmcp.Server, fx *Fixture) Exchange {
+	return func(req []byte) ([]byte, [][]byte) {
+		sink := &vectorSink{server: s, fx: fx}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		reply := s.Dispatch(ctx, req, sink)
+		return reply, sink.notes
+	}
+}
+
+type vectorSink struct {
+	server *fastmcp.Server
+	fx     *Fixture
+	mu     sync.Mutex
+	notes  [][]byte
+}
+
+func (k *vectorSink) Notify(_ context.Context, msg []byte) error {
+	k.mu.Lock()
+	k.notes = append(k.notes, bytes.Clone(msg))
+	n := len(k.notes)
+	k.mu.Unlock()
+	if k.fx.OnNotify != nil {
+		k.fx.OnNotify(k.server, n, msg)
+	}
+	return nil
+}
