@@ -34,3 +34,22 @@ func TestMatchExpected(t *testing.T) {
 	require.NotEqual(t, vars["state"], tamper(vars["state"]))
 	require.Len(t, tamper(vars["state"]), len(vars["state"]))
 }
+
+// A replacement stands in for the vector's reply, is matched with placeholders, and the
+// other steps are unchanged.
+func TestRunReplace(t *testing.T) {
+	v, err := Parse("r.txtar", []byte("c\n-- setup --\nempty\n-- request --\n{\"a\":1}\n-- no reply --\n"+
+		"-- request --\n{\"b\":2}\n-- reply InvalidParamsError --\n{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32602,\"message\":\"core\"}}\n"))
+	require.NoError(t, err)
+	replies := map[string]string{
+		`{"a":1}`: `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"transport"}}`,
+		`{"b":2}`: `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"core"}}`,
+	}
+	Run(t, v, func(req []byte) ([]byte, [][]byte) { return []byte(replies[string(req)]), nil }, Options{
+		Replace: map[int]Replacement{4: {
+			Reply:    `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"{{m}}"}}`,
+			ReplyDef: "HeaderMismatchError",
+			Why:      "test",
+		}},
+	})
+}
