@@ -2,16 +2,16 @@
 # Sourced by interop/run.sh (and interop/toolchain_test.sh): makes sure npm and node can run,
 # which the lane needs once, to fetch its pinned toolchain (Node 22 included) into .tools/.
 
-# ensure_npm LOG: returns 0 when ${NPM:-npm} and node are both on PATH. When one is missing,
-# the default npm is asked for, and we run as root on a machine with apt-get, it installs
-# Debian's npm (which brings nodejs) non-interactively, each apt-get bounded with timeout and
-# its output in LOG. Otherwise, or when that fails, it prints one line to stderr naming the
+# ensure_npm LOG: returns 0 when ${NPM:-npm} and node are both found. When one is missing, NPM
+# does not name another npm, and we run as root on a machine with apt-get, it installs Debian's
+# npm (which brings nodejs), or nodejs alone when only node is missing, non-interactively, each
+# apt-get bounded with timeout and its output in LOG. Otherwise, or when that fails, it prints one line to stderr naming the
 # missing tool and how to install it, and returns 1.
 ensure_npm() {
   local log=$1 npm=${NPM:-npm} missing pkgs=()
   missing=$(missing_npm_tools "$npm")
   [ -z "$missing" ] && return 0
-  local how="install Node.js with npm (Debian/Ubuntu: apt-get install -y npm; elsewhere https://nodejs.org/en/download), or set NPM=/path/to/npm"
+  local how="install Node.js with npm (Debian/Ubuntu: sudo apt-get install -y npm; elsewhere https://nodejs.org/en/download), or set NPM=/path/to/npm"
   if [ "$npm" != npm ]; then
     echo "interop: $missing not found (NPM=$npm): the lane needs npm and node once, to fetch Node 22 and the MCP tools into .tools/; $how" >&2
     return 1
