@@ -2,19 +2,31 @@
 # The interop lane of `make test`: the official MCP conformance suite, the official TypeScript
 # client and the Inspector CLI against fastmcp-bench servers.
 #
-#   interop/run.sh            (from anywhere; `make interop` runs it)
+#   interop/run.sh              (from anywhere; `make interop` runs it)
+#   interop/run.sh --self-test  (only the test of the npm detection, interop/toolchain_test.sh)
 #
 # Everything comes from npm through interop/package-lock.json (Node 22 included) and is
-# installed into .tools/ (gitignored) only when the lock changes. Servers are started on
+# installed into .tools/ (gitignored) only when the lock changes. That needs npm and node once;
+# when they are missing and we run as root with apt-get, Debian's npm is installed first
+# (interop/toolchain.sh), else the lane stops with a one-line message. Servers are started on
 # 127.0.0.1:0 and always stopped on exit. Every step is bounded with `timeout`. The lane fails
 # (exit 1) when any step fails; lanes whose transport is not built yet are skipped with a
-# notice. Results of the conformance runs are kept in .tools/results/.
+# notice. Results of the conformance runs are kept in .tools/results/, with the suite's own
+# totals, unscored scenarios included, in .tools/results/<stack>/suite-summary.txt. The last
+# lines printed are the score of the 37 scored scenarios on each HTTP stack.
 #
 # Environment: GO (default go), NPM (default npm), INTEROP_KEEP_RESULTS=1 keeps older results.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
+case "${1:-}" in
+  "") ;;
+  --self-test) exec timeout --kill-after=10 60 "$ROOT/interop/toolchain_test.sh" ;;
+  *) echo "usage: interop/run.sh [--self-test]" >&2; exit 2 ;;
+esac
+# shellcheck source=interop/toolchain.sh
+source "$ROOT/interop/toolchain.sh"
 T="$ROOT/.tools"
 GO=${GO:-go}
 NPM=${NPM:-npm}
@@ -25,11 +37,13 @@ mkdir -p "$T/bin" "$T/logs" "$T/clients" "$T/results"
 if [ "${INTEROP_KEEP_RESULTS:-0}" != 1 ]; then
   rm -rf "$T/results" "$T/logs" && mkdir -p "$T/results" "$T/logs"
 fi
+rm -f "$T"/logs/score-*.txt # this run's scores only, even when older results are kept
 
 # ---- bookkeeping -----------------------------------------------------------------------------
 
 PIDS=()
 SUMMARY=()
+STACKS=() # the HTTP stacks whose conformance score closes the output
 FAILED=0
 LANE_START=$SECONDS
 
@@ -91,6 +105,7 @@ install_tools() {
     echo "interop: npm toolchain up to date ($T)"
     return 0
   fi
+  ensure_npm "$T/logs/apt-get.log" || return 1
   echo "interop: installing the npm toolchain into $T (npm ci)"
   rm -f "$T/npm.stamp"
   cp interop/package.json interop/package-lock.json "$T/"
@@ -102,6 +117,8 @@ install_tools() {
   echo "$want" >"$T/npm.stamp"
 }
 
+step "self-test: npm and node detection (interop/toolchain_test.sh)" 60 interop/toolchain_test.sh
+echo
 install_tools
 export PATH="$T/node_modules/node/bin:$T/node_modules/.bin:$PATH"
 case "$(node --version)" in
@@ -154,19 +171,30 @@ start_server() {
   echo "interop: server '$name' at $SERVER_URL"
 }
 
-# conformance_gate LABEL URL: the official gate; its full output goes to .tools/logs, the
-# console gets the suite's summary and our score of the 37 scored scenarios.
+# conformance_gate LABEL URL: the official gate. Its full output goes to .tools/logs and its
+# summary (totals of every scenario, the 13 unscored ones included) to the results folder; the
+# console gets our score of the 37 scored scenarios (score.mjs), never the raw totals.
 conformance_gate() {
-  local label=$1 url=$2 rc=0 log="$T/logs/conformance-$1.log"
+  local label=$1 url=$2 rc=0 log="$T/logs/conformance-$1.log" sum="$T/results/$1/suite-summary.txt"
   conformance server --url "$url" --requirements "$SPEC" -o "$T/results/$label" >"$log" 2>&1 || rc=$?
-  if [ "$rc" -eq 0 ]; then
-    grep -a -E '^(Total:|Not scored)' "$log" || true
-  else
-    sed -n '/=== SUMMARY ===/,$p' "$log"
-    echo "conformance exited $rc (full output: $log)"
+  mkdir -p "$T/results/$label"
+  sed -n '/=== SUMMARY ===/,$p' "$log" >"$sum"
+  grep -a '^Not scored' "$sum" || true
+  echo "suite totals, unscored scenarios included: ${sum#"$ROOT"/}"
+  if [ "$rc" -ne 0 ]; then
+    echo "conformance exited $rc (full output: ${log#"$ROOT"/})"
+    grep -a '^✗' "$sum" | sed 's/: [0-9]* passed, [0-9]* failed$//; s/^/  failing scenario: /' || true
   fi
-  node "$ROOT/interop/score.mjs" "$T/results/$label" >"$T/logs/score-$label.txt" || rc=1
-  cat "$T/logs/score-$label.txt"
+  score "$label" || rc=1
+  return "$rc"
+}
+
+# score LABEL: scores .tools/results/LABEL (an empty or missing folder scores 0) into
+# .tools/logs/score-LABEL.txt, whose last line the summary repeats, and prints it.
+score() {
+  local rc=0
+  node "$ROOT/interop/score.mjs" "$T/results/$1" "$1" >"$T/logs/score-$1.txt" || rc=$?
+  cat "$T/logs/score-$1.txt"
   return "$rc"
 }
 
@@ -215,11 +243,12 @@ inspector_stdio() {
 }
 
 export BIN T ROOT SPEC
-export -f inspector_http inspector_stdio conformance_gate conformance_pending
+export -f inspector_http inspector_stdio conformance_gate conformance_pending score
 
 # ---- lanes -----------------------------------------------------------------------------------
 
 # 1. The native fasthttp listener: conformance, the official client, the Inspector.
+STACKS+=(fasthttp)
 rc=0
 start_server fasthttp --fixtures conformance,demo --addr 127.0.0.1:0 || rc=$?
 if [ "$rc" -eq 0 ]; then
@@ -236,12 +265,16 @@ rc=0
 start_server nethttp --stack nethttp --fixtures conformance,demo --addr 127.0.0.1:0 || rc=$?
 case "$rc" in
   0)
+    STACKS+=(nethttp)
     URL=$SERVER_URL
     conformance_lane nethttp "$URL"
     step "nethttp: official client (clients/http.mjs)" 120 node "$T/clients/http.mjs" "$URL"
     ;;
   2) skip "nethttp: conformance and official client" "serve --stack nethttp is not available yet" ;;
-  *) record FAIL "nethttp: server did not start" 0 ;;
+  *)
+    STACKS+=(nethttp)
+    record FAIL "nethttp: server did not start" 0
+    ;;
 esac
 
 # 3. stdio (skipped until serve --stdio exists): the official client and the Inspector spawn it.
@@ -261,16 +294,21 @@ fi
 echo
 echo "=== interop summary ($((SECONDS - LANE_START))s; results in .tools/results, server logs in .tools/logs)"
 printf '%s\n' "${SUMMARY[@]}"
-for f in "$T"/logs/score-*.txt; do
-  [ -f "$f" ] && echo "$(basename "$f" .txt | sed 's/^score-//'): $(tail -n 1 "$f")"
-done
+count() { printf '%s\n' "${SUMMARY[@]}" | grep -c "^$1 " || true; }
 if [ "$FAILED" -ne 0 ]; then
-  echo "interop: FAILED"
   for f in "$T"/logs/*.stderr; do
     [ -s "$f" ] || continue
     echo "--- last lines of $(basename "$f")"
     tail -n 20 "$f" | cut -c1-300
   done
-  exit 1
+  echo "interop: FAILED ($(count FAIL) of ${#SUMMARY[@]} steps failed, $(count skip) skipped)"
+else
+  echo "interop: all passed ($(count ok) steps ok, $(count skip) skipped)"
 fi
-echo "interop: all passed"
+# Last, the score of the scored scenarios on each HTTP stack: these are the closing
+# 'N passed, N failed' lines (a stack whose gate never ran scores 0).
+for label in "${STACKS[@]}"; do
+  [ -f "$T/logs/score-$label.txt" ] || score "$label" >/dev/null || true
+  tail -n 1 "$T/logs/score-$label.txt"
+done
+[ "$FAILED" -eq 0 ] # the exit status

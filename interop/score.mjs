@@ -1,6 +1,10 @@
 // Scores a `conformance server --requirements 2026-07-28 -o DIR` run from its checks.json files:
 // the 37 scenarios scored at 2026-07-28 must all have run and have no FAILURE check.
-// Usage: node score.mjs DIR      (prints one line per scored scenario that is not clean, then the score)
+// Usage: node score.mjs DIR [LABEL]
+// Prints one line per FAILURE or WARNING check of a scored scenario (and per scored scenario
+// that did not run), a line of check counts, then the score, last, in the form CI reads:
+//   conformance LABEL (37 scored scenarios of 2026-07-28): 37 passed, 0 failed
+// A scenario passes when it ran and has no FAILURE check. Exits 1 unless all 37 pass.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,7 +25,7 @@ const SCORED = [
   'input-required-result-validate-input',
 ];
 
-const dir = process.argv[2];
+const [dir, label = 'results'] = process.argv.slice(2);
 const runs = new Map(); // scenario -> checks of its latest run
 let entries = [];
 try {
@@ -49,6 +53,8 @@ for (const name of SCORED) {
   }
   if (count('FAILURE') === 0) clean++;
 }
-console.log(`conformance score: ${clean}/${SCORED.length} scored scenarios, ` +
-  `${totals.SUCCESS} checks passed, ${totals.FAILURE} failed, ${totals.WARNING} warnings`);
+console.log(`conformance ${label} checks of the scored scenarios: ${totals.SUCCESS} SUCCESS, ` +
+  `${totals.FAILURE} FAILURE, ${totals.WARNING} WARNING`);
+console.log(`conformance ${label} (${SCORED.length} scored scenarios of 2026-07-28): ` +
+  `${clean} passed, ${SCORED.length - clean} failed`);
 process.exit(clean === SCORED.length && totals.FAILURE === 0 ? 0 : 1);
