@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -42,11 +43,12 @@ func build(t *testing.T) string {
 // TestBinary builds the command once and runs it as a user would.
 func TestBinary(t *testing.T) {
 	bin := build(t)
+	ver := builtVersion(t, bin)
 	for _, stack := range []string{"fasthttp", "nethttp"} {
-		t.Run("serve demo/"+stack, func(t *testing.T) { testServeDemo(t, bin, stack) })
+		t.Run("serve demo/"+stack, func(t *testing.T) { testServeDemo(t, bin, stack, ver) })
 		t.Run("drain/"+stack, func(t *testing.T) { testServeDrain(t, bin, stack) })
 	}
-	t.Run("stdio", func(t *testing.T) { testServeStdio(t, bin) })
+	t.Run("stdio", func(t *testing.T) { testServeStdio(t, bin, ver) })
 	t.Run("conformance fixtures and limit flags", func(t *testing.T) { testServeConformance(t, bin) })
 	t.Run("pprof", func(t *testing.T) { testServePprof(t, bin) })
 	t.Run("usage errors", func(t *testing.T) { testUsageErrors(t, bin) })
@@ -173,13 +175,47 @@ func doPost(url, method, name, body string) (int, string, error) {
 	return resp.StatusCode, string(b), err
 }
 
-func testServeDemo(t *testing.T, bin, stack string) {
+// builtVersion asks the binary for its version, and checks it against what the Go toolchain
+// stamped into it: a pseudo-version in a git checkout, none with -buildvcs=false.
+func builtVersion(t *testing.T, bin string) string {
+	t.Helper()
+	out, err := exec.Command(bin, "version").Output()
+	require.NoError(t, err)
+	ver, ok := strings.CutPrefix(string(out), "fastmcp-bench ")
+	require.True(t, ok, "version output %q", out)
+	ver = strings.TrimSuffix(ver, "\n")
+
+	goCmd, err := exec.LookPath("go")
+	require.NoError(t, err)
+	info, err := exec.Command(goCmd, "version", "-m", bin).Output()
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^\s*mod\s+\S+\s+(\S+)`).FindSubmatch(info)
+	require.NotNil(t, m, "no mod line in go version -m:\n%s", info)
+	want := string(m[1])
+	if want == "(devel)" {
+		want = "devel"
+	}
+	assert.Equal(t, want, ver)
+
+	for _, alias := range []string{"--version", "-version"} {
+		out, err := exec.Command(bin, alias).Output()
+		require.NoError(t, err)
+		assert.Equal(t, "fastmcp-bench "+ver+"\n", string(out), alias)
+	}
+	return ver
+}
+
+// serverInfo is the _meta member of the binary's results.
+func serverInfo(ver string) string {
+	return `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fastmcp-bench","version":"` + ver + `"}}`
+}
+
+func testServeDemo(t *testing.T, bin, stack, ver string) {
 	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--stack", stack)
 	code, body := post(t, s.url, "tools/call", "echo",
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"héllo"},`+testMeta+`}}`)
 	assert.Equal(t, http.StatusOK, code)
-	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"héllo"}],
-		"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fastmcp-bench","version":"devel"}}}}`, body)
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"héllo"}],`+serverInfo(ver)+`}}`, body)
 
 	// The demo catalog only.
 	code, body = post(t, s.url, "tools/call", "test_simple_text",
@@ -228,7 +264,7 @@ func testServeConformance(t *testing.T, bin string) {
 
 // testServeStdio speaks newline-delimited JSON-RPC with serve --stdio: stdout carries only
 // replies; the end of stdin ends the process with 0, and so does SIGTERM.
-func testServeStdio(t *testing.T, bin string) {
+func testServeStdio(t *testing.T, bin, ver string) {
 	cmd := exec.Command(bin, "serve", "--stdio", "--fixtures", "demo")
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
@@ -248,8 +284,7 @@ func testServeStdio(t *testing.T, bin string) {
 	require.NoError(t, err)
 	line, err := lines.ReadString('\n')
 	require.NoError(t, err, "stderr: %s", stderr.String())
-	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"héllo"}],
-		"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fastmcp-bench","version":"devel"}}}}`, line)
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"héllo"}],`+serverInfo(ver)+`}}`, line)
 	require.NoError(t, stdin.Close())
 	select {
 	case err := <-exited:
@@ -344,4 +379,5 @@ func testHelp(t *testing.T, bin string) {
 	out, err = exec.Command(bin, "help").CombinedOutput()
 	require.NoError(t, err)
 	assert.Contains(t, string(out), "serve ")
+	assert.Contains(t, string(out), "version ")
 }
