@@ -153,6 +153,12 @@ func post(t *testing.T, url, method, name, body string) (int, string) {
 
 // doPost is post for goroutines other than the test's.
 func doPost(url, method, name, body string) (int, string, error) {
+	return doPostStream(url, method, name, body, nil)
+}
+
+// doPostStream is doPost reading the answer line by line, calling onLine (when not nil) with
+// each line as it arrives: an event stream's first event tells the caller the handler runs.
+func doPostStream(url, method, name, body string, onLine func(string)) (int, string, error) {
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		return 0, "", err
@@ -171,8 +177,21 @@ func doPost(url, method, name, body string) (int, string, error) {
 		return 0, "", err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), err
+	var all strings.Builder
+	r := bufio.NewReader(resp.Body)
+	for {
+		line, err := r.ReadString('\n')
+		all.WriteString(line)
+		if onLine != nil && line != "" {
+			onLine(line)
+		}
+		if err == io.EOF {
+			return resp.StatusCode, all.String(), nil
+		}
+		if err != nil {
+			return resp.StatusCode, all.String(), err
+		}
+	}
 }
 
 // builtVersion asks the binary for its version, and checks it against what the Go toolchain
@@ -229,7 +248,9 @@ func testServeDemo(t *testing.T, bin, stack, ver string) {
 	assert.Contains(t, s.stderr.String(), "draining")
 }
 
-// testServeDrain: a request in flight when SIGINT arrives is answered before the exit.
+// testServeDrain: a request in flight when SIGINT arrives is answered before the exit. The
+// request asks for progress, so its first progress event proves the handler is running before
+// the signal is sent (a fixed pause does not on a loaded machine).
 func testServeDrain(t *testing.T, bin, stack string) {
 	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--fixtures", "conformance,demo", "--stack", stack)
 	type answer struct {
@@ -237,19 +258,34 @@ func testServeDrain(t *testing.T, bin, stack string) {
 		body string
 		err  error
 	}
+	running := make(chan struct{})
+	var once sync.Once
 	answered := make(chan answer, 1)
 	go func() {
-		code, body, err := doPost(s.url, "tools/call", "sleep",
-			`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"sleep","arguments":{"ms":300},`+testMeta+`}}`)
+		code, body, err := doPostStream(s.url, "tools/call", "sleep",
+			`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"sleep","arguments":{"ms":300},`+
+				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p"}}}`,
+			func(line string) {
+				if strings.Contains(line, `"notifications/progress"`) {
+					once.Do(func() { close(running) })
+				}
+			})
 		answered <- answer{code, body, err}
 	}()
-	time.Sleep(100 * time.Millisecond)
+	select {
+	case <-running:
+	case a := <-answered:
+		t.Fatalf("answered before any progress: %d %q %v", a.code, a.body, a.err)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no progress from the sleep call; stderr:\n%s", s.stderr.String())
+	}
 	require.NoError(t, s.cmd.Process.Signal(os.Interrupt))
 	a := <-answered
 	require.NoError(t, a.err)
 	assert.Equal(t, http.StatusOK, a.code)
 	assert.Contains(t, a.body, `"text":"slept 300 ms"`)
 	assert.Equal(t, 0, s.wait(t))
+	assert.Contains(t, s.stderr.String(), "draining", "the signal arrived while the call ran")
 }
 
 func testServeConformance(t *testing.T, bin string) {
@@ -294,22 +330,31 @@ func testServeStdio(t *testing.T, bin, ver string) {
 		t.Fatal("serve --stdio did not exit at the end of stdin")
 	}
 
-	// A signal while stdin is still open.
+	// A signal while stdin is still open, sent once a first reply proves the process is past
+	// installing its signal handler (before that, SIGTERM kills it with the default action).
 	cmd = exec.Command(bin, "serve", "--stdio")
-	_, err = cmd.StdinPipe()
+	stdin, err = cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err = cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	time.Sleep(100 * time.Millisecond)
-	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	_, err = io.WriteString(stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+testMeta+`}}`+"\n")
+	require.NoError(t, err)
+	line, err = bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	assert.Contains(t, line, `"id":2,"result"`)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	select {
 	case err := <-done:
-		assert.NoError(t, err)
+		assert.NoError(t, err, "exit status after SIGTERM")
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
+		<-done
 		t.Fatal("serve --stdio did not exit on SIGTERM")
 	}
+	_ = stdin.Close()
 }
 
 func testServePprof(t *testing.T, bin string) {
