@@ -52,6 +52,9 @@ type Report struct {
 	Latency *Percentiles `json:"latency,omitempty"`
 	// Notes are findings worth a line of their own (a backlog, a lost request...).
 	Notes []string `json:"notes,omitempty"`
+	// Machine is the machine's state during the scenario, when the caller measured it
+	// ([StartMachine]): a busy machine makes every other figure of the report doubtful.
+	Machine *MachineState `json:"machine,omitempty"`
 }
 
 // Metric returns the named metric's value and whether it exists.

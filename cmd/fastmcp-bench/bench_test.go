@@ -64,10 +64,17 @@ func TestBenchBinary(t *testing.T) {
 		require.Equal(t, 0, code, "stderr:\n%s", errOut)
 		assert.Contains(t, out, "Every response was checked: no errors.")
 		assert.Contains(t, errOut, "throughput    done in")
+		assert.Regexp(t, `(?m)^\s+machine\s+other processes \d+%, steal \d+\.\d%, load \d+\.\d\d`, out, "each scenario's machine state")
+		assert.Regexp(t, `(?m)^(Machine over the whole run: load .* on \d+ CPUs|Machine state not measured)`, out)
+		assert.Regexp(t, `(?m)^  send lag p99\s+how late requests were sent`, out, "the legend explains the table")
 		r := readReport(t, js)
 		require.Len(t, r.Reports, 2)
 		assert.Equal(t, "throughput", r.Reports[0].Scenario)
 		assert.Empty(t, r.Reports[0].Errors)
+		if _, err := os.Stat("/proc/stat"); err == nil {
+			require.NotNil(t, r.Reports[0].Machine, "the JSON has the machine state")
+			assert.Positive(t, r.Reports[0].Machine.Ours, "the generator and the embedded endpoint used CPU")
+		}
 		rps, _ := r.Reports[0].Metric("rps")
 		rate, _ := r.Reports[1].Metric("rate")
 		assert.InDelta(t, rps/2, rate, 1, "latency runs at half the throughput just measured")
@@ -131,6 +138,10 @@ func TestBenchBinary(t *testing.T) {
 		code, _, errOut = runBench(t, bin, "run", "-h")
 		assert.Equal(t, 0, code)
 		assert.Contains(t, errOut, "sse-keepalive")
+		assert.Contains(t, errOut, "service p99")
+		code, _, errOut = runBench(t, bin, "suite", "-h")
+		assert.Equal(t, 0, code)
+		assert.Contains(t, errOut, "TOO BUSY past 25%")
 	})
 }
 

@@ -70,7 +70,11 @@ func compareCmd(ctx context.Context, args []string) int {
 	var o compareOptions
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), compareUsage); fs.PrintDefaults() }
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), compareUsage)
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), fullLegend(true))
+	}
 	fs.BoolVar(&o.peers, "peers", false, "build and start the peers of bench/peers (go-sdk, mcp-go, bare fasthttp)")
 	fs.BoolVar(&o.pin, "pin", false, "servers on one CPU, the generator on another (taskset)")
 	fs.Var(targetsFlag{&o.targets}, "target", "another endpoint, `NAME=URL` (repeatable; loopback only)")
@@ -283,6 +287,7 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		}
 	}
 	start := time.Now()
+	whole := loadtest.StartMachine()
 	for round := range o.rounds {
 		for i, ep := range eps {
 			for _, gen := range cmp.Generators {
@@ -293,7 +298,9 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 				if round == 0 && ep.name == nameFastmcp && o.cpuProfileServer != "" && gen == cmp.Generators[0] {
 					stopProf = profileChild(ep.c, o.cpuProfileServer, o.warmup+o.duration)
 				}
+				meter := loadtest.StartMachine()
 				v, res, err := measure(ctx, o, scen, gen, ep.t, cmp.Rate, live)
+				machine, _ := stopMachine(meter)
 				if stopProf != nil {
 					if perr := stopProf(); perr != nil {
 						live.printf("server profile: %v", perr)
@@ -319,9 +326,10 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 				if res != nil && round == o.rounds-1 {
 					r := res.Report()
 					r.Target = ep.name
+					r.Machine = machine
 					rep.add(r, res)
 				}
-				live.printf("round %d/%d  %-14s %-4s %s", round+1, o.rounds, ep.name, gen, cmp.format(v))
+				live.printf("round %d/%d  %-14s %-4s %s%s", round+1, o.rounds, ep.name, gen, cmp.format(v), machineSuffix(machine))
 				_ = i
 			}
 		}
@@ -342,9 +350,12 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		goalRuns(ctx, o, cmp, eps[0].t, bin, serverCPU, rep, live)
 	}
 	rep.Elapsed = time.Since(start)
+	rep.Machine, rep.MachineNote = stopMachine(whole)
 	printReport(os.Stdout, rep)
 	printComparison(os.Stdout, cmp)
 	printGoals(os.Stdout, rep)
+	printMachine(os.Stdout, rep)
+	printLegend(os.Stdout, rep)
 	if err := rep.write(o.jsonFile, o.htmlFile); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		return 1
@@ -471,15 +482,19 @@ func (c *comparison) table() [][]string {
 // process on the servers' CPU, and consecutive drains of in-process endpoints that count
 // what they admitted.
 func goalRuns(ctx context.Context, o *compareOptions, cmp *comparison, fast loadtest.Target, bin string, serverCPU int, rep *runReport, live *liveLine) {
+	meter := loadtest.StartMachine()
 	add := func(name string, res loadtest.Reporter, err error) {
+		machine, _ := stopMachine(meter)
+		defer func() { meter = loadtest.StartMachine() }()
 		if err != nil {
 			live.printf("goal %s: %v", name, err)
 			rep.Failures = append(rep.Failures, name+": "+err.Error())
 			return
 		}
 		r := res.Report()
+		r.Machine = machine
 		rep.add(r, res)
-		live.printf("goal %-13s done%s", name, errorSuffix(r))
+		live.printf("goal %-13s done%s%s", name, errorSuffix(r), machineSuffix(machine))
 	}
 	if top := cmp.Medians[cmp.Generators[0]][nameFastmcp]; top > 0 {
 		// As many runs as rounds; the one with the median p99 is reported (the machine is
@@ -505,6 +520,8 @@ func goalRuns(ctx context.Context, o *compareOptions, cmp *comparison, fast load
 			}
 			r := mid.Report()
 			r.Notes = append(r.Notes, fmt.Sprintf("median of %d runs at %.0f req/s; their p99s: %s", len(runs), top/2, strings.Join(p99s, ", ")))
+			r.Machine, _ = stopMachine(meter)
+			meter = loadtest.StartMachine()
 			rep.add(r, mid)
 			live.printf("goal latency       done: p99s %s", strings.Join(p99s, ", "))
 		}

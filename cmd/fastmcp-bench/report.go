@@ -25,6 +25,10 @@ type runReport struct {
 	Failures []string          `json:"failures,omitempty"`
 	// Comparison is set by compare.
 	Comparison *comparison `json:"comparison,omitempty"`
+	// Machine is the machine's state over the whole command (each report has its own
+	// scenario's); MachineNote says why it is missing.
+	Machine     *loadtest.MachineState `json:"machine,omitempty"`
+	MachineNote string                 `json:"machine_note,omitempty"`
 }
 
 func (r *runReport) add(rep loadtest.Report, res any) {
@@ -89,6 +93,10 @@ func printReport(w io.Writer, r *runReport) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", sc, tg, m.Name, m, goalMark(rep, m))
 		}
 		fmt.Fprintf(tw, "\t\terrors\t%s\t\n", rep.Errors)
+		if rep.Machine != nil {
+			v, mark := machineCell(rep.Machine)
+			fmt.Fprintf(tw, "\t\tmachine\t%s\t%s\n", v, mark)
+		}
 	}
 	tw.Flush()
 	var notes []string
