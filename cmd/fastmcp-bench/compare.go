@@ -534,10 +534,10 @@ func goalRuns(ctx context.Context, o *compareOptions, cmp *comparison, fast load
 		if err != nil {
 			add("sse-keepalive", nil, err)
 		} else {
-			res, err := loadtest.Streams(ctx, loadtest.StreamsConfig{
+			res, err := measureStreams(ctx, loadtest.StreamsConfig{
 				Target: loadtest.Target{URL: c.url, Name: nameFastmcp, PID: c.pid()}, Streams: n, Duration: 3 * time.Second,
-				Memory: c.goMemory, MemorySource: "Go heap+stacks in use after GC (server process, pprof)", Progress: live.update,
-			})
+				Progress: live.update,
+			}, &streamsProbe{heap: c.memory, pid: c.pid()})
 			c.stop()
 			add("sse-keepalive", res, err)
 		}

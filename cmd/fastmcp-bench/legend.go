@@ -42,7 +42,6 @@ var glossary = []term{
 	{"missed", "stream-rounds that did not get list_changed within the wait"},
 	{"heap+stacks/stream", "growth of the server's Go heap in use plus goroutine stacks (after a GC, from its runtime metrics) per opened stream"},
 	{"RSS/stream", "growth of the server process's resident memory (VmRSS, /proc/PID/status) per opened stream: what the OS charges, runtime overhead included"},
-	{"memory/stream", "growth of the server's memory per opened stream (its source is in the notes)"},
 	{"runs", "consecutive drain runs, each on a fresh endpoint"},
 	{"admitted lost", "requests the server admitted that never got a checked 200 (goal 0)"},
 	{"answered", "checked 200 replies"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,7 @@ func TestLegendCoversEveryMetric(t *testing.T) {
 		&loadtest.LatencyResult{},
 		&loadtest.ConnCapResult{},
 		&loadtest.StreamsResult{},
+		&streamsResult{StreamsResult: &loadtest.StreamsResult{}, PerStream: memoryPerStream{Heap: 8 << 10, RSS: 12 << 10}},
 		&loadtest.DrainResult{Runs: []loadtest.DrainRun{{}}, DrainTimeout: time.Second},
 		&loadtest.SlowlorisResult{},
 		&loadtest.ProgressResult{},
@@ -76,8 +78,8 @@ func TestLegendCoversEveryMetric(t *testing.T) {
 			assert.True(t, found, "%s: metric %q has no glossary term", rep.Scenario, m.Name)
 		}
 	}
-	for _, want := range []string{"send lag p99", "service p99", "closed unread", "excess closed unread", "machine", "errors"} {
-		assert.Regexp(t, `(?m)^  `+want+`\s{2,}\S`, legend)
+	for _, want := range []string{"send lag p99", "service p99", "closed unread", "excess closed unread", "heap+stacks/stream", "RSS/stream", "machine", "errors"} {
+		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(want)+`\s{2,}\S`, legend)
 	}
 	assert.NotContains(t, legend, "of ceiling", "compare's columns only with a comparison")
 	for _, line := range strings.Split(legend, "\n") {

@@ -59,6 +59,7 @@ func TestBinary(t *testing.T) {
 type server struct {
 	cmd    *exec.Cmd
 	url    string
+	debug  debugURLs // with --pprof
 	stdout *bufio.Reader
 	stderr *lockedBuffer
 	exited chan error
@@ -104,13 +105,15 @@ func startServe(t *testing.T, bin string, args ...string) *server {
 	}()
 	select {
 	case line := <-lines:
-		var announced struct {
-			URL string `json:"url"`
-		}
+		var announced announceLine
 		require.NoError(t, json.Unmarshal([]byte(line), &announced), "stdout line %q; stderr:\n%s", line, s.stderr.String())
-		assert.Equal(t, `{"url":"`+announced.URL+`"}`+"\n", line, "exactly the JSON line")
+		want := `{"url":"` + announced.URL + `"}` + "\n"
+		if announced.Pprof != "" {
+			want = `{"url":"` + announced.URL + `","pprof":"` + announced.Pprof + `","memory":"` + announced.Memory + `"}` + "\n"
+		}
+		assert.Equal(t, want, line, "exactly the JSON line")
 		assert.Regexp(t, `^http://127\.0\.0\.1:\d+/mcp$`, announced.URL)
-		s.url = announced.URL
+		s.url, s.debug = announced.URL, announced.debugURLs
 	case <-time.After(30 * time.Second):
 		t.Fatalf("no URL line; stderr:\n%s", s.stderr.String())
 	}
@@ -357,25 +360,28 @@ func testServeStdio(t *testing.T, bin, ver string) {
 	_ = stdin.Close()
 }
 
+// testServePprof: the URL line names the pprof index and the memory reading, and both answer
+// as soon as it is printed.
 func testServePprof(t *testing.T, bin string) {
 	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--pprof", "127.0.0.1:0")
-	var pprofURL string
-	require.Eventually(t, func() bool {
-		for _, line := range strings.Split(s.stderr.String(), "\n") {
-			if _, u, ok := strings.Cut(line, "msg=pprof url="); ok {
-				pprofURL = u
-				return true
-			}
-		}
-		return false
-	}, 10*time.Second, 10*time.Millisecond)
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+/debug/pprof/$`, s.debug.Pprof)
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+/debug/memory$`, s.debug.Memory)
 	client := &http.Client{Timeout: 10 * time.Second}
 	defer client.CloseIdleConnections()
-	resp, err := client.Get(pprofURL + "goroutine?debug=1")
+	resp, err := client.Get(s.debug.Pprof + "goroutine?debug=1")
 	require.NoError(t, err)
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+
+	resp, err = client.Get(s.debug.Memory)
+	require.NoError(t, err)
+	var m goMemory
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+	resp.Body.Close()
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	assert.Positive(t, m.Heap)
+	assert.Positive(t, m.Stacks)
 	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
 }
 
