@@ -121,7 +121,9 @@ func TestBenchBinary(t *testing.T) {
 		code, out, errOut := runBench(t, bin, "compare", "--rounds", "2", "--duration", "200ms", "--warmup", "-1ns", "--connections", "2", "--target", "second="+s.url,
 			"--goal-streams", "20", "--goal-runs", "1")
 		require.Equal(t, 0, code, "stderr:\n%s", errOut)
-		assert.Contains(t, out, "medians of 2 interleaved rounds")
+		assert.Contains(t, out, "medians (min–max) of 2 interleaved rounds")
+		assert.Contains(t, out, "VALUE: median (min–max) of the runs", "the per-target tables are medians too, labelled")
+		assert.Regexp(t, `(?m)^throughput\s+second\s+rps\s+`, out, "every target has its table")
 		assert.Contains(t, out, "drain admitted lost = 0 (goal = 0: ok)")
 		assert.Contains(t, out, "sse-keepalive list_changed to all")
 		assert.Regexp(t, `sse-keepalive RSS/stream = [\d.]+ KiB \(goal ≤ 20 KiB: (ok|MISSED)\)`, out)
@@ -159,18 +161,4 @@ func TestParseWrk(t *testing.T) {
 	assert.ErrorContains(t, err, "Non-2xx")
 	_, err = parseWrk([]byte("nothing"))
 	assert.Error(t, err)
-}
-
-func TestComparisonTable(t *testing.T) {
-	assert.Equal(t, 2.0, median([]float64{3, 1, 2}))
-	assert.Equal(t, 2.5, median([]float64{4, 1, 2, 3}))
-	c := &comparison{Metric: "rps", Targets: []string{nameFastmcp, nameCeiling, "go-sdk"}, Generators: []string{"ours", "wrk"},
-		Medians: map[string]map[string]float64{
-			"ours": {nameFastmcp: 120000, nameCeiling: 150000, "go-sdk": 3000},
-			"wrk":  {nameFastmcp: 125000, nameCeiling: 155000, "go-sdk": 3100},
-		}}
-	rows := c.table()
-	require.Len(t, rows, 4)
-	assert.Equal(t, []string{"fastmcp", "120000 req/s", "1.00×", "80.0%", "125000 req/s", "1.00×", "80.6%", "96.0%"}, rows[1])
-	assert.Equal(t, "40.00×", rows[3][2])
 }

@@ -67,7 +67,7 @@ svg text{font:11px system-ui,sans-serif}
 <h1>fastmcp-bench {{.R.Command}}</h1>
 <p>{{.R.Version}} · {{.R.Started.Format "2006-01-02 15:04:05 MST"}} · {{.R.Target}} · {{printf "%.1f" .R.Elapsed.Seconds}} s</p>
 <pre>{{.Machine}}</pre>
-{{if .Compare}}<h2>Comparison (medians of interleaved rounds)</h2><table>
+{{if .Compare}}<h2>Comparison: medians (min–max) of interleaved rounds; ratios of the medians</h2><table>
 {{range $i, $r := .Compare}}<tr>{{range $r}}{{if eq $i 0}}<th>{{.}}</th>{{else}}<td class="v">{{.}}</td>{{end}}{{end}}</tr>
 {{end}}</table>{{end}}
 {{if .Plot}}<h2>Latency by percentile</h2>{{.Plot}}{{end}}

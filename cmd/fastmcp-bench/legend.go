@@ -71,10 +71,11 @@ var compareGlossary = []term{
 	{"ours ÷ wrk", "our generator's rate as a share of wrk's against the same target"},
 	{"server CPU/req", "the server's CPU time per request, median of the rounds"},
 	{"ceiling ÷ target CPU", "bare fasthttp's CPU per request over the target's: the target's capacity relative to the ceiling, robust to other load"},
+	{"busy runs", "the target's runs during which the machine was TOO BUSY (see machine)"},
 }
 
-// medianTerm explains the figures of several rounds.
-const medianTerm = "median (min–max): the median of the rounds, then the lowest and highest round"
+// medianTerm explains the figures of several runs.
+var medianTerm = term{"median (min–max)", "the median of the runs (compare's rounds), then the lowest and highest run; ratios are of the medians"}
 
 func (t term) matches(metric string) bool {
 	if strings.HasSuffix(t.name, " ") {
@@ -111,12 +112,15 @@ func printLegend(w io.Writer, r *runReport) {
 		}
 	}
 	if r.Comparison != nil {
+		head := r.Comparison.table()[0]
 		for _, t := range compareGlossary {
-			writeTerm(w, t)
+			if slices.ContainsFunc(head, func(col string) bool { return col == t.name }) {
+				writeTerm(w, t)
+			}
 		}
 	}
-	if r.Comparison != nil {
-		fmt.Fprintf(w, "  %s\n", medianTerm)
+	if r.Comparison != nil || r.ranged() {
+		writeTerm(w, medianTerm)
 	}
 }
 
@@ -129,10 +133,9 @@ func fullLegend(compare bool) string {
 	if compare {
 		terms = append(slices.Clip(terms), compareGlossary...)
 	}
-	for _, t := range terms {
+	for _, t := range append(slices.Clip(terms), medianTerm) {
 		writeTerm(&b, t)
 	}
-	fmt.Fprintf(&b, "  %s\n", medianTerm)
 	return b.String()
 }
 

@@ -83,7 +83,11 @@ func goalMark(rep *loadtest.Report, m loadtest.Metric) string {
 func printReport(w io.Writer, r *runReport) {
 	fmt.Fprintf(w, "\nfastmcp-bench %s — %s — %.1fs\n\n", r.Version, r.Target, r.Elapsed.Seconds())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCENARIO\tTARGET\tMETRIC\tVALUE\tGOAL")
+	value := "VALUE"
+	if r.ranged() {
+		value = "VALUE: median (min–max) of the runs"
+	}
+	fmt.Fprintf(tw, "SCENARIO\tTARGET\tMETRIC\t%s\tGOAL\n", value)
 	for i := range r.Reports {
 		rep := &r.Reports[i]
 		for j, m := range rep.Metrics {
@@ -124,6 +128,18 @@ func printReport(w io.Writer, r *runReport) {
 	} else if len(r.Failures) == 0 {
 		fmt.Fprintln(w, "\nEvery response was checked: no errors.")
 	}
+}
+
+// ranged reports whether a metric of r is the median of several runs.
+func (r *runReport) ranged() bool {
+	for i := range r.Reports {
+		for _, m := range r.Reports[i].Metrics {
+			if m.Runs > 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // write writes the JSON and HTML files that were asked for.
