@@ -63,7 +63,14 @@ func printMachine(w io.Writer, r *runReport) {
 		return
 	}
 	fmt.Fprintln(w, "WARNING: THE MACHINE WAS TOO BUSY for these figures to mean much; rates and tail latencies")
-	fmt.Fprintln(w, "measure its load, not the code. Rerun when it is quiet (server CPU/request is the least disturbed figure):")
+	advice := "Rerun when it is quiet"
+	for i := range r.Reports {
+		if _, ok := r.Reports[i].Metric("server CPU/request"); ok {
+			advice += " (server CPU/request is the figure least disturbed)"
+			break
+		}
+	}
+	fmt.Fprintf(w, "measure its load, not the code. %s:\n", advice)
 	for _, b := range busy {
 		fmt.Fprintln(w, "  "+b)
 	}

@@ -32,6 +32,7 @@ func TestMachineReport(t *testing.T) {
 	assert.Regexp(t, `machine\s+other processes 5%, steal 0.1%, load 1.10\s*\n`, out)
 	assert.Contains(t, out, "Machine over the whole run: load 7.50 on 2 CPUs, CPU busy 98% (this run 40%, other processes 58%), steal 2.0%.")
 	assert.Contains(t, out, "WARNING: THE MACHINE WAS TOO BUSY")
+	assert.Contains(t, out, "Rerun when it is quiet:\n", "no server CPU figure to point to")
 	assert.Contains(t, out, "  throughput fastmcp: other processes used 58% of the CPUs (limit 25%)\n")
 	assert.NotContains(t, out, "drain fastmcp: other")
 
