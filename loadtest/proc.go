@@ -1,11 +1,9 @@
 package loadtest
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -23,22 +21,11 @@ func ProcessCPU(pid int) (time.Duration, error) {
 	if err != nil {
 		return 0, fmt.Errorf("loadtest: server CPU: %w", err)
 	}
-	// The command name, field 2, is in parentheses and may hold spaces: count from after it.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, errors.New("loadtest: malformed /proc stat")
+	st, err := parsePIDStat(b)
+	if err != nil {
+		return 0, err
 	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 { // fields 3.. follow; utime and stime are fields 14 and 15
-		return 0, errors.New("loadtest: short /proc stat")
-	}
-	utime, err1 := strconv.ParseInt(f[11], 10, 64)
-	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, errors.New("loadtest: malformed /proc stat times")
-	}
-	return time.Duration(utime+stime) * (time.Second / userHZ), nil
+	return time.Duration(st.utime+st.stime) * (time.Second / userHZ), nil
 }
 
 // cpuMeter reads a process's CPU time at the start and at the end of a window.

@@ -22,22 +22,41 @@ type Metric struct {
 	Name  string  `json:"name"`
 	Value float64 `json:"value"`
 	Unit  Unit    `json:"unit"`
+	// Runs, when above 1, says Value is the median of that many runs, which ranged from Min
+	// to Max ([MedianReport]).
+	Runs int     `json:"runs,omitempty"`
+	Min  float64 `json:"min,omitempty"`
+	Max  float64 `json:"max,omitempty"`
 }
 
-// String formats the value with its unit: "153.2k req/s", "812µs", "0", "18.4 KiB".
+// String formats the value with its unit: "153.2k req/s", "812µs", "0", "18.4 KiB"; a
+// median of several runs that differed is followed by their range: "36.2k req/s
+// (14.9k–54.6k)".
 func (m Metric) String() string {
+	s := m.format(m.Value, true)
+	if m.Runs > 1 && m.Min != m.Max {
+		s += " (" + m.format(m.Min, false) + "–" + m.format(m.Max, false) + ")"
+	}
+	return s
+}
+
+// format formats v in m's unit; a rate's unit is left out of a range.
+func (m Metric) format(v float64, unit bool) string {
 	switch m.Unit {
 	case UnitRate, UnitPerSec:
-		return fmt.Sprintf("%s %s", humanCount(m.Value), m.Unit)
+		if !unit {
+			return humanCount(v)
+		}
+		return fmt.Sprintf("%s %s", humanCount(v), m.Unit)
 	case UnitDuration:
-		return FormatDuration(time.Duration(m.Value))
+		return FormatDuration(time.Duration(v))
 	case UnitBytes:
-		return humanBytes(m.Value)
+		return humanBytes(v)
 	}
-	if m.Value == float64(int64(m.Value)) {
-		return fmt.Sprintf("%d", int64(m.Value))
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d", int64(v))
 	}
-	return fmt.Sprintf("%.3g", m.Value)
+	return fmt.Sprintf("%.3g", v)
 }
 
 // Report is the common view of every scenario's result: what the command prints in its
@@ -52,6 +71,9 @@ type Report struct {
 	Latency *Percentiles `json:"latency,omitempty"`
 	// Notes are findings worth a line of their own (a backlog, a lost request...).
 	Notes []string `json:"notes,omitempty"`
+	// Machine is the machine's state during the scenario, when the caller measured it
+	// ([StartMachine]): a busy machine makes every other figure of the report doubtful.
+	Machine *MachineState `json:"machine,omitempty"`
 }
 
 // Metric returns the named metric's value and whether it exists.

@@ -64,10 +64,17 @@ func TestBenchBinary(t *testing.T) {
 		require.Equal(t, 0, code, "stderr:\n%s", errOut)
 		assert.Contains(t, out, "Every response was checked: no errors.")
 		assert.Contains(t, errOut, "throughput    done in")
+		assert.Regexp(t, `(?m)^\s+machine\s+other processes \d+%, steal \d+\.\d%, load \d+\.\d\d`, out, "each scenario's machine state")
+		assert.Regexp(t, `(?m)^(Machine over the whole run: load .* on \d+ CPUs|Machine state not measured)`, out)
+		assert.Regexp(t, `(?m)^  send lag p99\s+how late requests were sent`, out, "the legend explains the table")
 		r := readReport(t, js)
 		require.Len(t, r.Reports, 2)
 		assert.Equal(t, "throughput", r.Reports[0].Scenario)
 		assert.Empty(t, r.Reports[0].Errors)
+		if _, err := os.Stat("/proc/stat"); err == nil {
+			require.NotNil(t, r.Reports[0].Machine, "the JSON has the machine state")
+			assert.Positive(t, r.Reports[0].Machine.Ours, "the generator and the embedded endpoint used CPU")
+		}
 		rps, _ := r.Reports[0].Metric("rps")
 		rate, _ := r.Reports[1].Metric("rate")
 		assert.InDelta(t, rps/2, rate, 1, "latency runs at half the throughput just measured")
@@ -90,8 +97,10 @@ func TestBenchBinary(t *testing.T) {
 		}
 		streams, _ := r.Reports[1].Metric("streams")
 		assert.Equal(t, 50.0, streams)
-		_, ok := r.Reports[1].Metric("memory/stream")
-		assert.True(t, ok, "memory is read from the child endpoint")
+		_, ok := r.Reports[1].Metric(metricHeapPerStream)
+		assert.True(t, ok, "heap+stacks are read from the child's runtime; notes: %q", r.Reports[1].Notes)
+		_, ok = r.Reports[1].Metric(metricRSSPerStream)
+		assert.True(t, ok, "RSS is read from the child's /proc status; notes: %q", r.Reports[1].Notes)
 		lost, _ := r.Reports[2].Metric("admitted lost")
 		assert.Zero(t, lost)
 		assert.Contains(t, out, "goal = 0: ok")
@@ -112,9 +121,14 @@ func TestBenchBinary(t *testing.T) {
 		code, out, errOut := runBench(t, bin, "compare", "--rounds", "2", "--duration", "200ms", "--warmup", "-1ns", "--connections", "2", "--target", "second="+s.url,
 			"--goal-streams", "20", "--goal-runs", "1")
 		require.Equal(t, 0, code, "stderr:\n%s", errOut)
-		assert.Contains(t, out, "medians of 2 interleaved rounds")
+		assert.Contains(t, out, "medians (min–max) of 2 interleaved rounds")
+		assert.Contains(t, out, "VALUE: median (min–max) of the runs", "the per-target tables are medians too, labelled")
+		assert.Regexp(t, `(?m)^throughput\s+second\s+rps\s+`, out, "every target has its table")
 		assert.Contains(t, out, "drain admitted lost = 0 (goal = 0: ok)")
 		assert.Contains(t, out, "sse-keepalive list_changed to all")
+		assert.Regexp(t, `sse-keepalive RSS/stream = [\d.]+ KiB \(goal ≤ 20 KiB: (ok|MISSED)\)`, out)
+		assert.Regexp(t, `heap\+stacks/stream\s+[\d.]+ KiB`, out)
+		assert.NotContains(t, out, "stream not measured", "compare measures the memory it reports")
 		assert.Regexp(t, `second\s+\d+ req/s`, out)
 		_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	})
@@ -131,6 +145,10 @@ func TestBenchBinary(t *testing.T) {
 		code, _, errOut = runBench(t, bin, "run", "-h")
 		assert.Equal(t, 0, code)
 		assert.Contains(t, errOut, "sse-keepalive")
+		assert.Contains(t, errOut, "service p99")
+		code, _, errOut = runBench(t, bin, "suite", "-h")
+		assert.Equal(t, 0, code)
+		assert.Contains(t, errOut, "TOO BUSY past 25%")
 	})
 }
 
@@ -143,18 +161,4 @@ func TestParseWrk(t *testing.T) {
 	assert.ErrorContains(t, err, "Non-2xx")
 	_, err = parseWrk([]byte("nothing"))
 	assert.Error(t, err)
-}
-
-func TestComparisonTable(t *testing.T) {
-	assert.Equal(t, 2.0, median([]float64{3, 1, 2}))
-	assert.Equal(t, 2.5, median([]float64{4, 1, 2, 3}))
-	c := &comparison{Metric: "rps", Targets: []string{nameFastmcp, nameCeiling, "go-sdk"}, Generators: []string{"ours", "wrk"},
-		Medians: map[string]map[string]float64{
-			"ours": {nameFastmcp: 120000, nameCeiling: 150000, "go-sdk": 3000},
-			"wrk":  {nameFastmcp: 125000, nameCeiling: 155000, "go-sdk": 3100},
-		}}
-	rows := c.table()
-	require.Len(t, rows, 4)
-	assert.Equal(t, []string{"fastmcp", "120000 req/s", "1.00×", "80.0%", "125000 req/s", "1.00×", "80.6%", "96.0%"}, rows[1])
-	assert.Equal(t, "40.00×", rows[3][2])
 }

@@ -4,13 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,20 +17,18 @@ import (
 )
 
 // child is a server process started by the bench: `fastmcp-bench serve` or a peer. It
-// prints {"url":…} on its first stdout line once listening.
+// prints {"url":…} on its first stdout line once listening (serve --pprof adds the debug
+// endpoints to the same line, so they are known as soon as the child is).
 type child struct {
-	name string
-	cmd  *exec.Cmd
-	url  string
-	done chan struct{} // closed when the process exited
+	name  string
+	cmd   *exec.Cmd
+	url   string
+	debug debugURLs
+	done  chan struct{} // closed when the process exited
 
-	mu    sync.Mutex
-	pprof string   // the pprof base URL it logged, if any
-	tail  []string // its last stderr lines, for error messages
+	mu   sync.Mutex
+	tail []string // its last stderr lines, for error messages
 }
-
-// pprofLine finds the pprof URL that `serve --pprof` logs.
-var pprofLine = regexp.MustCompile(`url=(http://[^ ]+/debug/pprof/)`)
 
 // startChild runs argv (under `taskset -c cpu` when cpu >= 0) and waits for its URL line.
 func startChild(ctx context.Context, name string, cpu int, argv ...string) (*child, error) {
@@ -54,16 +50,14 @@ func startChild(ctx context.Context, name string, cpu int, argv ...string) (*chi
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	go c.readStderr(stderr)
-	urls := make(chan string, 1)
+	lines := make(chan announceLine, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			var line struct {
-				URL string `json:"url"`
-			}
+			var line announceLine
 			if json.Unmarshal(sc.Bytes(), &line) == nil && line.URL != "" {
 				select {
-				case urls <- line.URL:
+				case lines <- line:
 				default:
 				}
 			}
@@ -71,7 +65,8 @@ func startChild(ctx context.Context, name string, cpu int, argv ...string) (*chi
 	}()
 	go func() { _ = c.cmd.Wait(); close(c.done) }()
 	select {
-	case c.url = <-urls:
+	case line := <-lines:
+		c.url, c.debug = line.URL, line.debugURLs
 		return c, nil
 	case <-c.done:
 		return nil, fmt.Errorf("%s exited before listening: %s", name, c.lastLines())
@@ -87,9 +82,6 @@ func (c *child) readStderr(r io.Reader) {
 	for sc.Scan() {
 		line := sc.Text()
 		c.mu.Lock()
-		if m := pprofLine.FindStringSubmatch(line); m != nil && c.pprof == "" {
-			c.pprof = m[1]
-		}
 		c.tail = append(c.tail, line)
 		if len(c.tail) > 20 {
 			c.tail = c.tail[1:]
@@ -122,37 +114,29 @@ func (c *child) terminate(timeout time.Duration) error {
 // stop ends the process (SIGTERM, then SIGKILL after 10 s).
 func (c *child) stop() { _ = c.terminate(10 * time.Second) }
 
-// goMemory reads the Go runtime's heap and stack in use (after a forced GC) from the pprof
-// heap endpoint of a `serve --pprof` child.
-func (c *child) goMemory() (uint64, error) {
-	c.mu.Lock()
-	base := c.pprof
-	c.mu.Unlock()
-	if base == "" {
-		return 0, errors.New("no pprof endpoint")
+// memory reads the Go heap and stacks in use, after a GC, from the /debug/memory endpoint of
+// a `serve --pprof` child.
+func (c *child) memory() (goMemory, error) {
+	var m goMemory
+	if c.debug.Memory == "" {
+		return m, fmt.Errorf("%s has no memory endpoint (serve --pprof)", c.name)
 	}
 	cl := http.Client{Timeout: 30 * time.Second}
-	resp, err := cl.Get(base + "heap?gc=1&debug=1")
+	resp, err := cl.Get(c.debug.Memory)
 	if err != nil {
-		return 0, err
+		return m, err
 	}
 	defer resp.Body.Close()
-	var heap, stack uint64
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if v, ok := strings.CutPrefix(line, "# HeapInuse = "); ok {
-			heap, _ = strconv.ParseUint(v, 10, 64)
-		}
-		if v, ok := strings.CutPrefix(line, "# Stack = "); ok { // "# Stack = inuse / sys"
-			stack, _ = strconv.ParseUint(strings.Fields(v)[0], 10, 64)
-		}
+	if resp.StatusCode != http.StatusOK {
+		return m, fmt.Errorf("%s: %s", c.debug.Memory, resp.Status)
 	}
-	if heap == 0 {
-		return 0, errors.New("no HeapInuse in the heap profile")
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		return m, fmt.Errorf("%s: %w", c.debug.Memory, err)
 	}
-	return heap + stack, nil
+	if m.Heap == 0 {
+		return m, fmt.Errorf("%s: no heap figure", c.debug.Memory)
+	}
+	return m, nil
 }
 
 // self is the path of this binary, to start `fastmcp-bench serve` children.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	stdcmp "cmp"
 	"context"
 	"errors"
 	"flag"
@@ -10,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,7 +68,11 @@ func compareCmd(ctx context.Context, args []string) int {
 	var o compareOptions
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), compareUsage); fs.PrintDefaults() }
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), compareUsage)
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), fullLegend(true))
+	}
 	fs.BoolVar(&o.peers, "peers", false, "build and start the peers of bench/peers (go-sdk, mcp-go, bare fasthttp)")
 	fs.BoolVar(&o.pin, "pin", false, "servers on one CPU, the generator on another (taskset)")
 	fs.Var(targetsFlag{&o.targets}, "target", "another endpoint, `NAME=URL` (repeatable; loopback only)")
@@ -152,24 +154,6 @@ func repin(ctx context.Context, o *compareOptions, args []string) int {
 		return 1
 	}
 	return 0
-}
-
-// comparison is what compare measured.
-type comparison struct {
-	Scenario   string   `json:"scenario"`
-	Metric     string   `json:"metric"` // "rps" or "p99"
-	Rounds     int      `json:"rounds"`
-	Pinned     bool     `json:"pinned"`
-	Rate       float64  `json:"rate,omitempty"`
-	Targets    []string `json:"targets"`
-	Generators []string `json:"generators"`
-	// Samples[generator][target] are the per-round values; Medians their medians.
-	Samples map[string]map[string][]float64 `json:"samples"`
-	Medians map[string]map[string]float64   `json:"medians"`
-	// CPU[target] are the server's CPU nanoseconds per request in each round (our generator,
-	// servers this command started); CPUMedians their medians.
-	CPU        map[string][]float64 `json:"server_cpu_ns_per_request,omitempty"`
-	CPUMedians map[string]float64   `json:"server_cpu_ns_per_request_median,omitempty"`
 }
 
 const (
@@ -283,8 +267,12 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		}
 	}
 	start := time.Now()
+	whole := loadtest.StartMachine()
+	// Every round's report, by target, merged into medians after the last round.
+	perTarget := map[string][]loadtest.Report{}
+	perTargetRes := map[string][]loadtest.Reporter{}
 	for round := range o.rounds {
-		for i, ep := range eps {
+		for _, ep := range eps {
 			for _, gen := range cmp.Generators {
 				if ctx.Err() != nil {
 					return 1
@@ -293,7 +281,9 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 				if round == 0 && ep.name == nameFastmcp && o.cpuProfileServer != "" && gen == cmp.Generators[0] {
 					stopProf = profileChild(ep.c, o.cpuProfileServer, o.warmup+o.duration)
 				}
+				meter := loadtest.StartMachine()
 				v, res, err := measure(ctx, o, scen, gen, ep.t, cmp.Rate, live)
+				machine, _ := stopMachine(meter)
 				if stopProf != nil {
 					if perr := stopProf(); perr != nil {
 						live.printf("server profile: %v", perr)
@@ -306,45 +296,34 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 					rep.Failures = append(rep.Failures, fmt.Sprintf("%s/%s round %d: %v", ep.name, gen, round+1, err))
 					continue
 				}
-				if cmp.Samples[gen] == nil {
-					cmp.Samples[gen] = map[string][]float64{}
-				}
-				cmp.Samples[gen][ep.name] = append(cmp.Samples[gen][ep.name], v)
-				if tr, ok := res.(*loadtest.ThroughputResult); ok && tr.ServerCPU > 0 {
-					if cmp.CPU == nil {
-						cmp.CPU = map[string][]float64{}
-					}
-					cmp.CPU[ep.name] = append(cmp.CPU[ep.name], float64(tr.ServerCPU))
-				}
-				if res != nil && round == o.rounds-1 {
+				cmp.record(gen, ep.name, v, res, machine)
+				if res != nil {
 					r := res.Report()
 					r.Target = ep.name
-					rep.add(r, res)
+					r.Machine = machine
+					perTarget[ep.name] = append(perTarget[ep.name], r)
+					perTargetRes[ep.name] = append(perTargetRes[ep.name], res)
 				}
-				live.printf("round %d/%d  %-14s %-4s %s", round+1, o.rounds, ep.name, gen, cmp.format(v))
-				_ = i
+				live.printf("round %d/%d  %-14s %-4s %s%s", round+1, o.rounds, ep.name, gen, cmp.format(v), machineSuffix(machine))
 			}
 		}
 	}
-	for gen, byTarget := range cmp.Samples {
-		cmp.Medians[gen] = map[string]float64{}
-		for t, vs := range byTarget {
-			cmp.Medians[gen][t] = median(vs)
-		}
-	}
-	if len(cmp.CPU) > 0 {
-		cmp.CPUMedians = map[string]float64{}
-		for t, vs := range cmp.CPU {
-			cmp.CPUMedians[t] = median(vs)
+	cmp.summarize()
+	for _, ep := range eps {
+		if reps := perTarget[ep.name]; len(reps) > 0 {
+			rep.add(loadtest.MedianReport(reps, cmp.Metric), perTargetRes[ep.name])
 		}
 	}
 	if o.goals && scen == "throughput" && ctx.Err() == nil {
 		goalRuns(ctx, o, cmp, eps[0].t, bin, serverCPU, rep, live)
 	}
 	rep.Elapsed = time.Since(start)
+	rep.Machine, rep.MachineNote = stopMachine(whole)
 	printReport(os.Stdout, rep)
 	printComparison(os.Stdout, cmp)
 	printGoals(os.Stdout, rep)
+	printMachine(os.Stdout, rep)
+	printLegend(os.Stdout, rep)
 	if err := rep.write(o.jsonFile, o.htmlFile); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		return 1
@@ -380,134 +359,53 @@ func measure(ctx context.Context, o *compareOptions, scen, gen string, t loadtes
 	return res.RPS, res, nil
 }
 
-func median(vs []float64) float64 {
-	if len(vs) == 0 {
-		return 0
-	}
-	s := slices.Clone(vs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-func (c *comparison) format(v float64) string {
-	if c.Metric == "p99" {
-		return "p99 " + loadtest.FormatDuration(time.Duration(v))
-	}
-	return fmt.Sprintf("%.0f req/s", v)
-}
-
-// table is the comparison as rows of cells, a header first.
-func (c *comparison) table() [][]string {
-	head := []string{"target"}
-	for _, g := range c.Generators {
-		head = append(head, c.Metric+" ("+g+")")
-		if c.Metric == "rps" {
-			head = append(head, "fastmcp ÷ target", "of ceiling")
-		} else {
-			head = append(head, "target ÷ fastmcp")
-		}
-	}
-	if len(c.Generators) == 2 {
-		head = append(head, "ours ÷ wrk")
-	}
-	if len(c.CPUMedians) > 0 {
-		head = append(head, "server CPU/req", "ceiling ÷ target CPU")
-	}
-	rows := [][]string{head}
-	for _, t := range c.Targets {
-		row := []string{t}
-		for _, g := range c.Generators {
-			v, ok := c.Medians[g][t]
-			base := c.Medians[g][nameFastmcp]
-			ceil := c.Medians[g][nameCeiling]
-			if !ok || v == 0 {
-				row = append(row, "-", "-")
-				if c.Metric == "rps" {
-					row = append(row, "-")
-				}
-				continue
-			}
-			row = append(row, c.format(v))
-			if c.Metric == "rps" {
-				row = append(row, fmt.Sprintf("%.2f×", base/v))
-				if ceil > 0 {
-					row = append(row, fmt.Sprintf("%.1f%%", 100*v/ceil))
-				} else {
-					row = append(row, "-")
-				}
-			} else {
-				row = append(row, fmt.Sprintf("%.2f×", v/base))
-			}
-		}
-		if len(c.Generators) == 2 {
-			if w := c.Medians["wrk"][t]; w > 0 {
-				row = append(row, fmt.Sprintf("%.1f%%", 100*c.Medians["ours"][t]/w))
-			} else {
-				row = append(row, "-")
-			}
-		}
-		if len(c.CPUMedians) > 0 {
-			if v := c.CPUMedians[t]; v > 0 {
-				row = append(row, loadtest.FormatDuration(time.Duration(v)))
-				if ceil := c.CPUMedians[nameCeiling]; ceil > 0 {
-					row = append(row, fmt.Sprintf("%.1f%%", 100*ceil/v))
-				} else {
-					row = append(row, "-")
-				}
-			} else {
-				row = append(row, "-", "-")
-			}
-		}
-		rows = append(rows, row)
-	}
-	return rows
-}
-
 // goalRuns measures fastmcp's other goals after the throughput rounds: the open loop at half
 // its median maximum (against the same server process), sse-keepalive with a fresh server
 // process on the servers' CPU, and consecutive drains of in-process endpoints that count
 // what they admitted.
 func goalRuns(ctx context.Context, o *compareOptions, cmp *comparison, fast loadtest.Target, bin string, serverCPU int, rep *runReport, live *liveLine) {
+	meter := loadtest.StartMachine()
 	add := func(name string, res loadtest.Reporter, err error) {
+		machine, _ := stopMachine(meter)
+		defer func() { meter = loadtest.StartMachine() }()
 		if err != nil {
 			live.printf("goal %s: %v", name, err)
 			rep.Failures = append(rep.Failures, name+": "+err.Error())
 			return
 		}
 		r := res.Report()
+		r.Machine = machine
 		rep.add(r, res)
-		live.printf("goal %-13s done%s", name, errorSuffix(r))
+		live.printf("goal %-13s done%s%s", name, errorSuffix(r), machineSuffix(machine))
 	}
 	if top := cmp.Medians[cmp.Generators[0]][nameFastmcp]; top > 0 {
-		// As many runs as rounds; the one with the median p99 is reported (the machine is
-		// noisy), with every run's p99 in its notes.
-		var runs []*loadtest.LatencyResult
-		var err error
+		// As many runs as rounds, reported as medians (min–max) like the rounds: the machine
+		// is noisy. Each run has its own machine state; the busiest is reported.
+		var runs []loadtest.Report
+		var results []loadtest.Reporter
 		for range max(1, o.rounds) {
-			var res *loadtest.LatencyResult
-			if res, err = loadtest.Latency(ctx, loadtest.LatencyConfig{Target: fast, Rate: top / 2, Connections: o.connections,
-				Duration: o.duration, Warmup: o.warmup, Progress: live.update}); err != nil {
+			if ctx.Err() != nil {
 				break
 			}
-			runs = append(runs, res)
-		}
-		if err != nil {
-			add("latency", nil, err)
-		} else {
-			slices.SortFunc(runs, func(a, b *loadtest.LatencyResult) int { return stdcmp.Compare(a.Latency.P99, b.Latency.P99) })
-			mid := runs[len(runs)/2]
-			var p99s []string
-			for _, r := range runs {
-				p99s = append(p99s, loadtest.FormatDuration(r.Latency.P99))
+			m := loadtest.StartMachine()
+			res, err := loadtest.Latency(ctx, loadtest.LatencyConfig{Target: fast, Rate: top / 2, Connections: o.connections,
+				Duration: o.duration, Warmup: o.warmup, Progress: live.update})
+			if err != nil {
+				add("latency", nil, err)
+				runs = nil
+				break
 			}
-			r := mid.Report()
-			r.Notes = append(r.Notes, fmt.Sprintf("median of %d runs at %.0f req/s; their p99s: %s", len(runs), top/2, strings.Join(p99s, ", ")))
-			rep.add(r, mid)
-			live.printf("goal latency       done: p99s %s", strings.Join(p99s, ", "))
+			r := res.Report()
+			r.Machine, _ = stopMachine(m)
+			runs, results = append(runs, r), append(results, res)
+			live.printf("goal latency       run %d: p99 %s%s", len(runs), loadtest.FormatDuration(res.Latency.P99), machineSuffix(r.Machine))
 		}
+		if len(runs) > 0 {
+			r := loadtest.MedianReport(runs, "p99")
+			r.Notes = append(r.Notes, fmt.Sprintf("%d runs at %.0f req/s, half of fastmcp's median maximum", len(runs), top/2))
+			rep.add(r, results)
+		}
+		meter = loadtest.StartMachine()
 	}
 	if o.goalStreams > 0 && ctx.Err() == nil {
 		n := o.goalStreams
@@ -517,10 +415,10 @@ func goalRuns(ctx context.Context, o *compareOptions, cmp *comparison, fast load
 		if err != nil {
 			add("sse-keepalive", nil, err)
 		} else {
-			res, err := loadtest.Streams(ctx, loadtest.StreamsConfig{
+			res, err := measureStreams(ctx, loadtest.StreamsConfig{
 				Target: loadtest.Target{URL: c.url, Name: nameFastmcp, PID: c.pid()}, Streams: n, Duration: 3 * time.Second,
-				Memory: c.goMemory, MemorySource: "Go heap+stacks in use after GC (server process, pprof)", Progress: live.update,
-			})
+				Progress: live.update,
+			}, &streamsProbe{heap: c.memory, pid: c.pid()})
 			c.stop()
 			add("sse-keepalive", res, err)
 		}
@@ -545,50 +443,6 @@ func printGoals(w *os.File, rep *runReport) {
 		for _, m := range r.Metrics {
 			if g := goalMark(r, m); g != "" && r.Target == nameFastmcp {
 				fmt.Fprintf(w, "%s %s = %s (%s)\n", r.Scenario, m.Name, m, g)
-			}
-		}
-	}
-}
-
-func printComparison(w *os.File, c *comparison) {
-	fmt.Fprintf(w, "\n%s, medians of %d interleaved rounds%s:\n\n", c.Scenario, c.Rounds, map[bool]string{true: ", pinned", false: ""}[c.Pinned])
-	rows := c.table()
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, cell := range r {
-			widths[i] = max(widths[i], len([]rune(cell)))
-		}
-	}
-	for _, r := range rows {
-		for i, cell := range r {
-			pad := widths[i] - len([]rune(cell))
-			if i == 0 {
-				fmt.Fprint(w, cell+strings.Repeat(" ", pad))
-			} else {
-				fmt.Fprint(w, "  "+strings.Repeat(" ", pad)+cell)
-			}
-		}
-		fmt.Fprintln(w)
-	}
-	if c.Metric == "rps" {
-		if v, ceil := c.Medians[c.Generators[0]][nameFastmcp], c.Medians[c.Generators[0]][nameCeiling]; ceil > 0 {
-			mark := "ok"
-			if v < 0.75*ceil {
-				mark = "MISSED"
-			}
-			fmt.Fprintf(w, "\nfastmcp reaches %.1f%% of the bare fasthttp ceiling (goal ≥ 75%%): %s\n", 100*v/ceil, mark)
-		}
-		if v, ceil := c.CPUMedians[nameFastmcp], c.CPUMedians[nameCeiling]; v > 0 && ceil > 0 {
-			fmt.Fprintf(w, "by server CPU per request (%s vs %s), fastmcp's capacity is %.1f%% of the ceiling's (less sensitive to other load on the machine)\n",
-				loadtest.FormatDuration(time.Duration(v)), loadtest.FormatDuration(time.Duration(ceil)), 100*ceil/v)
-		}
-		if len(c.Generators) == 2 {
-			if ours, wrk := c.Medians["ours"][nameCeiling], c.Medians["wrk"][nameCeiling]; wrk > 0 {
-				mark := "ok"
-				if ours < 0.9*wrk {
-					mark = "MISSED"
-				}
-				fmt.Fprintf(w, "our generator reaches %.1f%% of wrk against the ceiling (goal ≥ 90%%): %s\n", 100*ours/wrk, mark)
 			}
 		}
 	}

@@ -32,14 +32,23 @@ func writeHTML(w io.Writer, r *runReport) error {
 			g := goalMark(rep, m)
 			s.Rows = append(s.Rows, row{m.Name, m.String(), g, strings.HasSuffix(g, "MISSED")})
 		}
+		if rep.Machine != nil {
+			v, mark := machineCell(rep.Machine)
+			s.Rows = append(s.Rows, row{"machine", v, mark, mark != ""})
+		}
 		sections = append(sections, s)
 	}
+	var machine, legend strings.Builder
+	printMachine(&machine, r)
+	printLegend(&legend, r)
 	data := struct {
-		R        *runReport
-		Plot     template.HTML
-		Sections []section
-		Compare  [][]string
-	}{R: r, Plot: template.HTML(percentilePlot(r.Reports)), Sections: sections}
+		R               *runReport
+		Plot            template.HTML
+		Sections        []section
+		Compare         [][]string
+		Machine, Legend string
+	}{R: r, Plot: template.HTML(percentilePlot(r.Reports)), Sections: sections,
+		Machine: strings.TrimSpace(machine.String()), Legend: strings.TrimSpace(legend.String())}
 	if r.Comparison != nil {
 		data.Compare = r.Comparison.table()
 	}
@@ -57,7 +66,8 @@ svg text{font:11px system-ui,sans-serif}
 </style></head><body>
 <h1>fastmcp-bench {{.R.Command}}</h1>
 <p>{{.R.Version}} · {{.R.Started.Format "2006-01-02 15:04:05 MST"}} · {{.R.Target}} · {{printf "%.1f" .R.Elapsed.Seconds}} s</p>
-{{if .Compare}}<h2>Comparison (medians of interleaved rounds)</h2><table>
+<pre>{{.Machine}}</pre>
+{{if .Compare}}<h2>Comparison: medians (min–max) of interleaved rounds; ratios of the medians</h2><table>
 {{range $i, $r := .Compare}}<tr>{{range $r}}{{if eq $i 0}}<th>{{.}}</th>{{else}}<td class="v">{{.}}</td>{{end}}{{end}}</tr>
 {{end}}</table>{{end}}
 {{if .Plot}}<h2>Latency by percentile</h2>{{.Plot}}{{end}}
@@ -67,6 +77,7 @@ svg text{font:11px system-ui,sans-serif}
 {{range .Notes}}<p class="note">{{.}}</p>{{end}}
 {{end}}
 {{range .R.Failures}}<p class="miss">FAILED {{.}}</p>{{end}}
+<pre class="note">{{.Legend}}</pre>
 </body></html>
 `))
 

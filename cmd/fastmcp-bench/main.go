@@ -6,7 +6,11 @@
 //
 // Commands:
 //
-//	serve   serve the demo and/or conformance fixtures over Streamable HTTP (or stdio)
+//	serve     serve the demo and/or conformance fixtures over Streamable HTTP (or stdio)
+//	run       run load scenarios against an embedded endpoint or a --target URL
+//	compare   the same scenario against several endpoints, with ratios
+//	suite     the default run (what no arguments run)
+//	version   print the module version of this build
 //
 // Run "fastmcp-bench <command> -h" for a command's flags. Each command lives in its own file
 // and registers itself with register from an init function; a file may also set
@@ -19,7 +23,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -60,6 +63,8 @@ func lookup(name string) *command {
 }
 
 func main() {
+	// Installed before any command runs: once serve has printed its URL line (or answered a
+	// first stdio request), SIGINT and SIGTERM drain it rather than kill it.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stderr)
 	stop()
@@ -79,9 +84,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	case "-h", "-help", "--help", "help":
 		usage(stderr)
 		return 0
-	case "-version", "--version", "version":
-		fmt.Fprintln(stderr, "fastmcp-bench", version())
-		return 0
+	case "-version", "--version":
+		args = []string{"version"}
 	}
 	c := lookup(args[0])
 	if c == nil {
@@ -103,12 +107,4 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, `Run "fastmcp-bench <command> -h" for the flags of a command.`)
-}
-
-// version is the module version the binary was built from, or "devel".
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }

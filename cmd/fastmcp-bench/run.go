@@ -39,6 +39,15 @@ Scenarios:
 Flags:
 `
 
+const suiteUsage = `Usage: fastmcp-bench [suite] [flags]
+
+Runs the default scenarios (%s) against an endpoint started in this
+process with the demo fixtures, in under a minute: what fastmcp-bench runs with no arguments.
+The table shows the machine's state during each scenario and warns when it was too busy.
+
+Flags:
+`
+
 // runOptions are the flags of run (and of the default suite).
 type runOptions struct {
 	target, name, dialect string
@@ -113,6 +122,7 @@ func runCmd(ctx context.Context, args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), runUsage, scenarioList())
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), fullLegend(false))
 	}
 	o.flags(fs)
 	names, err := parseInterleaved(fs, args)
@@ -142,6 +152,11 @@ func suiteCmd(ctx context.Context, args []string) int {
 	var o runOptions
 	fs := flag.NewFlagSet("suite", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), suiteUsage, strings.Join(defaultSuite, ", "))
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), fullLegend(false))
+	}
 	fs.StringVar(&o.jsonFile, "json", "", "write the results as JSON to `file`")
 	fs.StringVar(&o.htmlFile, "html", "", "write a self-contained HTML report to `file`")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
@@ -181,6 +196,7 @@ func runScenarios(ctx context.Context, o *runOptions, names []string) int {
 	live.printf("fastmcp-bench %s: %s against %s, GOMAXPROCS %d", version(), strings.Join(names, ", "), where, runtime.GOMAXPROCS(0))
 	start := time.Now()
 	rep := &runReport{Command: "run", Version: version(), Started: start, Target: where}
+	whole := loadtest.StartMachine()
 	failed := false
 	for _, n := range names {
 		if ctx.Err() != nil {
@@ -188,7 +204,9 @@ func runScenarios(ctx context.Context, o *runOptions, names []string) int {
 		}
 		sc := findScenario(n)
 		t0 := time.Now()
+		meter := loadtest.StartMachine()
 		res, err := sc.run(ctx, env)
+		machine, _ := stopMachine(meter)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			live.printf("%-13s FAILED: %v", n, err)
 			rep.Failures = append(rep.Failures, n+": "+err.Error())
@@ -200,11 +218,15 @@ func runScenarios(ctx context.Context, o *runOptions, names []string) int {
 		}
 		env.results[n] = res
 		r := res.Report()
+		r.Machine = machine
 		rep.add(r, res)
-		live.printf("%-13s done in %.1fs%s", n, time.Since(t0).Seconds(), errorSuffix(r))
+		live.printf("%-13s done in %.1fs%s%s", n, time.Since(t0).Seconds(), errorSuffix(r), machineSuffix(machine))
 	}
 	rep.Elapsed = time.Since(start)
+	rep.Machine, rep.MachineNote = stopMachine(whole)
 	printReport(os.Stdout, rep)
+	printMachine(os.Stdout, rep)
+	printLegend(os.Stdout, rep)
 	if err := rep.write(o.jsonFile, o.htmlFile); err != nil {
 		fmt.Fprintln(os.Stderr, "run:", err)
 		return 1

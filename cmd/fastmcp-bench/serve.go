@@ -33,9 +33,11 @@ func init() {
 const serveUsage = `Usage: fastmcp-bench serve [flags]
 
 Serves the fixture catalogs named by --fixtures on one MCP endpoint. Over HTTP, once listening
-it prints exactly one JSON line to stdout, {"url":"http://127.0.0.1:PORT/mcp"}; logs go to
-stderr. SIGINT or SIGTERM drains the listener (in-flight requests finish, listen streams get
-their completion response, for at most --drain-timeout) and exits 0.
+it prints exactly one JSON line to stdout, {"url":"http://127.0.0.1:PORT/mcp"}, with --pprof
+also "pprof" (the net/http/pprof index) and "memory" (GET: the Go heap and stacks in use after
+a GC, as JSON); logs go to stderr. The line is the readiness signal: the endpoints it names
+answer, and SIGINT or SIGTERM drains the listener (in-flight requests finish, listen streams
+get their completion response, for at most --drain-timeout) and exits 0.
 
 With --stdio it serves newline-delimited JSON-RPC on stdin and stdout instead, until stdin
 ends or a signal arrives.
@@ -159,9 +161,10 @@ func serve(ctx context.Context, args []string) int {
 		fmt.Fprintln(os.Stderr, "serve: --fixtures:", err)
 		return 2
 	}
+	var debug debugURLs
 	if o.pprofAddr != "" {
-		stop, err := startPprof(o.pprofAddr, logger)
-		if err != nil {
+		var stop func()
+		if debug, stop, err = startPprof(o.pprofAddr, logger); err != nil {
 			fmt.Fprintln(os.Stderr, "serve: --pprof:", err)
 			return 2
 		}
@@ -188,7 +191,7 @@ func serve(ctx context.Context, args []string) int {
 		}
 		return 1
 	}
-	return runEndpoint(ctx, ep, o.drainTimeout, logger)
+	return runEndpoint(ctx, ep, o.drainTimeout, debug, logger)
 }
 
 // usageError is a mistake on the command line (exit status 2).
@@ -197,8 +200,8 @@ type usageError string
 func (e usageError) Error() string { return string(e) }
 
 // runEndpoint announces ep's URL on stdout, serves until ctx ends, then drains.
-func runEndpoint(ctx context.Context, ep endpoint, drain time.Duration, logger *slog.Logger) int {
-	if err := announce(os.Stdout, ep.URL()); err != nil {
+func runEndpoint(ctx context.Context, ep endpoint, drain time.Duration, debug debugURLs, logger *slog.Logger) int {
+	if err := announce(os.Stdout, ep.URL(), debug); err != nil {
 		logger.Error("serve: cannot write the URL to stdout", "err", err)
 		return 1
 	}
@@ -225,11 +228,21 @@ func runEndpoint(ctx context.Context, ep endpoint, drain time.Duration, logger *
 	return 0
 }
 
-// announce prints the one JSON line that tells a harness where the endpoint is.
-func announce(w io.Writer, url string) error {
-	line, err := json.Marshal(struct {
-		URL string `json:"url"`
-	}{url})
+// announceLine is the one JSON line that tells a harness where the endpoint is.
+type announceLine struct {
+	URL string `json:"url"`
+	debugURLs
+}
+
+// debugURLs are the endpoints of --pprof, empty without it.
+type debugURLs struct {
+	Pprof  string `json:"pprof,omitempty"`
+	Memory string `json:"memory,omitempty"`
+}
+
+// announce prints the announceLine.
+func announce(w io.Writer, url string, debug debugURLs) error {
+	line, err := json.Marshal(announceLine{url, debug})
 	if err != nil {
 		return err
 	}
@@ -253,18 +266,19 @@ func newFastHTTP(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) {
 	return fastEndpoint{s}, nil
 }
 
-// startPprof serves net/http/pprof on a loopback address; stop closes it.
-func startPprof(addr string, logger *slog.Logger) (stop func(), err error) {
+// startPprof serves net/http/pprof and the memory reading on a loopback address; stop closes
+// it.
+func startPprof(addr string, logger *slog.Logger) (urls debugURLs, stop func(), err error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, err
+		return urls, nil, err
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("%s is not a loopback address", addr)
+		return urls, nil, fmt.Errorf("%s is not a loopback address", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, err
+		return urls, nil, err
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
@@ -272,14 +286,17 @@ func startPprof(addr string, logger *slog.Logger) (stop func(), err error) {
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.HandleFunc("/debug/memory", serveMemory)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			logger.Error("pprof listener stopped", "err", err)
 		}
 	}()
-	logger.Info("pprof", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
-	return func() { _ = hs.Close() }, nil
+	base := "http://" + ln.Addr().String()
+	urls = debugURLs{Pprof: base + "/debug/pprof/", Memory: base + "/debug/memory"}
+	logger.Info("pprof", "url", urls.Pprof, "memory", urls.Memory)
+	return urls, func() { _ = hs.Close() }, nil
 }
 
 // splitList splits a comma-separated flag value, dropping empty items.

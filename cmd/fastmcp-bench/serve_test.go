@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -42,11 +43,12 @@ func build(t *testing.T) string {
 // TestBinary builds the command once and runs it as a user would.
 func TestBinary(t *testing.T) {
 	bin := build(t)
+	ver := builtVersion(t, bin)
 	for _, stack := range []string{"fasthttp", "nethttp"} {
-		t.Run("serve demo/"+stack, func(t *testing.T) { testServeDemo(t, bin, stack) })
+		t.Run("serve demo/"+stack, func(t *testing.T) { testServeDemo(t, bin, stack, ver) })
 		t.Run("drain/"+stack, func(t *testing.T) { testServeDrain(t, bin, stack) })
 	}
-	t.Run("stdio", func(t *testing.T) { testServeStdio(t, bin) })
+	t.Run("stdio", func(t *testing.T) { testServeStdio(t, bin, ver) })
 	t.Run("conformance fixtures and limit flags", func(t *testing.T) { testServeConformance(t, bin) })
 	t.Run("pprof", func(t *testing.T) { testServePprof(t, bin) })
 	t.Run("usage errors", func(t *testing.T) { testUsageErrors(t, bin) })
@@ -57,6 +59,7 @@ func TestBinary(t *testing.T) {
 type server struct {
 	cmd    *exec.Cmd
 	url    string
+	debug  debugURLs // with --pprof
 	stdout *bufio.Reader
 	stderr *lockedBuffer
 	exited chan error
@@ -102,13 +105,15 @@ func startServe(t *testing.T, bin string, args ...string) *server {
 	}()
 	select {
 	case line := <-lines:
-		var announced struct {
-			URL string `json:"url"`
-		}
+		var announced announceLine
 		require.NoError(t, json.Unmarshal([]byte(line), &announced), "stdout line %q; stderr:\n%s", line, s.stderr.String())
-		assert.Equal(t, `{"url":"`+announced.URL+`"}`+"\n", line, "exactly the JSON line")
+		want := `{"url":"` + announced.URL + `"}` + "\n"
+		if announced.Pprof != "" {
+			want = `{"url":"` + announced.URL + `","pprof":"` + announced.Pprof + `","memory":"` + announced.Memory + `"}` + "\n"
+		}
+		assert.Equal(t, want, line, "exactly the JSON line")
 		assert.Regexp(t, `^http://127\.0\.0\.1:\d+/mcp$`, announced.URL)
-		s.url = announced.URL
+		s.url, s.debug = announced.URL, announced.debugURLs
 	case <-time.After(30 * time.Second):
 		t.Fatalf("no URL line; stderr:\n%s", s.stderr.String())
 	}
@@ -151,6 +156,12 @@ func post(t *testing.T, url, method, name, body string) (int, string) {
 
 // doPost is post for goroutines other than the test's.
 func doPost(url, method, name, body string) (int, string, error) {
+	return doPostStream(url, method, name, body, nil)
+}
+
+// doPostStream is doPost reading the answer line by line, calling onLine (when not nil) with
+// each line as it arrives: an event stream's first event tells the caller the handler runs.
+func doPostStream(url, method, name, body string, onLine func(string)) (int, string, error) {
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		return 0, "", err
@@ -169,17 +180,64 @@ func doPost(url, method, name, body string) (int, string, error) {
 		return 0, "", err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), err
+	var all strings.Builder
+	r := bufio.NewReader(resp.Body)
+	for {
+		line, err := r.ReadString('\n')
+		all.WriteString(line)
+		if onLine != nil && line != "" {
+			onLine(line)
+		}
+		if err == io.EOF {
+			return resp.StatusCode, all.String(), nil
+		}
+		if err != nil {
+			return resp.StatusCode, all.String(), err
+		}
+	}
 }
 
-func testServeDemo(t *testing.T, bin, stack string) {
+// builtVersion asks the binary for its version, and checks it against what the Go toolchain
+// stamped into it: a pseudo-version in a git checkout, none with -buildvcs=false.
+func builtVersion(t *testing.T, bin string) string {
+	t.Helper()
+	out, err := exec.Command(bin, "version").Output()
+	require.NoError(t, err)
+	ver, ok := strings.CutPrefix(string(out), "fastmcp-bench ")
+	require.True(t, ok, "version output %q", out)
+	ver = strings.TrimSuffix(ver, "\n")
+
+	goCmd, err := exec.LookPath("go")
+	require.NoError(t, err)
+	info, err := exec.Command(goCmd, "version", "-m", bin).Output()
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^\s*mod\s+\S+\s+(\S+)`).FindSubmatch(info)
+	require.NotNil(t, m, "no mod line in go version -m:\n%s", info)
+	want := string(m[1])
+	if want == "(devel)" {
+		want = "devel"
+	}
+	assert.Equal(t, want, ver)
+
+	for _, alias := range []string{"--version", "-version"} {
+		out, err := exec.Command(bin, alias).Output()
+		require.NoError(t, err)
+		assert.Equal(t, "fastmcp-bench "+ver+"\n", string(out), alias)
+	}
+	return ver
+}
+
+// serverInfo is the _meta member of the binary's results.
+func serverInfo(ver string) string {
+	return `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fastmcp-bench","version":"` + ver + `"}}`
+}
+
+func testServeDemo(t *testing.T, bin, stack, ver string) {
 	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--stack", stack)
 	code, body := post(t, s.url, "tools/call", "echo",
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"héllo"},`+testMeta+`}}`)
 	assert.Equal(t, http.StatusOK, code)
-	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"héllo"}],
-		"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fastmcp-bench","version":"devel"}}}}`, body)
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"héllo"}],`+serverInfo(ver)+`}}`, body)
 
 	// The demo catalog only.
 	code, body = post(t, s.url, "tools/call", "test_simple_text",
@@ -193,7 +251,9 @@ func testServeDemo(t *testing.T, bin, stack string) {
 	assert.Contains(t, s.stderr.String(), "draining")
 }
 
-// testServeDrain: a request in flight when SIGINT arrives is answered before the exit.
+// testServeDrain: a request in flight when SIGINT arrives is answered before the exit. The
+// request asks for progress, so its first progress event proves the handler is running before
+// the signal is sent (a fixed pause does not on a loaded machine).
 func testServeDrain(t *testing.T, bin, stack string) {
 	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--fixtures", "conformance,demo", "--stack", stack)
 	type answer struct {
@@ -201,19 +261,34 @@ func testServeDrain(t *testing.T, bin, stack string) {
 		body string
 		err  error
 	}
+	running := make(chan struct{})
+	var once sync.Once
 	answered := make(chan answer, 1)
 	go func() {
-		code, body, err := doPost(s.url, "tools/call", "sleep",
-			`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"sleep","arguments":{"ms":300},`+testMeta+`}}`)
+		code, body, err := doPostStream(s.url, "tools/call", "sleep",
+			`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"sleep","arguments":{"ms":300},`+
+				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p"}}}`,
+			func(line string) {
+				if strings.Contains(line, `"notifications/progress"`) {
+					once.Do(func() { close(running) })
+				}
+			})
 		answered <- answer{code, body, err}
 	}()
-	time.Sleep(100 * time.Millisecond)
+	select {
+	case <-running:
+	case a := <-answered:
+		t.Fatalf("answered before any progress: %d %q %v", a.code, a.body, a.err)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no progress from the sleep call; stderr:\n%s", s.stderr.String())
+	}
 	require.NoError(t, s.cmd.Process.Signal(os.Interrupt))
 	a := <-answered
 	require.NoError(t, a.err)
 	assert.Equal(t, http.StatusOK, a.code)
 	assert.Contains(t, a.body, `"text":"slept 300 ms"`)
 	assert.Equal(t, 0, s.wait(t))
+	assert.Contains(t, s.stderr.String(), "draining", "the signal arrived while the call ran")
 }
 
 func testServeConformance(t *testing.T, bin string) {
@@ -228,7 +303,7 @@ func testServeConformance(t *testing.T, bin string) {
 
 // testServeStdio speaks newline-delimited JSON-RPC with serve --stdio: stdout carries only
 // replies; the end of stdin ends the process with 0, and so does SIGTERM.
-func testServeStdio(t *testing.T, bin string) {
+func testServeStdio(t *testing.T, bin, ver string) {
 	cmd := exec.Command(bin, "serve", "--stdio", "--fixtures", "demo")
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
@@ -248,8 +323,7 @@ func testServeStdio(t *testing.T, bin string) {
 	require.NoError(t, err)
 	line, err := lines.ReadString('\n')
 	require.NoError(t, err, "stderr: %s", stderr.String())
-	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"héllo"}],
-		"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fastmcp-bench","version":"devel"}}}}`, line)
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"héllo"}],`+serverInfo(ver)+`}}`, line)
 	require.NoError(t, stdin.Close())
 	select {
 	case err := <-exited:
@@ -259,43 +333,55 @@ func testServeStdio(t *testing.T, bin string) {
 		t.Fatal("serve --stdio did not exit at the end of stdin")
 	}
 
-	// A signal while stdin is still open.
+	// A signal while stdin is still open, sent once a first reply proves the process is past
+	// installing its signal handler (before that, SIGTERM kills it with the default action).
 	cmd = exec.Command(bin, "serve", "--stdio")
-	_, err = cmd.StdinPipe()
+	stdin, err = cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err = cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	time.Sleep(100 * time.Millisecond)
-	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	_, err = io.WriteString(stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+testMeta+`}}`+"\n")
+	require.NoError(t, err)
+	line, err = bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	assert.Contains(t, line, `"id":2,"result"`)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	select {
 	case err := <-done:
-		assert.NoError(t, err)
+		assert.NoError(t, err, "exit status after SIGTERM")
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
+		<-done
 		t.Fatal("serve --stdio did not exit on SIGTERM")
 	}
+	_ = stdin.Close()
 }
 
+// testServePprof: the URL line names the pprof index and the memory reading, and both answer
+// as soon as it is printed.
 func testServePprof(t *testing.T, bin string) {
 	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--pprof", "127.0.0.1:0")
-	var pprofURL string
-	require.Eventually(t, func() bool {
-		for _, line := range strings.Split(s.stderr.String(), "\n") {
-			if _, u, ok := strings.Cut(line, "msg=pprof url="); ok {
-				pprofURL = u
-				return true
-			}
-		}
-		return false
-	}, 10*time.Second, 10*time.Millisecond)
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+/debug/pprof/$`, s.debug.Pprof)
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+/debug/memory$`, s.debug.Memory)
 	client := &http.Client{Timeout: 10 * time.Second}
 	defer client.CloseIdleConnections()
-	resp, err := client.Get(pprofURL + "goroutine?debug=1")
+	resp, err := client.Get(s.debug.Pprof + "goroutine?debug=1")
 	require.NoError(t, err)
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+
+	resp, err = client.Get(s.debug.Memory)
+	require.NoError(t, err)
+	var m goMemory
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+	resp.Body.Close()
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	assert.Positive(t, m.Heap)
+	assert.Positive(t, m.Stacks)
 	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
 }
 
@@ -344,4 +430,5 @@ func testHelp(t *testing.T, bin string) {
 	out, err = exec.Command(bin, "help").CombinedOutput()
 	require.NoError(t, err)
 	assert.Contains(t, string(out), "serve ")
+	assert.Contains(t, string(out), "version ")
 }

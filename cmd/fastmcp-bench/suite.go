@@ -169,13 +169,13 @@ func runStreams(ctx context.Context, e *runEnv) (loadtest.Reporter, error) {
 			return nil, err
 		}
 		cfg.Target = t
-		if t.PID > 0 {
-			cfg.MemorySource = "VmRSS of pid " + strconv.Itoa(t.PID)
+		if t.PID <= 0 {
+			return loadtest.Streams(ctx, cfg) // no memory figure
 		}
-		return loadtest.Streams(ctx, cfg)
+		return measureStreams(ctx, cfg, &streamsProbe{pid: t.PID})
 	}
 	// The endpoint runs as a child process so that its memory is not mixed with the
-	// generator's; pprof gives its Go heap and stacks after a GC.
+	// generator's: its runtime gives the heap and stacks, /proc its resident set.
 	bin, err := self()
 	if err != nil {
 		return nil, err
@@ -188,13 +188,7 @@ func runStreams(ctx context.Context, e *runEnv) (loadtest.Reporter, error) {
 	}
 	defer c.stop()
 	cfg.Target = loadtest.Target{URL: c.url, Name: "fastmcp", PID: c.pid()}
-	cfg.Memory = c.goMemory
-	cfg.MemorySource = "Go heap+stacks in use after GC (child process, pprof)"
-	if _, err := c.goMemory(); err != nil {
-		cfg.Memory = nil // falls back to VmRSS through PID
-		cfg.MemorySource = "VmRSS of the child process"
-	}
-	return loadtest.Streams(ctx, cfg)
+	return measureStreams(ctx, cfg, &streamsProbe{heap: c.memory, pid: c.pid()})
 }
 
 func runDrain(ctx context.Context, e *runEnv) (loadtest.Reporter, error) {

@@ -85,9 +85,7 @@ func parseWrk(out []byte) (float64, error) {
 func profileChild(c *child, file string, d time.Duration) func() error {
 	done := make(chan error, 1)
 	go func() {
-		c.mu.Lock()
-		base := c.pprof
-		c.mu.Unlock()
+		base := c.debug.Pprof
 		if base == "" {
 			done <- errors.New("the server has no pprof endpoint")
 			return
