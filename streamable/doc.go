@@ -64,7 +64,12 @@
 // # Cancellation
 //
 // fasthttp never tells a handler that the client went away, so the listener watches the
-// connection of any request still running after 20 ms (without taking bytes of a pipelined
-// next request) and cancels its context when the peer closes: within about 100 ms of the
-// disconnect. Streams notice at their next write.
+// connection of any request still running after 20 ms and cancels its context when the peer
+// closes: within about 100 ms of the disconnect. Bytes that arrive meanwhile (a pipelined
+// request) are kept for after the response and the watch goes on, up to MaxHeaderBytes of
+// them; past that it stops reading, and a disconnect is noticed only when the response is
+// written. No response is sent to a client that went away. An end of stream is a
+// disconnect: a client that shuts down its sending side (shutdown(SHUT_WR)) while its
+// request runs cannot be told from one that closed, and is treated alike, as net/http and
+// nginx do. Streams notice at their next write.
 package streamable

@@ -113,7 +113,8 @@ func (s *Server) setListener(ln net.Listener) {
 
 func (s *Server) setListenerLocked(ln net.Listener) {
 	s.ln = &listener{Listener: ln, max: int64(s.ep.cfg.MaxConnections), stats: &s.ep.stats, clock: &s.tick.now,
-		readTimeout: s.ep.cfg.ReadTimeout, headTimeout: s.ep.cfg.HeadTimeout, idleTimeout: s.ep.cfg.IdleTimeout, writeTimeout: s.ep.cfg.WriteTimeout}
+		readTimeout: s.ep.cfg.ReadTimeout, headTimeout: s.ep.cfg.HeadTimeout, idleTimeout: s.ep.cfg.IdleTimeout, writeTimeout: s.ep.cfg.WriteTimeout,
+		stashMax: s.ep.cfg.MaxHeaderBytes} // a watch keeps at most one read buffer
 }
 
 // URL returns the endpoint's URL, such as http://127.0.0.1:8080/mcp, once listening.

@@ -129,6 +129,15 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 
 type identityKey struct{}
 
+// abandon ends a request whose client went away with no response at all: fasthttp hands
+// the connection over without writing (not even its default 200), and it is closed.
+func abandon(ctx *fasthttp.RequestCtx) {
+	ctx.HijackSetNoResponse(true)
+	ctx.Hijack(closeHijacked)
+}
+
+func closeHijacked(c net.Conn) { _ = c.Close() }
+
 // execute runs an admitted request on the executor and answers with its JSON reply, or
 // switches to an event stream when the handler sends a notification first. The executor
 // enforces RequestTimeout (one deadline heap for all requests, and it reports a timeout even
@@ -155,8 +164,12 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 			return
 		case inline && gone:
 			ep.stats.disconnects.Add(1)
-			ctx.SetConnectionClose()
 			<-j.awaitDone()
+			if j.completed() && j.reply != nil {
+				s.writeReply(ctx, j) // it finished all the same: the real outcome
+			} else {
+				abandon(ctx)
+			}
 			j.release()
 			return
 		case inline:
@@ -188,7 +201,7 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 				ep.exec.Cancel(key, errDisconnected)
 				ep.stats.disconnects.Add(1)
 				j.ack <- errDisconnected
-				ctx.SetConnectionClose()
+				abandon(ctx)
 				j.release()
 				return
 			}
@@ -202,7 +215,7 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 			c.unwatch()
 			ep.exec.Cancel(key, errDisconnected)
 			ep.stats.disconnects.Add(1)
-			ctx.SetConnectionClose()
+			abandon(ctx)
 			j.release()
 			return
 		}
