@@ -72,6 +72,7 @@ type conn struct {
 	closed  atomic.Bool
 	busy    atomic.Bool // a handler is serving a request read in full
 	headers headerSet   // the request's indexed headers, reused
+	req     reqState    // what the request's head told (see reqState)
 
 	// The watch of a running request.
 	watching  bool

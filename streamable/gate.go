@@ -3,7 +3,6 @@ package streamable
 import (
 	"bytes"
 	"context"
-	"sync"
 
 	"github.com/valyala/fasthttp"
 
@@ -75,37 +74,36 @@ func (ep *endpoint) runGate(r GateRequest) (GateDecision, *httpError) {
 	}
 }
 
-// gateResults carries gate decisions from HeaderReceived (which sees only the header) to the
-// handler of the same request, keyed by the request header.
-type gateResults struct {
-	m sync.Map // *fasthttp.RequestHeader -> gateResult
-}
-
+// gateResult is a gate's decision, carried from HeaderReceived (which sees only the header)
+// to the handler of the same request in its connection's reqState.
 type gateResult struct {
 	d   GateDecision
 	err *httpError
 }
 
-func (s *Server) gateHeader(h *fasthttp.RequestHeader) {
+// gateHeader runs the gate on the head of the request ctx is reading.
+func (s *Server) gateHeader(ctx *fasthttp.RequestCtx, c *conn) {
+	h := &ctx.Request.Header
 	gr := GateRequest{Method: h.Method(), Path: h.RequestURI(), Header: fastHeaders{h}}
 	if i := bytes.IndexByte(gr.Path, '?'); i >= 0 {
 		gr.Path = gr.Path[:i]
 	}
 	d, e := s.ep.runGate(gr)
-	s.gates.m.Store(h, gateResult{d: d, err: e})
+	c.req.gated, c.req.gate = true, gateResult{d: d, err: e}
 }
 
-// takeGate returns the gate decision for the request, and whether it was answered.
-func (s *Server) takeGate(ctx *fasthttp.RequestCtx) (served bool) {
-	v, ok := s.gates.m.LoadAndDelete(&ctx.Request.Header)
+// takeGate applies the gate decision for the request: it reports whether the request was
+// answered, and returns the verified identity otherwise.
+func (s *Server) takeGate(ctx *fasthttp.RequestCtx, c *conn) (id *fastmcp.Identity, served bool) {
+	res, ok := c.req.gate, c.req.gated
+	c.req.gated, c.req.gate = false, gateResult{}
 	if !ok {
 		s.writeError(ctx, errGateFailed, nil)
-		return true
+		return nil, true
 	}
-	res := v.(gateResult)
 	if res.err != nil {
 		s.writeError(ctx, res.err, nil)
-		return true
+		return nil, true
 	}
 	if r := res.d.Response; r != nil {
 		ctx.SetStatusCode(r.Status)
@@ -116,10 +114,7 @@ func (s *Server) takeGate(ctx *fasthttp.RequestCtx) (served bool) {
 			ctx.Response.Header.Set(k, v)
 		}
 		ctx.SetBody(r.Body)
-		return true
+		return nil, true
 	}
-	if res.d.Identity != nil {
-		ctx.SetUserValue(identityKey{}, res.d.Identity)
-	}
-	return false
+	return res.d.Identity, false
 }

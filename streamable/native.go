@@ -39,12 +39,8 @@ type Server struct {
 	tickStop sync.Once
 	// serveEnded is set when Serve returns: the tick then ends with the last connection.
 	serveEnded atomic.Bool
-	gates      gateResults
-	// lengthRequired marks (by request header) requests without a Content-Length, or
-	// chunked: they are refused with 411.
-	lengthRequired sync.Map
-	drainCtx       context.Context // cancelled when the drain window ends
-	drainEnd       context.CancelFunc
+	drainCtx   context.Context // cancelled when the drain window ends
+	drainEnd   context.CancelFunc
 }
 
 // New returns a listener serving srv under cfg; invalid configuration is an error wrapping

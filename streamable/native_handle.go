@@ -22,32 +22,41 @@ func (f fastHeaders) Values(name string) [][]byte { return f.h.PeekAll(name) }
 
 var errDisconnected = errors.New("streamable: client disconnected")
 
-// headerReceived runs once the head is read, before the body: it arms the body deadline and
-// keeps a chunked body from being read (it is refused with 411).
+// headerReceived runs once the head is read, before the body: it notes what the handler
+// needs to know of the head in the connection's reqState, runs the gate, arms the body
+// deadline, and keeps a body it will refuse from being read.
 func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
-	if s.ep.cfg.RequestGate != nil {
-		s.gateHeader(h) // the body deadline starts after the gate
-	}
+	ctx := ctxOfHeader(h)
 	rc := fasthttp.RequestConfig{ReadTimeout: s.ep.cfg.BodyTimeout}
-	switch h.ContentLength() {
-	case -1: // chunked: refused with 411, so read as little of it as possible
-		rc.MaxRequestBodySize = 1
-		s.lengthRequired.Store(h, struct{}{})
-	case -2: // no Content-Length: fasthttp reads an empty body and forgets
-		s.lengthRequired.Store(h, struct{}{})
+	c, ok := ctx.Conn().(*conn)
+	if !ok {
+		return rc // not a connection of the listener's (Serve wraps every one)
+	}
+	c.req = reqState{}
+	if s.ep.cfg.RequestGate != nil {
+		s.gateHeader(ctx, c) // the body deadline starts after the gate
+	}
+	// fasthttp reports a chunked body as -1 and none as -2 (it then reads an empty body and
+	// forgets).
+	if n := h.ContentLength(); n < 0 {
+		c.req.lengthRequired = true
+		if n == -1 {
+			rc.MaxRequestBodySize = 1 // refused with 411: read as little of it as possible
+		}
 	}
 	return rc
 }
 
-// handleError answers what fasthttp could not read: 413 for a body over the limit (411 for a
-// chunked one), 431 for a head over the limit, 400 otherwise (timeouts included).
+// handleError answers what fasthttp could not read: 413 for a body over the limit (411 for
+// a chunked one), 431 for a head over the limit, 400 otherwise (timeouts included).
 func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 	e := errBadRequest
 	var netErr interface{ Timeout() bool }
 	switch {
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		e = errBodyTooLarge
-		if _, chunked := s.lengthRequired.LoadAndDelete(&ctx.Request.Header); chunked {
+		// A body is read only after its head, whose reqState is this request's.
+		if c, ok := ctx.Conn().(*conn); ok && c.req.lengthRequired {
 			e = errLengthRequired
 		}
 	case isSmallBuffer(err):
@@ -90,23 +99,25 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	h.reset(&req.Header)
 	c.busy.Store(true)
 	defer c.busy.Store(false)
-	if ep.cfg.RequestGate != nil && s.takeGate(ctx) {
-		return
+	var identity *fastmcp.Identity
+	if ep.cfg.RequestGate != nil {
+		var served bool
+		if identity, served = s.takeGate(ctx, c); served {
+			return
+		}
 	}
 	if e := ep.admitHead(req.Header.Method(), ctx.Path(), h, req.Header.Host()); e != nil {
 		s.writeError(ctx, e, nil)
 		return
 	}
-	if s.needsLength(req) || len(h.Values("Transfer-Encoding")) > 0 {
-		ctx.SetConnectionClose()
+	if c.req.lengthRequired {
+		ctx.SetConnectionClose() // the framing of what follows is unknown
 		s.writeError(ctx, errLengthRequired, nil)
 		return
 	}
 	j := acquireJob(ep)
 	j.body = append(j.body[:0], req.Body()...)
-	if id, ok := ctx.UserValue(identityKey{}).(*fastmcp.Identity); ok {
-		j.identity = id
-	}
+	j.identity = identity
 	e, body := ep.admitBody(j, h)
 	switch {
 	case body != nil:
@@ -126,8 +137,6 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	}
 	s.execute(ctx, j)
 }
-
-type identityKey struct{}
 
 // abandon ends a request whose client went away with no response at all: fasthttp hands
 // the connection over without writing (not even its default 200), and it is closed.
@@ -286,14 +295,4 @@ func setStreamHeaders(h *fasthttp.ResponseHeader) {
 func isSmallBuffer(err error) bool {
 	var sb *fasthttp.ErrSmallBuffer
 	return errors.As(err, &sb)
-}
-
-// needsLength reports whether the request came without a Content-Length (or chunked), as
-// headerReceived noted; only bodies that short can be such requests.
-func (s *Server) needsLength(req *fasthttp.Request) bool {
-	if len(req.Body()) > 1 {
-		return false
-	}
-	_, ok := s.lengthRequired.LoadAndDelete(&req.Header)
-	return ok
 }
