@@ -17,12 +17,14 @@
 // (errors found before the body parsed carry a null id; later ones echo the request's id):
 // the method is POST (405 with Allow: POST); the path (404); the Origin, when present, names
 // an allowed host (403); the Host names an allowed host (403; on a loopback address it must
-// be a loopback name, against DNS rebinding); Content-Type is application/json (415); Accept
-// lists application/json and text/event-stream (406); a Content-Length and no
-// Transfer-Encoding (411); the body is JSON (400 -32700); a notification or response object
-// is accepted with 202 and no body; a batch is 400 -32600; the envelope is valid (400); when
-// the request carries its _meta, the mirrored headers MCP-Protocol-Version, Mcp-Method,
-// Mcp-Name (trimmed, =?base64?…?= decoded) and, for tools/call, the Mcp-Param-* headers of
+// be a loopback name, against DNS rebinding); Content-Type is application/json (415); Accept lists
+// application/json and text/event-stream (406); a Content-Length and no Transfer-Encoding of
+// any kind (411, connection closed; the native listener refuses a Transfer-Encoding it cannot
+// parse with 411 before any other check, net/http's server answers 501 to one it does not
+// support); the body is JSON (400 -32700); a notification or response object is accepted
+// with 202 and no body; a batch is 400 -32600; the envelope is valid (400); when the request
+// carries its _meta, the mirrored headers MCP-Protocol-Version, Mcp-Method, Mcp-Name
+// (trimmed, =?base64?…?= decoded) and, for tools/call, the Mcp-Param-* headers of
 // x-mcp-header arguments match the body (400 -32020); then the core answers (-32602 for
 // missing _meta and -32022 for an unsupported version with 400, -32601 with 404, -32021 with
 // 400, other errors with 200). Mcp-Session-Id and Last-Event-ID are ignored.

@@ -68,7 +68,10 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 		KeepHijackedConns:            true, // listen streams own their connection (see serveListen)
 		NoDefaultContentType:         true,
 		DisablePreParseMultipartForm: true,
-		Logger:                       fasthttpLogger{c.Logger},
+		// Errors name their cause without quoting the request (which may carry credentials),
+		// and an unsupported Transfer-Encoding is ErrUnsupportedTransferEncoding (411).
+		SecureErrorLogMessage: true,
+		Logger:                fasthttpLogger{c.Logger},
 		ConnState: func(nc net.Conn, st fasthttp.ConnState) {
 			c, ok := nc.(*conn)
 			if !ok {

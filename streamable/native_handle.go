@@ -37,10 +37,11 @@ func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfi
 		s.gateHeader(ctx, c) // the body deadline starts after the gate
 	}
 	// fasthttp reports a chunked body as -1 and none as -2 (it then reads an empty body and
-	// forgets).
-	if n := h.ContentLength(); n < 0 {
+	// forgets). It drops "Transfer-Encoding: identity" altogether, but closes the connection
+	// of a request with both framings, so only such heads need a look at their raw lines.
+	if n := h.ContentLength(); n < 0 || h.ConnectionClose() && hasTransferEncoding(h.RawHeaders()) {
 		c.req.lengthRequired = true
-		if n == -1 {
+		if n != -2 {
 			rc.MaxRequestBodySize = 1 // refused with 411: read as little of it as possible
 		}
 	}
@@ -48,7 +49,9 @@ func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfi
 }
 
 // handleError answers what fasthttp could not read: 413 for a body over the limit (411 for
-// a chunked one), 431 for a head over the limit, 400 otherwise (timeouts included).
+// one framed by a Transfer-Encoding), 431 for a head over the limit, 411 for a
+// Transfer-Encoding fasthttp cannot parse, 400 otherwise (timeouts included). fasthttp then
+// closes the connection.
 func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 	e := errBadRequest
 	var netErr interface{ Timeout() bool }
@@ -59,6 +62,8 @@ func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 		if c, ok := ctx.Conn().(*conn); ok && c.req.lengthRequired {
 			e = errLengthRequired
 		}
+	case errors.Is(err, fasthttp.ErrUnsupportedTransferEncoding):
+		e = errLengthRequired
 	case isSmallBuffer(err):
 		e = errHeaderTooLarge
 	case errors.As(err, &netErr) && netErr.Timeout():
@@ -78,8 +83,14 @@ func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 	s.writeError(ctx, e, nil)
 }
 
+// writeError answers with the transport's error e, replacing whatever the response held
+// except a Connection: close already decided.
 func (s *Server) writeError(ctx *fasthttp.RequestCtx, e *httpError, id []byte) {
+	closing := ctx.Response.ConnectionClose()
 	ctx.Response.Reset()
+	if closing {
+		ctx.Response.SetConnectionClose()
+	}
 	ctx.SetStatusCode(e.status)
 	if e.allow {
 		ctx.Response.Header.Set("Allow", http.MethodPost)
@@ -92,6 +103,15 @@ func (s *Server) writeError(ctx *fasthttp.RequestCtx, e *httpError, id []byte) {
 }
 
 func (s *Server) handle(ctx *fasthttp.RequestCtx) {
+	s.serveRequest(ctx)
+	if s.draining.Load() {
+		// Every response of a drain closes its connection. fasthttp does so too once its
+		// own shutdown has begun, which comes after the drain's first steps.
+		ctx.Response.SetConnectionClose()
+	}
+}
+
+func (s *Server) serveRequest(ctx *fasthttp.RequestCtx) {
 	ep := s.ep
 	req := &ctx.Request
 	c := ctx.Conn().(*conn)
@@ -155,9 +175,6 @@ func closeHijacked(c net.Conn) { _ = c.Close() }
 func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	ep := s.ep
 	c := ctx.Conn().(*conn)
-	if s.draining.Load() {
-		ctx.SetConnectionClose()
-	}
 	key := pool.Key{Owner: c.id}
 	ep.stats.inFlight.Add(1)
 	defer ep.stats.inFlight.Add(-1)

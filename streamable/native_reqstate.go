@@ -1,6 +1,7 @@
 package streamable
 
 import (
+	"bytes"
 	"unsafe"
 
 	"github.com/valyala/fasthttp"
@@ -29,4 +30,22 @@ const headerOffset = unsafe.Offsetof((*fasthttp.RequestCtx)(nil).Request) + unsa
 // to clean up. TestHeaderReceivedLeadsToItsConn pins this against fasthttp upgrades.
 func ctxOfHeader(h *fasthttp.RequestHeader) *fasthttp.RequestCtx {
 	return (*fasthttp.RequestCtx)(unsafe.Add(unsafe.Pointer(h), -int(headerOffset)))
+}
+
+// hasTransferEncoding reports whether a raw head (fasthttp's RawHeaders: the header lines
+// as received) has a Transfer-Encoding field. fasthttp drops "identity" when it parses the
+// head, so only the raw lines still show it.
+func hasTransferEncoding(raw []byte) bool {
+	for len(raw) > 0 {
+		line := raw
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			line, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = nil
+		}
+		if i := bytes.IndexByte(line, ':'); i >= 0 && equalFoldASCII("Transfer-Encoding", line[:i]) {
+			return true
+		}
+	}
+	return false
 }
