@@ -17,7 +17,8 @@
 // (errors found before the body parsed carry a null id; later ones echo the request's id):
 // the method is POST (405 with Allow: POST); the path (404); the Origin, when present, names
 // an allowed host (403); the Host names an allowed host (403; on a loopback address it must
-// be a loopback name, against DNS rebinding); Content-Type is application/json (415); Accept lists
+// be a loopback name, against DNS rebinding; the authority of an absolute-form target stands
+// for the Host, RFC 9112 §3.2.2); Content-Type is application/json (415); Accept lists
 // application/json and text/event-stream (406); a Content-Length and no Transfer-Encoding of
 // any kind (411, connection closed; the native listener refuses a Transfer-Encoding it cannot
 // parse with 411 before any other check, net/http's server answers 501 to one it does not

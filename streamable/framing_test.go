@@ -108,3 +108,56 @@ func TestDrainClosesAfterResponse(t *testing.T) {
 		assert.Empty(t, readToClose(t, br))
 	})
 }
+
+// An absolute-form request-target names the host (RFC 9112 §3.2.2): its authority is checked
+// against the allowed hosts instead of the Host header, and its path against the endpoint's.
+func TestAbsoluteFormTarget(t *testing.T) {
+	s := startServer(t, newCore(t), Config{})
+	std := []string{"Content-Type: application/json", "Accept: application/json, text/event-stream", "MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list"}
+	with := func(host string) []string { return append([]string{"Host: " + host}, std...) }
+	body := list("1")
+	self := hostOf(s)
+	for _, tc := range []struct {
+		name, target, host string
+		status             int
+		body               string
+	}{
+		{"foreign authority", "http://evil.example/mcp", self, 403, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden: host not allowed"}}`},
+		{"foreign authority with a port", "http://evil.example:" + strings.Split(self, ":")[1] + "/mcp", self, 403, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden: host not allowed"}}`},
+		{"foreign authority with userinfo", "http://127.0.0.1@evil.example/mcp", self, 403, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden: host not allowed"}}`},
+		{"loopback authority, foreign Host", "http://" + self + "/mcp", "evil.example", 200, ""},
+		{"upper-case scheme", "HTTP://localhost/mcp", self, 200, ""},
+		{"other path", "http://" + self + "/other", self, 404, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Not found"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, got := exchange(t, s, rawPost(tc.target, body, with(tc.host)...))
+			assert.Equal(t, tc.status, resp.StatusCode)
+			if tc.body != "" {
+				assert.Equal(t, tc.body, got)
+			} else {
+				assert.Contains(t, got, `"tools":[`)
+			}
+		})
+	}
+}
+
+// A request gate sees the path the endpoint routes on: that of an absolute-form target, and
+// after fasthttp's normalization, so a gate guarding the endpoint's path cannot be stepped
+// around by spelling it differently.
+func TestGateSeesTheRoutedPath(t *testing.T) {
+	paths := make(chan string, 8)
+	gate := func(_ context.Context, r GateRequest) (GateDecision, error) {
+		paths <- string(r.Path)
+		if string(r.Path) == "/mcp" {
+			return GateDecision{Response: &GateResponse{Status: http.StatusUnauthorized}}, nil
+		}
+		return GateDecision{}, nil
+	}
+	s := startServer(t, newCore(t), Config{RequestGate: gate})
+	std := []string{"Host: " + hostOf(s), "Content-Type: application/json", "Accept: application/json, text/event-stream", "MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list"}
+	for _, target := range []string{"/mcp", "/mcp?x=1", "http://" + hostOf(s) + "/mcp", "/%6Dcp", "/x/../mcp", "//mcp"} {
+		resp, _ := exchange(t, s, rawPost(target, list("1"), std...))
+		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "%s", target)
+		assert.Equal(t, "/mcp", <-paths, "%s", target)
+	}
+}

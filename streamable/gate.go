@@ -1,7 +1,6 @@
 package streamable
 
 import (
-	"bytes"
 	"context"
 
 	"github.com/valyala/fasthttp"
@@ -9,7 +8,9 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
-// GateRequest is what a RequestGate sees: the request before its body is read.
+// GateRequest is what a RequestGate sees: the request before its body is read. Path is the
+// path the endpoint routes on: decoded and normalized, and an absolute-form target's path
+// (never its scheme and authority, nor the query).
 type GateRequest struct {
 	Method, Path []byte
 	Header       Headers
@@ -81,13 +82,13 @@ type gateResult struct {
 	err *httpError
 }
 
-// gateHeader runs the gate on the head of the request ctx is reading.
+// gateHeader runs the gate on the head of the request ctx is reading. The gate sees the path
+// the endpoint routes on (fasthttp's parsed path: an absolute-form target's, decoded and
+// normalized), not the raw target, so it cannot be stepped around by spelling the path
+// differently.
 func (s *Server) gateHeader(ctx *fasthttp.RequestCtx, c *conn) {
 	h := &ctx.Request.Header
-	gr := GateRequest{Method: h.Method(), Path: h.RequestURI(), Header: fastHeaders{h}}
-	if i := bytes.IndexByte(gr.Path, '?'); i >= 0 {
-		gr.Path = gr.Path[:i]
-	}
+	gr := GateRequest{Method: h.Method(), Path: ctx.Path(), Header: fastHeaders{h}}
 	d, e := s.ep.runGate(gr)
 	c.req.gated, c.req.gate = true, gateResult{d: d, err: e}
 }

@@ -126,7 +126,7 @@ func (s *Server) serveRequest(ctx *fasthttp.RequestCtx) {
 			return
 		}
 	}
-	if e := ep.admitHead(req.Header.Method(), ctx.Path(), h, req.Header.Host()); e != nil {
+	if e := ep.admitHead(req.Header.Method(), ctx.Path(), h, targetHost(ctx)); e != nil {
 		s.writeError(ctx, e, nil)
 		return
 	}
@@ -156,6 +156,15 @@ func (s *Server) serveRequest(ctx *fasthttp.RequestCtx) {
 		return
 	}
 	s.execute(ctx, j)
+}
+
+// targetHost is the host a request names: the authority of an absolute-form target
+// (RFC 9112 §3.2.2: the Host header is then ignored), else the Host header.
+func targetHost(ctx *fasthttp.RequestCtx) []byte {
+	if t := ctx.Request.Header.RequestURI(); len(t) > 0 && t[0] != '/' {
+		return ctx.URI().Host()
+	}
+	return ctx.Request.Header.Host()
 }
 
 // abandon ends a request whose client went away with no response at all: fasthttp hands
