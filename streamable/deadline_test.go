@@ -279,3 +279,38 @@ func TestServeAfterShutdown(t *testing.T) {
 	_, err = ln.Accept()
 	assert.ErrorIs(t, err, net.ErrClosed, "the listener is closed")
 }
+
+// A tick that runs late left the clock standing still for longer than coarseSlack covers, so
+// bounds timed from it in that gap may have started early; the tick judges bounds that much
+// later for as long as such a bound can run, then no longer.
+func TestTickLagDelaysBounds(t *testing.T) {
+	const ms = int64(time.Millisecond)
+	tk := newTicker()
+	tk.hold = 1000 * ms
+	var judged int64
+	tk.onTick = func(now int64) { judged = now }
+	t0, at := time.Now().UnixNano(), int64(0)
+	tick := func(gap, lag int64, what string) {
+		t.Helper()
+		at += gap
+		now := t0 + at*ms
+		require.False(t, tk.advance(now))
+		require.Equal(t, now-lag*ms, judged, "%s (at %d ms)", what, at)
+		require.Equal(t, now, tk.now.Load(), "%s: the clock itself is not held back", what)
+	}
+	onTime := func(until, lag int64, what string) {
+		t.Helper()
+		for at+10 <= until {
+			tick(10, lag, what)
+		}
+	}
+	tick(0, 0, "first tick")
+	onTime(100, 0, "on time")
+	tick(20, 10, "10 ms late") // at 120
+	onTime(500, 10, "on time, the lag held")
+	tick(250, 240, "240 ms late: the larger lag") // at 750
+	tick(15, 240, "5 ms late: the larger lag still")
+	onTime(765+1000+10, 240, "held for the hold after the last late tick")
+	tick(10, 0, "past the hold")
+	onTime(2000, 0, "on time")
+}

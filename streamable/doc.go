@@ -62,7 +62,8 @@
 //   - DrainTimeout (5 s): see [Server.Shutdown].
 //
 // The native listener's read and write deadlines are checked by a 10 ms tick shared by every
-// connection, not armed per request: they never fire early, and up to 20 ms late.
+// connection, not armed per request: they never fire early, and up to 20 ms late (later in a
+// starved process: after a tick ran late, by as much, for the length of the longest bound).
 //
 // # Cancellation
 //

@@ -53,6 +53,7 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 	s := &Server{ep: ep, serving: make(chan struct{}), tick: newTicker()}
 	s.drainCtx, s.drainEnd = context.WithCancel(context.Background())
 	c := ep.cfg
+	s.tick.hold = int64(max(c.HeadTimeout, c.ReadTimeout, c.IdleTimeout, c.WriteTimeout)) // the bounds timed from the tick's clock
 	s.fs = &fasthttp.Server{
 		Handler:        s.handle,
 		ErrorHandler:   s.handleError,
