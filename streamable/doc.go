@@ -72,7 +72,8 @@
 // closes: within about 100 ms of the disconnect. Bytes that arrive meanwhile (a pipelined
 // request) are kept for after the response and the watch goes on, up to MaxHeaderBytes of
 // them; past that it stops reading, and a disconnect is noticed only when the response is
-// written. No response is sent to a client that went away. An end of stream is a
+// written. A request whose client went away is answered only if it finished anyway (with
+// its real reply), else not at all, never with an empty response. An end of stream is a
 // disconnect: a client that shuts down its sending side (shutdown(SHUT_WR)) while its
 // request runs cannot be told from one that closed, and is treated alike, as net/http and
 // nginx do. Streams notice at their next write.
