@@ -24,6 +24,9 @@ type listener struct {
 	readTimeout, headTimeout, idleTimeout, writeTimeout time.Duration
 	// clock is the server's coarse time in Unix nanoseconds (0 before the first tick).
 	clock *atomic.Int64
+	// stashMax bounds what a watch keeps of the bytes a client sends while its request runs
+	// (see conn.watch); 0 means DefaultMaxHeaderBytes.
+	stashMax int
 
 	conns connTable // the open connections, for the tick and the end of a drain
 }
@@ -69,6 +72,7 @@ type conn struct {
 	closed  atomic.Bool
 	busy    atomic.Bool // a handler is serving a request read in full
 	headers headerSet   // the request's indexed headers, reused
+	req     reqState    // what the request's head told (see reqState)
 
 	// The watch of a running request.
 	watching  bool
@@ -85,6 +89,9 @@ func (c *conn) Read(p []byte) (int, error) {
 		c.mu.Lock()
 		n := copy(p, c.stash)
 		c.stash = c.stash[n:]
+		if len(c.stash) == 0 {
+			c.stash = nil // a long-lived connection does not keep the buffer
+		}
 		c.hasStash.Store(len(c.stash) > 0)
 		c.mu.Unlock()
 		return n, nil
@@ -133,30 +140,56 @@ func (c *conn) Close() error {
 
 // watch starts reading the connection in the background; the returned channel is closed if
 // the peer closes it (or it fails) before unwatch. Bytes that arrive meanwhile (a pipelined
-// request) are kept for the next Read, and end the watch.
+// request, or anything else) are kept for the next Read, and the watch goes on, up to the
+// listener's stashMax bytes: there it stops reading, TCP flow control holds back the rest,
+// and a disconnect is noticed only when the response is written.
+//
+// An end of stream counts as gone. A read cannot tell a client that closed from one that
+// only shut down its sending side (shutdown(SHUT_WR)) and still waits for the response;
+// like net/http's background read and nginx, the listener takes both for a client that went
+// away, so the documented cancellation holds for the common one.
 func (c *conn) watch(onGone func()) <-chan struct{} {
 	if c.gone == nil {
 		c.gone, c.watchDone = make(chan struct{}), make(chan struct{}, 1)
 	}
 	c.watching = true
 	c.clearReadCut()
-	go func() {
-		var buf [512]byte
-		n, err := c.Conn.Read(buf[:])
+	go c.watchReads(c.gone, onGone)
+	return c.gone
+}
+
+// watchReads is the watch's reader.
+func (c *conn) watchReads(gone chan struct{}, onGone func()) {
+	defer func() { c.watchDone <- struct{}{} }()
+	limit := c.l.stashMax
+	if limit <= 0 {
+		limit = DefaultMaxHeaderBytes
+	}
+	var buf [512]byte
+	for {
+		c.mu.Lock()
+		room := limit - len(c.stash)
+		c.mu.Unlock()
+		if room <= 0 {
+			return // full: stop watching (see watch)
+		}
+		n, err := c.Conn.Read(buf[:min(room, len(buf))])
 		if n > 0 {
 			c.mu.Lock()
 			c.stash = append(c.stash, buf[:n]...)
 			c.hasStash.Store(true)
 			c.mu.Unlock()
-		} else if err != nil && !isTimeout(err) {
-			close(c.gone)
-			if onGone != nil {
-				onGone()
-			}
 		}
-		c.watchDone <- struct{}{}
-	}()
-	return c.gone
+		if err != nil {
+			if !isTimeout(err) {
+				close(gone)
+				if onGone != nil {
+					onGone()
+				}
+			}
+			return
+		}
+	}
 }
 
 // unwatch stops a watch and waits for its reader, so fasthttp owns the connection again.

@@ -16,7 +16,8 @@ import (
 // deadline in the past. The phases and bounds the listener times itself start on the coarse
 // clock, which lags by up to a tick, so they carry one tick of slack (coarseSlack): a
 // deadline never fires early, and fires at most two ticks late, noise next to its value
-// (seconds).
+// (seconds). A tick that runs late lags the clock by more; the tick then judges bounds that
+// much later for a while (ticker.advance), so they still never fire early.
 //
 // The listener sets the phases itself, on the coarse clock, from fasthttp's connection
 // states: HeadTimeout from the connection's start (Accept) or a keep-alive request's first

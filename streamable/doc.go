@@ -17,12 +17,15 @@
 // (errors found before the body parsed carry a null id; later ones echo the request's id):
 // the method is POST (405 with Allow: POST); the path (404); the Origin, when present, names
 // an allowed host (403); the Host names an allowed host (403; on a loopback address it must
-// be a loopback name, against DNS rebinding); Content-Type is application/json (415); Accept
-// lists application/json and text/event-stream (406); a Content-Length and no
-// Transfer-Encoding (411); the body is JSON (400 -32700); a notification or response object
-// is accepted with 202 and no body; a batch is 400 -32600; the envelope is valid (400); when
-// the request carries its _meta, the mirrored headers MCP-Protocol-Version, Mcp-Method,
-// Mcp-Name (trimmed, =?base64?…?= decoded) and, for tools/call, the Mcp-Param-* headers of
+// be a loopback name, against DNS rebinding; the authority of an absolute-form target stands
+// for the Host, RFC 9112 §3.2.2); Content-Type is application/json (415); Accept lists
+// application/json and text/event-stream (406); a Content-Length and no Transfer-Encoding of
+// any kind (411, connection closed; the native listener refuses a Transfer-Encoding it cannot
+// parse with 411 before any other check, net/http's server answers 501 to one it does not
+// support); the body is JSON (400 -32700); a notification or response object is accepted
+// with 202 and no body; a batch is 400 -32600; the envelope is valid (400); when the request
+// carries its _meta, the mirrored headers MCP-Protocol-Version, Mcp-Method, Mcp-Name
+// (trimmed, =?base64?…?= decoded) and, for tools/call, the Mcp-Param-* headers of
 // x-mcp-header arguments match the body (400 -32020); then the core answers (-32602 for
 // missing _meta and -32022 for an unsupported version with 400, -32601 with 404, -32021 with
 // 400, other errors with 200). Mcp-Session-Id and Last-Event-ID are ignored.
@@ -59,12 +62,19 @@
 //   - DrainTimeout (5 s): see [Server.Shutdown].
 //
 // The native listener's read and write deadlines are checked by a 10 ms tick shared by every
-// connection, not armed per request: they never fire early, and up to 20 ms late.
+// connection, not armed per request: they never fire early, and up to 20 ms late (later in a
+// starved process: after a tick ran late, by as much, for the length of the longest bound).
 //
 // # Cancellation
 //
 // fasthttp never tells a handler that the client went away, so the listener watches the
-// connection of any request still running after 20 ms (without taking bytes of a pipelined
-// next request) and cancels its context when the peer closes: within about 100 ms of the
-// disconnect. Streams notice at their next write.
+// connection of any request still running after 20 ms and cancels its context when the peer
+// closes: within about 100 ms of the disconnect. Bytes that arrive meanwhile (a pipelined
+// request) are kept for after the response and the watch goes on, up to MaxHeaderBytes of
+// them; past that it stops reading, and a disconnect is noticed only when the response is
+// written. A request whose client went away is answered only if it finished anyway (with
+// its real reply), else not at all, never with an empty response. An end of stream is a
+// disconnect: a client that shuts down its sending side (shutdown(SHUT_WR)) while its
+// request runs cannot be told from one that closed, and is treated alike, as net/http and
+// nginx do. Streams notice at their next write.
 package streamable

@@ -1,16 +1,16 @@
 package streamable
 
 import (
-	"bytes"
 	"context"
-	"sync"
 
 	"github.com/valyala/fasthttp"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
-// GateRequest is what a RequestGate sees: the request before its body is read.
+// GateRequest is what a RequestGate sees: the request before its body is read. Path is the
+// path the endpoint routes on: decoded and normalized, and an absolute-form target's path
+// (never its scheme and authority, nor the query).
 type GateRequest struct {
 	Method, Path []byte
 	Header       Headers
@@ -75,37 +75,36 @@ func (ep *endpoint) runGate(r GateRequest) (GateDecision, *httpError) {
 	}
 }
 
-// gateResults carries gate decisions from HeaderReceived (which sees only the header) to the
-// handler of the same request, keyed by the request header.
-type gateResults struct {
-	m sync.Map // *fasthttp.RequestHeader -> gateResult
-}
-
+// gateResult is a gate's decision, carried from HeaderReceived (which sees only the header)
+// to the handler of the same request in its connection's reqState.
 type gateResult struct {
 	d   GateDecision
 	err *httpError
 }
 
-func (s *Server) gateHeader(h *fasthttp.RequestHeader) {
-	gr := GateRequest{Method: h.Method(), Path: h.RequestURI(), Header: fastHeaders{h}}
-	if i := bytes.IndexByte(gr.Path, '?'); i >= 0 {
-		gr.Path = gr.Path[:i]
-	}
+// gateHeader runs the gate on the head of the request ctx is reading. The gate sees the path
+// the endpoint routes on (fasthttp's parsed path: an absolute-form target's, decoded and
+// normalized), not the raw target, so it cannot be stepped around by spelling the path
+// differently.
+func (s *Server) gateHeader(ctx *fasthttp.RequestCtx, c *conn) {
+	h := &ctx.Request.Header
+	gr := GateRequest{Method: h.Method(), Path: ctx.Path(), Header: fastHeaders{h}}
 	d, e := s.ep.runGate(gr)
-	s.gates.m.Store(h, gateResult{d: d, err: e})
+	c.req.gated, c.req.gate = true, gateResult{d: d, err: e}
 }
 
-// takeGate returns the gate decision for the request, and whether it was answered.
-func (s *Server) takeGate(ctx *fasthttp.RequestCtx) (served bool) {
-	v, ok := s.gates.m.LoadAndDelete(&ctx.Request.Header)
+// takeGate applies the gate decision for the request: it reports whether the request was
+// answered, and returns the verified identity otherwise.
+func (s *Server) takeGate(ctx *fasthttp.RequestCtx, c *conn) (id *fastmcp.Identity, served bool) {
+	res, ok := c.req.gate, c.req.gated
+	c.req.gated, c.req.gate = false, gateResult{}
 	if !ok {
 		s.writeError(ctx, errGateFailed, nil)
-		return true
+		return nil, true
 	}
-	res := v.(gateResult)
 	if res.err != nil {
 		s.writeError(ctx, res.err, nil)
-		return true
+		return nil, true
 	}
 	if r := res.d.Response; r != nil {
 		ctx.SetStatusCode(r.Status)
@@ -116,10 +115,7 @@ func (s *Server) takeGate(ctx *fasthttp.RequestCtx) (served bool) {
 			ctx.Response.Header.Set(k, v)
 		}
 		ctx.SetBody(r.Body)
-		return true
+		return nil, true
 	}
-	if res.d.Identity != nil {
-		ctx.SetUserValue(identityKey{}, res.d.Identity)
-	}
-	return false
+	return res.d.Identity, false
 }

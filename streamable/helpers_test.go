@@ -3,11 +3,13 @@ package streamable
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -84,9 +86,12 @@ func hostOf(s *Server) string {
 }
 
 // post builds a literal POST of body with the standard 2026-07-28 headers plus extra lines.
-func post(s *Server, body string, extra ...string) string {
+func post(s *Server, body string, extra ...string) string { return postTo(hostOf(s), body, extra...) }
+
+// postTo is post with the Host header's value given.
+func postTo(host, body string, extra ...string) string {
 	var b strings.Builder
-	b.WriteString("POST /mcp HTTP/1.1\r\nHost: " + hostOf(s) + "\r\nContent-Type: application/json\r\n" +
+	b.WriteString("POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n" +
 		"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n")
 	for _, e := range extra {
 		b.WriteString(e + "\r\n")
@@ -124,4 +129,16 @@ func readResponse(t testing.TB, br *bufio.Reader) (*http.Response, string) {
 	body, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	return resp, string(body)
+}
+
+// readToClose reads what follows a response until the server closes the connection; a
+// reset counts as closed when the server closed it with bytes of the client's unread.
+func readToClose(t *testing.T, br *bufio.Reader) string {
+	t.Helper()
+	rest, err := io.ReadAll(br)
+	if errors.Is(err, syscall.ECONNRESET) {
+		err = nil
+	}
+	require.NoError(t, err, "the server closes the connection")
+	return string(rest)
 }

@@ -39,12 +39,8 @@ type Server struct {
 	tickStop sync.Once
 	// serveEnded is set when Serve returns: the tick then ends with the last connection.
 	serveEnded atomic.Bool
-	gates      gateResults
-	// lengthRequired marks (by request header) requests without a Content-Length, or
-	// chunked: they are refused with 411.
-	lengthRequired sync.Map
-	drainCtx       context.Context // cancelled when the drain window ends
-	drainEnd       context.CancelFunc
+	drainCtx   context.Context // cancelled when the drain window ends
+	drainEnd   context.CancelFunc
 }
 
 // New returns a listener serving srv under cfg; invalid configuration is an error wrapping
@@ -57,6 +53,7 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 	s := &Server{ep: ep, serving: make(chan struct{}), tick: newTicker()}
 	s.drainCtx, s.drainEnd = context.WithCancel(context.Background())
 	c := ep.cfg
+	s.tick.hold = int64(max(c.HeadTimeout, c.ReadTimeout, c.IdleTimeout, c.WriteTimeout)) // the bounds timed from the tick's clock
 	s.fs = &fasthttp.Server{
 		Handler:        s.handle,
 		ErrorHandler:   s.handleError,
@@ -72,7 +69,10 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 		KeepHijackedConns:            true, // listen streams own their connection (see serveListen)
 		NoDefaultContentType:         true,
 		DisablePreParseMultipartForm: true,
-		Logger:                       fasthttpLogger{c.Logger},
+		// Errors name their cause without quoting the request (which may carry credentials),
+		// and an unsupported Transfer-Encoding is ErrUnsupportedTransferEncoding (411).
+		SecureErrorLogMessage: true,
+		Logger:                fasthttpLogger{c.Logger},
 		ConnState: func(nc net.Conn, st fasthttp.ConnState) {
 			c, ok := nc.(*conn)
 			if !ok {
@@ -107,9 +107,14 @@ func (s *Server) Listen() error {
 
 func (s *Server) setListener(ln net.Listener) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setListenerLocked(ln)
+}
+
+func (s *Server) setListenerLocked(ln net.Listener) {
 	s.ln = &listener{Listener: ln, max: int64(s.ep.cfg.MaxConnections), stats: &s.ep.stats, clock: &s.tick.now,
-		readTimeout: s.ep.cfg.ReadTimeout, headTimeout: s.ep.cfg.HeadTimeout, idleTimeout: s.ep.cfg.IdleTimeout, writeTimeout: s.ep.cfg.WriteTimeout}
-	s.mu.Unlock()
+		readTimeout: s.ep.cfg.ReadTimeout, headTimeout: s.ep.cfg.HeadTimeout, idleTimeout: s.ep.cfg.IdleTimeout, writeTimeout: s.ep.cfg.WriteTimeout,
+		stashMax: s.ep.cfg.MaxHeaderBytes} // a watch keeps at most one read buffer
 }
 
 // URL returns the endpoint's URL, such as http://127.0.0.1:8080/mcp, once listening.
@@ -123,20 +128,13 @@ func (s *Server) URL() string {
 }
 
 // Serve serves the listener bound by Listen, or ln when given, until Shutdown. It returns
-// nil after a Shutdown, or the error that stopped it.
+// nil after a Shutdown, or the error that stopped it. Called after Shutdown has begun, it
+// serves nothing, closes its listener and returns nil. It may be called once.
 func (s *Server) Serve(ln ...net.Listener) error {
-	if len(ln) > 0 {
-		s.setListener(ln[0])
-	}
-	s.mu.Lock()
-	l := s.ln
-	s.mu.Unlock()
+	l, err := s.beginServe(ln)
 	if l == nil {
-		return errors.New("streamable: Serve before Listen")
+		return err
 	}
-	s.mu.Lock()
-	s.served = true
-	s.mu.Unlock()
 	var exec interface{ Cancel(pool.Key, error) bool }
 	if !s.ep.cfg.DisableInline {
 		exec = s.ep.exec
@@ -148,12 +146,41 @@ func (s *Server) Serve(ln ...net.Listener) error {
 	s.tick.finished = func() bool { return s.serveEnded.Load() && l.conns.count() == 0 }
 	go s.tick.run()
 	defer close(s.serving)
-	err := s.fs.Serve(l)
+	err = s.fs.Serve(l)
 	s.serveEnded.Store(true)
 	if s.draining.Load() {
 		return nil
 	}
 	return err
+}
+
+// beginServe takes the listener to serve and marks the server served, in one step that
+// Shutdown's reading of both cannot split: a Shutdown either sees the listener (and closes
+// it, and waits for Serve) or has begun before, and then nothing is served. A nil listener
+// means Serve returns err.
+func (s *Server) beginServe(ln []net.Listener) (*listener, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.served:
+		return nil, errors.New("streamable: Serve called twice")
+	case s.draining.Load():
+		for _, l := range ln {
+			_ = l.Close()
+		}
+		if s.ln != nil {
+			_ = s.ln.Listener.Close() // bound by a Listen after Shutdown began
+		}
+		return nil, nil
+	}
+	if len(ln) > 0 {
+		s.setListenerLocked(ln[0])
+	}
+	if s.ln == nil {
+		return nil, errors.New("streamable: Serve before Listen")
+	}
+	s.served = true
+	return s.ln, nil
 }
 
 // stopTick stops the tick (Shutdown's last step), once.

@@ -22,34 +22,48 @@ func (f fastHeaders) Values(name string) [][]byte { return f.h.PeekAll(name) }
 
 var errDisconnected = errors.New("streamable: client disconnected")
 
-// headerReceived runs once the head is read, before the body: it arms the body deadline and
-// keeps a chunked body from being read (it is refused with 411).
+// headerReceived runs once the head is read, before the body: it notes what the handler
+// needs to know of the head in the connection's reqState, runs the gate, arms the body
+// deadline, and keeps a body it will refuse from being read.
 func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
-	if s.ep.cfg.RequestGate != nil {
-		s.gateHeader(h) // the body deadline starts after the gate
-	}
+	ctx := ctxOfHeader(h)
 	rc := fasthttp.RequestConfig{ReadTimeout: s.ep.cfg.BodyTimeout}
-	switch h.ContentLength() {
-	case -1: // chunked: refused with 411, so read as little of it as possible
-		rc.MaxRequestBodySize = 1
-		s.lengthRequired.Store(h, struct{}{})
-	case -2: // no Content-Length: fasthttp reads an empty body and forgets
-		s.lengthRequired.Store(h, struct{}{})
+	c, ok := ctx.Conn().(*conn)
+	if !ok {
+		return rc // not a connection of the listener's (Serve wraps every one)
+	}
+	c.req = reqState{}
+	if s.ep.cfg.RequestGate != nil {
+		s.gateHeader(ctx, c) // the body deadline starts after the gate
+	}
+	// fasthttp reports a chunked body as -1 and none as -2 (it then reads an empty body and
+	// forgets). It drops "Transfer-Encoding: identity" altogether, but closes the connection
+	// of a request with both framings, so only such heads need a look at their raw lines.
+	if n := h.ContentLength(); n < 0 || h.ConnectionClose() && hasTransferEncoding(h.RawHeaders()) {
+		c.req.lengthRequired = true
+		if n != -2 {
+			rc.MaxRequestBodySize = 1 // refused with 411: read as little of it as possible
+		}
 	}
 	return rc
 }
 
-// handleError answers what fasthttp could not read: 413 for a body over the limit (411 for a
-// chunked one), 431 for a head over the limit, 400 otherwise (timeouts included).
+// handleError answers what fasthttp could not read: 413 for a body over the limit (411 for
+// one framed by a Transfer-Encoding), 431 for a head over the limit, 411 for a
+// Transfer-Encoding fasthttp cannot parse, 400 otherwise (timeouts included). fasthttp then
+// closes the connection.
 func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 	e := errBadRequest
 	var netErr interface{ Timeout() bool }
 	switch {
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		e = errBodyTooLarge
-		if _, chunked := s.lengthRequired.LoadAndDelete(&ctx.Request.Header); chunked {
+		// A body is read only after its head, whose reqState is this request's.
+		if c, ok := ctx.Conn().(*conn); ok && c.req.lengthRequired {
 			e = errLengthRequired
 		}
+	case errors.Is(err, fasthttp.ErrUnsupportedTransferEncoding):
+		e = errLengthRequired
 	case isSmallBuffer(err):
 		e = errHeaderTooLarge
 	case errors.As(err, &netErr) && netErr.Timeout():
@@ -69,8 +83,14 @@ func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 	s.writeError(ctx, e, nil)
 }
 
+// writeError answers with the transport's error e, replacing whatever the response held
+// except a Connection: close already decided.
 func (s *Server) writeError(ctx *fasthttp.RequestCtx, e *httpError, id []byte) {
+	closing := ctx.Response.ConnectionClose()
 	ctx.Response.Reset()
+	if closing {
+		ctx.Response.SetConnectionClose()
+	}
 	ctx.SetStatusCode(e.status)
 	if e.allow {
 		ctx.Response.Header.Set("Allow", http.MethodPost)
@@ -83,6 +103,15 @@ func (s *Server) writeError(ctx *fasthttp.RequestCtx, e *httpError, id []byte) {
 }
 
 func (s *Server) handle(ctx *fasthttp.RequestCtx) {
+	s.serveRequest(ctx)
+	if s.draining.Load() {
+		// Every response of a drain closes its connection. fasthttp does so too once its
+		// own shutdown has begun, which comes after the drain's first steps.
+		ctx.Response.SetConnectionClose()
+	}
+}
+
+func (s *Server) serveRequest(ctx *fasthttp.RequestCtx) {
 	ep := s.ep
 	req := &ctx.Request
 	c := ctx.Conn().(*conn)
@@ -90,23 +119,25 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	h.reset(&req.Header)
 	c.busy.Store(true)
 	defer c.busy.Store(false)
-	if ep.cfg.RequestGate != nil && s.takeGate(ctx) {
-		return
+	var identity *fastmcp.Identity
+	if ep.cfg.RequestGate != nil {
+		var served bool
+		if identity, served = s.takeGate(ctx, c); served {
+			return
+		}
 	}
-	if e := ep.admitHead(req.Header.Method(), ctx.Path(), h, req.Header.Host()); e != nil {
+	if e := ep.admitHead(req.Header.Method(), ctx.Path(), h, targetHost(ctx)); e != nil {
 		s.writeError(ctx, e, nil)
 		return
 	}
-	if s.needsLength(req) || len(h.Values("Transfer-Encoding")) > 0 {
-		ctx.SetConnectionClose()
+	if c.req.lengthRequired {
+		ctx.SetConnectionClose() // the framing of what follows is unknown
 		s.writeError(ctx, errLengthRequired, nil)
 		return
 	}
 	j := acquireJob(ep)
 	j.body = append(j.body[:0], req.Body()...)
-	if id, ok := ctx.UserValue(identityKey{}).(*fastmcp.Identity); ok {
-		j.identity = id
-	}
+	j.identity = identity
 	e, body := ep.admitBody(j, h)
 	switch {
 	case body != nil:
@@ -127,7 +158,23 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	s.execute(ctx, j)
 }
 
-type identityKey struct{}
+// targetHost is the host a request names: the authority of an absolute-form target
+// (RFC 9112 §3.2.2: the Host header is then ignored), else the Host header.
+func targetHost(ctx *fasthttp.RequestCtx) []byte {
+	if t := ctx.Request.Header.RequestURI(); len(t) > 0 && t[0] != '/' {
+		return ctx.URI().Host()
+	}
+	return ctx.Request.Header.Host()
+}
+
+// abandon ends a request whose client went away with no response at all: fasthttp hands
+// the connection over without writing (not even its default 200), and it is closed.
+func abandon(ctx *fasthttp.RequestCtx) {
+	ctx.HijackSetNoResponse(true)
+	ctx.Hijack(closeHijacked)
+}
+
+func closeHijacked(c net.Conn) { _ = c.Close() }
 
 // execute runs an admitted request on the executor and answers with its JSON reply, or
 // switches to an event stream when the handler sends a notification first. The executor
@@ -137,9 +184,6 @@ type identityKey struct{}
 func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	ep := s.ep
 	c := ctx.Conn().(*conn)
-	if s.draining.Load() {
-		ctx.SetConnectionClose()
-	}
 	key := pool.Key{Owner: c.id}
 	ep.stats.inFlight.Add(1)
 	defer ep.stats.inFlight.Add(-1)
@@ -155,8 +199,12 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 			return
 		case inline && gone:
 			ep.stats.disconnects.Add(1)
-			ctx.SetConnectionClose()
 			<-j.awaitDone()
+			if j.completed() && j.reply != nil {
+				s.writeReply(ctx, j) // it finished all the same: the real outcome
+			} else {
+				abandon(ctx)
+			}
 			j.release()
 			return
 		case inline:
@@ -188,7 +236,7 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 				ep.exec.Cancel(key, errDisconnected)
 				ep.stats.disconnects.Add(1)
 				j.ack <- errDisconnected
-				ctx.SetConnectionClose()
+				abandon(ctx)
 				j.release()
 				return
 			}
@@ -202,7 +250,7 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 			c.unwatch()
 			ep.exec.Cancel(key, errDisconnected)
 			ep.stats.disconnects.Add(1)
-			ctx.SetConnectionClose()
+			abandon(ctx)
 			j.release()
 			return
 		}
@@ -273,14 +321,4 @@ func setStreamHeaders(h *fasthttp.ResponseHeader) {
 func isSmallBuffer(err error) bool {
 	var sb *fasthttp.ErrSmallBuffer
 	return errors.As(err, &sb)
-}
-
-// needsLength reports whether the request came without a Content-Length (or chunked), as
-// headerReceived noted; only bodies that short can be such requests.
-func (s *Server) needsLength(req *fasthttp.Request) bool {
-	if len(req.Body()) > 1 {
-		return false
-	}
-	_, ok := s.lengthRequired.LoadAndDelete(&req.Header)
-	return ok
 }

@@ -16,10 +16,16 @@ type ticker struct {
 	now  atomic.Int64 // Unix nanoseconds at the last tick: a clock that costs one load
 	stop chan struct{}
 	done chan struct{}
-	// onTick, if set before run, runs after each tick with the time.
+	// onTick, if set before run, runs after each tick with the time that every bound timed
+	// from the clock has surely reached (see advance).
 	onTick func(now int64)
 	// finished, if set before run, ends run after a tick where it reports true.
 	finished func() bool
+
+	// hold, set before run, is the longest bound timed from the clock. last is the time of
+	// the last tick; lag the most the clock went staler than coarseSlack allows in the last
+	// hold, until lagUntil (see advance). The tick's goroutine alone uses them.
+	hold, last, lag, lagUntil int64
 }
 
 func newTicker() *ticker {
@@ -41,18 +47,41 @@ func (t *ticker) run() {
 		select {
 		case <-t.stop:
 			return
-		case now := <-tk.C:
-			t.now.Store(now.UnixNano())
-			next := make(chan struct{})
-			close(*t.ch.Swap(&next))
-			if t.onTick != nil {
-				t.onTick(now.UnixNano())
-			}
-			if t.finished != nil && t.finished() {
+		case <-tk.C:
+			// The time now, not the ticker's: a tick that runs late must not make the clock
+			// later still.
+			if t.advance(time.Now().UnixNano()) {
 				return
 			}
 		}
 	}
+}
+
+// advance is one tick at now; it reports whether run is finished.
+//
+// Between two ticks the clock stands still, so a bound timed from it (see deadlines) starts
+// up to the gap between the ticks early. coarseSlack covers a gap of one interval; a tick
+// that runs late (a starved process) leaves a longer one, and the bounds started in it
+// could end early by the excess. So the tick remembers the largest excess for as long as
+// such a bound can run (hold), and judges bounds at now minus it: late, never early.
+func (t *ticker) advance(now int64) (finished bool) {
+	if t.last != 0 {
+		if excess := now - t.last - coarseSlack; excess > 0 {
+			t.lag = max(t.lag, excess)
+			t.lagUntil = now + t.hold + coarseSlack
+		}
+	}
+	if now > t.lagUntil {
+		t.lag = 0
+	}
+	t.last = now
+	t.now.Store(now)
+	next := make(chan struct{})
+	close(*t.ch.Swap(&next))
+	if t.onTick != nil {
+		t.onTick(now - t.lag)
+	}
+	return t.finished != nil && t.finished()
 }
 
 // Stop ends the ticker, if it has not ended by itself, and waits for it.
