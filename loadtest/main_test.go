@@ -73,7 +73,7 @@ func (e *testEndpoint) shutdown(t testing.TB) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = e.srv.Shutdown(ctx)
-	require.NoError(t, <-e.served)
+	require.ErrorIs(t, <-e.served, streamable.ErrServerClosed)
 }
 
 func (e *testEndpoint) target() Target { return Target{URL: e.srv.URL(), Name: "fastmcp"} }

@@ -28,6 +28,7 @@ const (
 	DefaultKeepAliveInterval  = 15 * time.Second
 	DefaultIdleTimeout        = 60 * time.Second
 	DefaultWriteTimeout       = 5 * time.Second
+	DefaultMaxRequestsPerConn = 100_000
 )
 
 // NoTimeout, as RequestTimeout, lets requests run without a deadline. Do not use it on
@@ -38,82 +39,99 @@ const NoTimeout time.Duration = -1
 var ErrInvalidConfig = errors.New("streamable: invalid config")
 
 // Config configures the native listener ([New]) and the net/http adapter ([NewHandler]).
-// Zero fields mean the defaults; negative values are invalid unless a field says otherwise.
+// Every zero field means its default, never "unlimited"; negative values are invalid unless a
+// field says otherwise. Fields marked "native only" are enforced by the native listener; under
+// NewHandler the hosting http.Server's own settings bound the same thing.
 type Config struct {
-	// Addr is the TCP address to listen on; port 0 picks a free port ([Server.URL] tells
-	// which). Binding outside loopback logs a warning: this is plaintext HTTP.
+	// Addr is the TCP address to listen on (native only). Zero means [DefaultAddr],
+	// 127.0.0.1:8080; port 0 picks a free port ([Server.URL] tells which). Binding outside
+	// loopback logs a warning: this is plaintext HTTP.
 	Addr string
-	// Path is the endpoint path; other paths get 404.
+	// Path is the endpoint path; other paths get 404. Zero means [DefaultPath], /mcp. It must
+	// start with "/".
 	Path string
 
 	// MaxConnections caps open connections; a connection accepted at the cap is closed
-	// without being read.
+	// without being read (native only). Zero means [DefaultMaxConnections], 1,024.
 	MaxConnections int
 	// HeadTimeout bounds the arrival of a request head, from the connection's start or, on a
-	// keep-alive connection, from the request's first byte (400, connection closed).
+	// keep-alive connection, from the request's first byte (400, connection closed; native
+	// only). Zero means [DefaultHeadTimeout], 10 s.
 	HeadTimeout time.Duration
 	// ReadTimeout bounds each read of a request, from its first byte to its body's end (400,
-	// connection closed); IdleTimeout, not it, bounds the wait between requests.
+	// connection closed; native only); IdleTimeout, not it, bounds the wait between requests.
+	// Zero means [DefaultReadTimeout], 5 s.
 	ReadTimeout time.Duration
 	// BodyTimeout bounds the arrival of the body, from the end of the head or from gate
-	// admission (400, connection closed).
+	// admission (400, connection closed; native only). Zero means [DefaultBodyTimeout], 10 s.
 	BodyTimeout time.Duration
-	// MaxHeaderBytes bounds the request head including its final CRLF CRLF (431).
+	// MaxHeaderBytes bounds the request head including its final CRLF CRLF (431). Zero means
+	// [DefaultMaxHeaderBytes], 32 KiB.
 	MaxHeaderBytes int
 	// MaxBodyBytes bounds the body; a larger Content-Length is refused before reading (413).
+	// Zero means [DefaultMaxBodyBytes], 2,000,000 bytes.
 	MaxBodyBytes int
-	// IdleTimeout bounds the wait for the next request on a keep-alive connection.
+	// IdleTimeout bounds the wait for the next request on a keep-alive connection (native
+	// only). Zero means [DefaultIdleTimeout], 60 s.
 	IdleTimeout time.Duration
-	// WriteTimeout bounds writing one response, or one event of a stream.
+	// WriteTimeout bounds writing one response, or one event of a stream. Zero means
+	// [DefaultWriteTimeout], 5 s.
 	WriteTimeout time.Duration
-	// MaxRequestsPerConn closes a connection after this many requests; 1 serves one request
-	// per connection. Zero means no limit.
+	// MaxRequestsPerConn closes a connection after this many requests (its last response
+	// carries Connection: close); 1 serves one request per connection (native only). Zero
+	// means [DefaultMaxRequestsPerConn], 100,000: a keep-alive client is moved to a fresh
+	// connection now and then, which lets a load balancer in front rebalance.
 	MaxRequestsPerConn int
 
 	// RequestTimeout bounds queueing plus execution of one request (504 "Request execution
-	// timed out"); [NoTimeout] disables it.
+	// timed out"). Zero means [DefaultRequestTimeout], 30 s; [NoTimeout] disables it.
 	RequestTimeout time.Duration
 	// RequestGate, if set, sees each request's method, path and headers before the body is
-	// read: it may serve its own response, refuse, or attach a verified identity.
+	// read: it may serve its own response, refuse, or attach a verified identity. Nil means no
+	// gate: the endpoint is unauthenticated.
 	RequestGate RequestGate
-	// RequestGateTimeout bounds the gate (504).
+	// RequestGateTimeout bounds the gate (504). Zero means [DefaultRequestGateTimeout], 10 s.
 	RequestGateTimeout time.Duration
 
 	// AllowedOriginHosts lists the hosts an Origin header may name, when present (403
-	// otherwise). An entry with a port pins the port. Default: the loopback names.
+	// otherwise). An entry with a port pins the port. Nil means the loopback names
+	// (localhost, 127.0.0.1, ::1); an empty non-nil slice refuses every Origin.
 	AllowedOriginHosts []string
 	// AllowedHosts, when set, lists the hosts the Host header may name (403 otherwise); the
 	// port is ignored. When empty: on a loopback address the Host must be a loopback name
 	// (DNS-rebinding protection), elsewhere Host is not checked.
 	AllowedHosts []string
 	// DisableHostCheck turns the loopback Host check off, for a local reverse proxy that
-	// forwards the public name. AllowedHosts still applies when set.
+	// forwards the public name. AllowedHosts still applies when set. False by default.
 	DisableHostCheck bool
 
 	// MaxSubscriptions caps open subscriptions/listen streams (503 "Server subscription
-	// capacity exhausted"); a slot returns when its stream ends.
+	// capacity exhausted"); a slot returns when its stream ends. Zero means
+	// [DefaultMaxSubscriptions], 256.
 	MaxSubscriptions int
-	// KeepAliveInterval is the period of the `: keepalive` comments on streams.
+	// KeepAliveInterval is how long a stream may stay silent before a `: keepalive` comment.
+	// Zero means [DefaultKeepAliveInterval], 15 s.
 	KeepAliveInterval time.Duration
 	// DrainTimeout bounds Shutdown's graceful phase; after it remaining connections are
-	// closed and their work cancelled.
+	// closed and their work cancelled. Zero means [DefaultDrainTimeout], 5 s.
 	DrainTimeout time.Duration
 
 	// Executor runs requests. If nil, the server owns one with MaxConcurrency and MaxQueue
-	// (pool defaults when zero; MaxQueue [pool.NoQueue] means no queue) and closes it on
-	// Shutdown; an injected executor keeps running.
+	// (zero means pool's defaults, [pool.DefaultMaxConcurrency] and [pool.DefaultMaxQueue];
+	// MaxQueue [pool.NoQueue] means no queue) and closes it on Shutdown; an injected executor
+	// keeps running, and MaxConcurrency and MaxQueue are then ignored.
 	Executor       *pool.Executor
 	MaxConcurrency int
 	MaxQueue       int
 
-	// DisableInline hands every request to an executor worker. By default (native listener
-	// only) a request that cannot stream (no progressToken, no logLevel) and finds a worker
-	// free runs on its connection's goroutine instead, still counted by the executor: it saves
-	// the hand-off, and its deadline and a disconnect cancel its context as usual, but a
+	// DisableInline hands every request to an executor worker. By default (false; native
+	// listener only) a request that cannot stream (no progressToken, no logLevel) and finds a
+	// worker free runs on its connection's goroutine instead, still counted by the executor: it
+	// saves the hand-off, and its deadline and a disconnect cancel its context as usual, but a
 	// handler that ignores its context delays the 504 until it returns.
 	DisableInline bool
 
-	// Logger receives the listener's structured logs. If nil, slog.Default() is used.
+	// Logger receives the listener's structured logs. Nil means slog.Default().
 	Logger *slog.Logger
 }
 
@@ -163,7 +181,7 @@ func (c Config) resolve() (Config, error) {
 		defInt(&c.MaxHeaderBytes, DefaultMaxHeaderBytes, "MaxHeaderBytes"),
 		defInt(&c.MaxBodyBytes, DefaultMaxBodyBytes, "MaxBodyBytes"),
 		defInt(&c.MaxSubscriptions, DefaultMaxSubscriptions, "MaxSubscriptions"),
-		defInt(&c.MaxRequestsPerConn, 0, "MaxRequestsPerConn"),
+		defInt(&c.MaxRequestsPerConn, DefaultMaxRequestsPerConn, "MaxRequestsPerConn"),
 	} {
 		if e != nil {
 			return c, e

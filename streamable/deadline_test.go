@@ -258,8 +258,8 @@ func TestTickOutlivesServe(t *testing.T) {
 	}
 }
 
-// Serve after (or racing) Shutdown serves nothing: it returns nil at once and closes the
-// listener it was given, rather than serving a server that was already shut down.
+// Serve after (or racing) Shutdown serves nothing: it returns ErrServerClosed at once and
+// closes the listener it was given, rather than serving a server that was already shut down.
 func TestServeAfterShutdown(t *testing.T) {
 	s, err := New(newCore(t), Config{Addr: "127.0.0.1:0"})
 	require.NoError(t, err)
@@ -270,7 +270,7 @@ func TestServeAfterShutdown(t *testing.T) {
 	go func() { served <- s.Serve(ln) }()
 	select {
 	case err := <-served:
-		assert.NoError(t, err)
+		assert.ErrorIs(t, err, ErrServerClosed)
 	case <-time.After(5 * time.Second):
 		_ = ln.Close() // lets the Serve that went on return
 		<-served
@@ -313,4 +313,35 @@ func TestTickLagDelaysBounds(t *testing.T) {
 	onTime(765+1000+10, 240, "held for the hold after the last late tick")
 	tick(10, 0, "past the hold")
 	onTime(2000, 0, "on time")
+}
+
+// Shutdown may be called again, from anywhere: a later call waits for the first and returns
+// its result, and Serve reports ErrServerClosed, as net/http's servers do.
+func TestShutdownTwice(t *testing.T) {
+	s, err := New(newCore(t), Config{Addr: "127.0.0.1:0"})
+	require.NoError(t, err)
+	require.NoError(t, s.Listen())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve() }()
+	resp, _ := exchange(t, s, post(s, list("1"), "Mcp-Method: tools/list")) // Serve is serving
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	results := make(chan error, 3)
+	for range 3 {
+		go func() { results <- s.Shutdown(context.Background()) }()
+	}
+	for range 3 {
+		assert.NoError(t, <-results)
+	}
+	assert.ErrorIs(t, <-served, ErrServerClosed)
+	assert.NoError(t, s.Shutdown(context.Background()), "after the first has finished too")
+}
+
+// MaxRequestsPerConn's zero is the default, not unlimited; negative is invalid.
+func TestMaxRequestsPerConnDefault(t *testing.T) {
+	c, err := Config{}.resolve()
+	require.NoError(t, err)
+	assert.Equal(t, DefaultMaxRequestsPerConn, c.MaxRequestsPerConn)
+	_, err = Config{MaxRequestsPerConn: -1}.resolve()
+	assert.ErrorIs(t, err, ErrInvalidConfig)
 }

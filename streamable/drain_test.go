@@ -63,7 +63,7 @@ func TestDrain(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Contains(t, body, `"text":"released"`)
 	require.NoError(t, <-shut)
-	require.NoError(t, <-served)
+	require.ErrorIs(t, <-served, ErrServerClosed)
 	assert.Equal(t, int64(1), s.Stats().Drains)
 }
 
@@ -84,5 +84,5 @@ func TestDrainTimeout(t *testing.T) {
 	n, rerr := c.Read(make([]byte, 64))
 	assert.Zero(t, n, "no HTTP response")
 	assert.Error(t, rerr)
-	require.NoError(t, <-served)
+	require.ErrorIs(t, <-served, ErrServerClosed)
 }

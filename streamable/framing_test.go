@@ -90,7 +90,7 @@ func TestDrainClosesAfterResponse(t *testing.T) {
 		assert.True(t, resp.Close, "Connection: close")
 		assert.Empty(t, readToClose(t, br))
 		require.NoError(t, <-shut)
-		require.NoError(t, <-served)
+		require.ErrorIs(t, <-served, ErrServerClosed)
 	})
 	// The drain's start, before fasthttp's own shutdown flag is up: what the listener answers
 	// itself must close too. Draining is set directly, so the moment is not a race to win.

@@ -76,7 +76,7 @@ func startServer(t testing.TB, core *fastmcp.Server, cfg Config) *Server {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = s.Shutdown(ctx)
-		require.NoError(t, <-done)
+		require.ErrorIs(t, <-done, ErrServerClosed)
 	})
 	return s
 }

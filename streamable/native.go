@@ -1,7 +1,6 @@
 package streamable
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -39,9 +38,14 @@ type Server struct {
 	tickStop sync.Once
 	// serveEnded is set when Serve returns: the tick then ends with the last connection.
 	serveEnded atomic.Bool
-	drainCtx   context.Context // cancelled when the drain window ends
-	drainEnd   context.CancelFunc
+	// shutdownDone is closed when the first Shutdown returns, with shutdownErr its result.
+	shutdownDone chan struct{}
+	shutdownErr  error
 }
+
+// ErrServerClosed is what Serve and ListenAndServe return after [Server.Shutdown], as
+// net/http's servers do.
+var ErrServerClosed = errors.New("streamable: Server closed")
 
 // New returns a listener serving srv under cfg; invalid configuration is an error wrapping
 // [ErrInvalidConfig].
@@ -50,8 +54,7 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{ep: ep, serving: make(chan struct{}), tick: newTicker()}
-	s.drainCtx, s.drainEnd = context.WithCancel(context.Background())
+	s := &Server{ep: ep, serving: make(chan struct{}), tick: newTicker(), shutdownDone: make(chan struct{})}
 	c := ep.cfg
 	s.tick.hold = int64(max(c.HeadTimeout, c.ReadTimeout, c.IdleTimeout, c.WriteTimeout)) // the bounds timed from the tick's clock
 	s.fs = &fasthttp.Server{
@@ -128,8 +131,9 @@ func (s *Server) URL() string {
 }
 
 // Serve serves the listener bound by Listen, or ln when given, until Shutdown. It returns
-// nil after a Shutdown, or the error that stopped it. Called after Shutdown has begun, it
-// serves nothing, closes its listener and returns nil. It may be called once.
+// [ErrServerClosed] after a Shutdown, or the error that stopped it. Called after Shutdown
+// has begun, it serves nothing, closes its listener and returns ErrServerClosed. It may be
+// called once.
 func (s *Server) Serve(ln ...net.Listener) error {
 	l, err := s.beginServe(ln)
 	if l == nil {
@@ -149,7 +153,7 @@ func (s *Server) Serve(ln ...net.Listener) error {
 	err = s.fs.Serve(l)
 	s.serveEnded.Store(true)
 	if s.draining.Load() {
-		return nil
+		return ErrServerClosed
 	}
 	return err
 }
@@ -171,7 +175,7 @@ func (s *Server) beginServe(ln []net.Listener) (*listener, error) {
 		if s.ln != nil {
 			_ = s.ln.Listener.Close() // bound by a Listen after Shutdown began
 		}
-		return nil, nil
+		return nil, ErrServerClosed
 	}
 	if len(ln) > 0 {
 		s.setListenerLocked(ln[0])

@@ -13,14 +13,27 @@ import (
 // (3) each open listen stream gets its completion response; (4) after DrainTimeout (or when
 // ctx ends, if sooner) the remaining connections are closed and their work cancelled; (5) an
 // owned executor stops, an injected one keeps running. Shutdown returns nil when everything
-// finished within the window, else the context error.
+// finished within the window, else the context error. A later call waits for the first to
+// finish and returns its result.
 //
 // Listen streams end through the core's CloseSubscriptions, which completes the
 // subscriptions of every transport serving the same fastmcp.Server.
 func (s *Server) Shutdown(ctx context.Context) error {
 	if !s.draining.CompareAndSwap(false, true) {
-		return errors.New("streamable: Shutdown called twice")
+		select {
+		case <-s.shutdownDone:
+			return s.shutdownErr
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
+	s.shutdownErr = s.drain(ctx)
+	close(s.shutdownDone)
+	return s.shutdownErr
+}
+
+// drain is the first Shutdown's work.
+func (s *Server) drain(ctx context.Context) error {
 	ep := s.ep
 	drain, cancel := context.WithTimeout(ctx, ep.cfg.DrainTimeout)
 	defer cancel()

@@ -138,7 +138,7 @@ func TestRefusedRequestsDoNotGrowTheHeap(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				defer cancel()
 				assert.NoError(t, s.Shutdown(ctx))
-				assert.NoError(t, <-served)
+				assert.ErrorIs(t, <-served, ErrServerClosed)
 			}()
 			raw := tc.raw(s)
 			const batch, n = 100, 3000
@@ -244,7 +244,7 @@ func TestHeaderReceivedLeadsToItsConn(t *testing.T) {
 	go func() { served <- s.Serve() }()
 	defer func() {
 		require.NoError(t, s.Shutdown(context.Background()))
-		require.NoError(t, <-served)
+		require.ErrorIs(t, <-served, ErrServerClosed)
 	}()
 
 	a, b := dial(t, s), dial(t, s)

@@ -75,7 +75,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", streamable.DefaultIdleTimeout, "how long a keep-alive connection may wait for its next request")
 	fs.IntVar(&o.maxHeaderBytes, "max-header-bytes", streamable.DefaultMaxHeaderBytes, "largest request head (431 beyond)")
 	fs.IntVar(&o.maxBodyBytes, "max-body-bytes", streamable.DefaultMaxBodyBytes, "largest request body (413 beyond)")
-	fs.IntVar(&o.maxRequestsPerConn, "max-requests-per-conn", 0, "close a connection after this many requests (0: no limit)")
+	fs.IntVar(&o.maxRequestsPerConn, "max-requests-per-conn", 0, "close a connection after this many requests (0: the default, 100000)")
 	fs.DurationVar(&o.requestTimeout, "request-timeout", streamable.DefaultRequestTimeout, "deadline of one request, queueing included (0: none)")
 	fs.DurationVar(&o.drainTimeout, "drain-timeout", streamable.DefaultDrainTimeout, "how long shutdown waits for requests in flight")
 	fs.IntVar(&o.maxSubscriptions, "max-subscriptions", 0, "open subscriptions/listen streams at once (0: the transport's default, 256 over HTTP, 32 over stdio)")
@@ -221,7 +221,7 @@ func runEndpoint(ctx context.Context, ep endpoint, drain time.Duration, debug de
 	if err := ep.Shutdown(sctx); err != nil {
 		logger.Warn("drain did not finish in time; remaining connections were closed", "err", err)
 	}
-	if err := <-served; err != nil {
+	if err := <-served; err != nil && !errors.Is(err, streamable.ErrServerClosed) && !errors.Is(err, http.ErrServerClosed) {
 		logger.Warn("serve returned after shutdown", "err", err)
 	}
 	logger.Info("stopped")

@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -63,5 +64,8 @@ func run(ctx context.Context, addr string, listening func(url string)) error {
 	if err := srv.Shutdown(context.Background()); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	return <-served // nil after Shutdown
+	if err := <-served; !errors.Is(err, streamable.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
 }
