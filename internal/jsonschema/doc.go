@@ -52,11 +52,11 @@
 //     [*LimitError] ("jsonschema: schema nesting depth exceeds the limit of 64").
 //   - Numbers in a schema: at most 100 significant digits, a magnitude below 1e400 and no digit
 //     finer than 1e-400; [Compile] refuses others (an error wrapping [ErrInvalidSchema]).
-//   - Numbers in an instance are not limited, except under uniqueItems (which compares instance
-//     numbers with each other, so no stand-in serves) and, for integers of more than 100
-//     significant digits above every constant, under multipleOf: there a number outside the range
-//     above is refused with a [*ValidationError] that quotes it ("arguments: /2: number 1e999999
-//     is outside the range this schema can check (…)").
+//   - Numbers in an instance are not limited, except inside arrays under a schema with
+//     uniqueItems (which compares instance numbers with each other, so no stand-in serves) and,
+//     for integers of more than 100 significant digits above every constant, under multipleOf:
+//     there a number outside the range above is refused with a [*ValidationError] that quotes
+//     it ("arguments: /2: number 1e999999 is outside the range this schema can check (…)").
 //
 // These bound the document, not the cost of validating against it: nested composition
 // (anyOf/oneOf/allOf) and $ref can make validation expensive. Compile schemas written by the

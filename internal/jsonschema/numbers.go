@@ -34,9 +34,9 @@ import (
 //     divide it, as they divide the original.
 //
 // The one keyword no stand-in can serve is uniqueItems, which compares instance numbers with
-// each other: a schema that uses it (or an integer too long for the multipleOf stand-in)
-// refuses a number outside the exact range with a message that quotes it. Numbers in a
-// schema itself must be small: [Compile] refuses others.
+// each other: under a schema that uses it, a number inside an array (at any depth) outside the
+// exact range is refused with a message that quotes it, as is an integer too long for the
+// multipleOf stand-in. Numbers in a schema itself must be small: [Compile] refuses others.
 
 // Bounds of the exact range.
 const (
@@ -117,12 +117,13 @@ func (b *numberBounds) inExactRange(x jsonnum.Number) bool {
 
 // standIn appends a short literal that the numeric keywords of the schema judge as they judge
 // x, or reports false when there is none (see the comment at the top of the file). It is
-// correct for any x, in the exact range or not.
-func (b *numberBounds) standIn(dst []byte, x jsonnum.Number) ([]byte, bool) {
+// correct for any x, in the exact range or not;
+// inArray reports that x is inside an array, where uniqueItems may compare it with others.
+func (b *numberBounds) standIn(dst []byte, x jsonnum.Number, inArray bool) ([]byte, bool) {
 	if x.N == 0 {
 		return append(dst, '0'), true
 	}
-	if b.unique {
+	if b.unique && inArray {
 		return dst, false
 	}
 	h := b.hi + 1 // every constant is below 10^(h-1)
@@ -200,6 +201,7 @@ type preparer struct {
 	b      *numberBounds
 	nodes  int
 	path   []pathElem
+	arrays int // how many arrays enclose the current value
 	buf    []byte
 	failed []failure // numbers that have no stand-in
 }
@@ -230,6 +232,7 @@ func (p *preparer) value(v any) (any, error) {
 			v[k] = ne
 		}
 	case []any:
+		p.arrays++
 		for i, e := range v {
 			if !maybeNumbers(e) {
 				continue
@@ -242,6 +245,7 @@ func (p *preparer) value(v any) (any, error) {
 			}
 			v[i] = ne
 		}
+		p.arrays--
 	}
 	return v, nil
 }
@@ -271,7 +275,7 @@ func (p *preparer) number(n json.Number) any {
 		return json.Number(p.buf)
 	}
 	var sub bool
-	p.buf, sub = p.b.standIn(p.buf[:0], x)
+	p.buf, sub = p.b.standIn(p.buf[:0], x, p.arrays > 0)
 	if sub {
 		return json.Number(p.buf)
 	}

@@ -114,6 +114,11 @@ func collectLeaves(e *jsonschema.ValidationError, out []*jsonschema.ValidationEr
 // maxTokenBytes bounds each instance-side string in a message (location token, property name).
 const maxTokenBytes = 64
 
+// Pointer renders an instance location (member names and array indexes) as a JSON Pointer for
+// a [ValidationError], each token truncated to 64 bytes and with control characters replaced,
+// as the validator's own locations are.
+func Pointer(tokens []string) string { return pointer(tokens) }
+
 // pointer renders an instance location as a JSON Pointer, with each token bounded and safe.
 func pointer(tokens []string) string {
 	var sb strings.Builder
