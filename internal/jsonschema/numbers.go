@@ -187,67 +187,54 @@ func QuoteNumber(lit string) string {
 	return lit[:maxQuotedNumber-1] + "…"
 }
 
-// pathElem is one step of an instance location: a member name or an index.
-type pathElem struct {
-	key   string
-	index int // used when key is "" and isIndex
-	isIdx bool
-}
-
 // preparer rewrites the numbers of a decoded instance for the validator (see the top of the
 // file) and checks the context every cancelCheckNodes values.
 type preparer struct {
 	ctx    context.Context
 	b      *numberBounds
 	nodes  int
-	path   []pathElem
 	arrays int // how many arrays enclose the current value
 	buf    []byte
-	failed []failure // numbers that have no stand-in
+	failed int // numbers that have no stand-in
 }
 
-type failure struct{ loc, reason string }
-
-func (p *preparer) value(v any) (any, error) {
+// value rewrites the numbers inside v, an object or an array, in place.
+func (p *preparer) value(v any) error {
 	p.nodes++
 	if p.nodes%cancelCheckNodes == 0 {
 		if err := p.ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	switch v := v.(type) {
-	case json.Number:
-		return p.number(v), nil
 	case map[string]any:
 		for k, e := range v {
-			if !maybeNumbers(e) {
-				continue
+			if n, ok := e.(json.Number); ok {
+				if sub, changed := p.number(n); changed {
+					v[k] = sub
+				}
+			} else if maybeNumbers(e) {
+				if err := p.value(e); err != nil {
+					return err
+				}
 			}
-			p.path = append(p.path, pathElem{key: k})
-			ne, err := p.value(e)
-			p.path = p.path[:len(p.path)-1]
-			if err != nil {
-				return nil, err
-			}
-			v[k] = ne
 		}
 	case []any:
 		p.arrays++
 		for i, e := range v {
-			if !maybeNumbers(e) {
-				continue
+			if n, ok := e.(json.Number); ok {
+				if sub, changed := p.number(n); changed {
+					v[i] = sub
+				}
+			} else if maybeNumbers(e) {
+				if err := p.value(e); err != nil {
+					return err
+				}
 			}
-			p.path = append(p.path, pathElem{index: i, isIdx: true})
-			ne, err := p.value(e)
-			p.path = p.path[:len(p.path)-1]
-			if err != nil {
-				return nil, err
-			}
-			v[i] = ne
 		}
 		p.arrays--
 	}
-	return v, nil
+	return nil
 }
 
 // maybeNumbers reports whether v is or may hold a number.
@@ -259,45 +246,30 @@ func maybeNumbers(v any) bool {
 	return false
 }
 
-func (p *preparer) number(n json.Number) any {
+// number returns the literal the validator gets for n, and whether it differs from n. A
+// number without a stand-in is counted in p.failed and left as it is.
+func (p *preparer) number(n json.Number) (json.Number, bool) {
+	p.nodes++
 	x, ok := jsonnum.Parse([]byte(n))
-	if !ok {
-		return n // not produced by encoding/json; the validator will say what it is
-	}
-	if x.Zero() {
-		return json.Number("0") // whatever its exponent: big.Rat computes 10^e even for 0e999999
-	}
-	if p.b.inExactRange(x) {
+	switch {
+	case !ok:
+		return n, false // not produced by encoding/json; the validator will say what it is
+	case x.Zero():
+		return "0", n != "0" // whatever its exponent: big.Rat computes 10^e even for 0e999999
+	case p.b.inExactRange(x):
 		if len(n) <= maxLiteralBytes {
-			return n
+			return n, false
 		}
 		p.buf = x.AppendCanonical(p.buf[:0])
-		return json.Number(p.buf)
+		return json.Number(p.buf), true
 	}
 	var sub bool
 	p.buf, sub = p.b.standIn(p.buf[:0], x, p.arrays > 0)
 	if sub {
-		return json.Number(p.buf)
+		return json.Number(p.buf), true
 	}
-	p.failed = append(p.failed, failure{
-		loc: p.pointer(),
-		reason: "number " + QuoteNumber(string(n)) + " is outside the range this schema can check (at most " +
-			strconv.Itoa(maxExactDigits) + " significant digits, a magnitude below 1e" + strconv.Itoa(maxExactExponent) +
-			", no digit finer than 1e-" + strconv.Itoa(maxExactExponent) + ")",
-	})
-	return n
-}
-
-func (p *preparer) pointer() string {
-	tokens := make([]string, len(p.path))
-	for i, e := range p.path {
-		if e.isIdx {
-			tokens[i] = strconv.Itoa(e.index)
-		} else {
-			tokens[i] = e.key
-		}
-	}
-	return pointer(tokens)
+	p.failed++
+	return n, false
 }
 
 // prepare rewrites the numbers of v in place for the validator; it returns a
@@ -307,13 +279,53 @@ func (s *Schema) prepare(ctx context.Context, v any) (any, error) {
 		return nil, err
 	}
 	p := preparer{ctx: ctx, b: &s.numbers}
-	v, err := p.value(v)
-	if err != nil {
-		return nil, err
+	if n, ok := v.(json.Number); ok { // the instance is one number
+		if sub, changed := p.number(n); changed {
+			v = sub
+		}
+	} else if maybeNumbers(v) {
+		if err := p.value(v); err != nil {
+			return nil, err
+		}
 	}
-	if len(p.failed) > 0 {
-		slices.SortFunc(p.failed, func(a, b failure) int { return strings.Compare(a.loc, b.loc) })
-		return nil, &ValidationError{Location: p.failed[0].loc, Reason: p.failed[0].reason, More: len(p.failed) - 1}
+	if p.failed > 0 {
+		return nil, s.numberFailure(v)
 	}
 	return v, nil
+}
+
+// numberFailure locates the numbers of v (prepared) that have no stand-in, for the error:
+// the first in pointer order, and how many more.
+func (s *Schema) numberFailure(v any) error {
+	var locs []string
+	var walk func(v any, path []string, arrays int)
+	walk = func(v any, path []string, arrays int) {
+		switch v := v.(type) {
+		case json.Number:
+			x, ok := jsonnum.Parse([]byte(v))
+			if ok && !s.numbers.inExactRange(x) {
+				if _, sub := s.numbers.standIn(nil, x, arrays > 0); !sub {
+					locs = append(locs, pointer(path)+"\x00"+string(v))
+				}
+			}
+		case map[string]any:
+			for k, e := range v {
+				walk(e, append(path[:len(path):len(path)], k), arrays)
+			}
+		case []any:
+			for i, e := range v {
+				walk(e, append(path[:len(path):len(path)], strconv.Itoa(i)), arrays+1)
+			}
+		}
+	}
+	walk(v, nil, 0)
+	slices.Sort(locs)
+	loc, lit, _ := strings.Cut(locs[0], "\x00")
+	return &ValidationError{
+		Location: loc,
+		Reason: "number " + QuoteNumber(lit) + " is outside the range this schema can check (at most " +
+			strconv.Itoa(maxExactDigits) + " significant digits, a magnitude below 1e" + strconv.Itoa(maxExactExponent) +
+			", no digit finer than 1e-" + strconv.Itoa(maxExactExponent) + ")",
+		More: len(locs) - 1,
+	}
 }
