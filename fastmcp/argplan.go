@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/internal/jsonnum"
 	"github.com/fastmcp-go/fastmcp/internal/jsonschema"
 )
 
@@ -21,10 +22,11 @@ import (
 // the members that sets fields at offsets computed at registration.
 //
 // It is one-sided, like the schema fast path: it reports false for anything it is unsure of
-// (an escaped key, null, a value of another JSON type, an integer out of range or written
-// with a fraction or an exponent, a float that overflows), and the caller then decodes with
-// sonic from scratch, which also words the error. So it changes the cost of a call, never its
-// outcome; TestArgPlanAgreesWithSonic and FuzzArgPlan hold it to that.
+// (an escaped key, null, a value of another JSON type, an integer out of range, a float that
+// overflows), and the caller then decodes by the general path (sonic, see decodeInto) from
+// scratch, which also words the error. So it changes the cost of a call, never its outcome;
+// TestArgPlanAgreesWithSonic and FuzzArgPlan hold it to that. An integer field takes any
+// integer-valued number exactly (1e2 is 100, -0.0 is 0), as the general path does.
 type argPlan struct {
 	fields []argField
 	// Set by checking: the rules of the tool's flat input schema the walk enforces besides
@@ -150,12 +152,12 @@ func (p *argPlan) decode(args []byte, dst unsafe.Pointer) bool {
 				*(*float64)(at) = x
 			}
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			if ok = t == decode.TypeInteger; ok {
-				ok = setInt(at, f.size, v)
+			if ok = t == decode.TypeInteger || t == decode.TypeNumber; ok {
+				ok = setInt(at, f.size, v, t)
 			}
 		default: // unsigned
-			if ok = t == decode.TypeInteger; ok {
-				ok = setUint(at, f.size, v)
+			if ok = t == decode.TypeInteger || t == decode.TypeNumber; ok {
+				ok = setUint(at, f.size, v, t)
 			}
 		}
 		return ok
@@ -215,7 +217,7 @@ func typeCovers(typ string, k reflect.Kind) bool {
 	case reflect.Float64: // integer and number literals
 		return typ == "" || typ == "number"
 	}
-	return typ == "" || typ == "integer" || typ == "number" // integers without fraction or exponent
+	return typ == "" || typ == "integer" || typ == "number" // integer-valued numbers only
 }
 
 // appendText appends the unescaped content of the string literal lit (a value inside args)
@@ -240,9 +242,17 @@ func appendText(buf, args, lit []byte) (string, []byte) {
 	return unsafe.String(&buf[start], len(buf)-start), buf
 }
 
-// parseInteger parses a JSON integer literal (a validated one) as a sign and a magnitude;
-// ok is false when the magnitude exceeds uint64.
-func parseInteger(v []byte) (neg bool, mag uint64, ok bool) {
+// parseInteger parses a JSON number literal (a validated one, of type t) that has an integer
+// value as a sign and a magnitude; ok is false for a fraction or a magnitude beyond uint64.
+func parseInteger(v []byte, t decode.Type) (neg bool, mag uint64, ok bool) {
+	if t == decode.TypeNumber { // 1.0, 1e2, -0.0, 1e999999: read exactly, never materialised
+		x, ok := jsonnum.Parse(v)
+		if !ok {
+			return false, 0, false
+		}
+		mag, ok = x.Uint64()
+		return x.Neg, mag, ok
+	}
 	if v[0] == '-' {
 		neg, v = true, v[1:]
 	}
@@ -259,8 +269,8 @@ func parseInteger(v []byte) (neg bool, mag uint64, ok bool) {
 	return neg, mag, true
 }
 
-func setInt(at unsafe.Pointer, size uintptr, v []byte) bool {
-	neg, mag, ok := parseInteger(v)
+func setInt(at unsafe.Pointer, size uintptr, v []byte, t decode.Type) bool {
+	neg, mag, ok := parseInteger(v, t)
 	limit := uint64(1) << (size*8 - 1) // |min|; max is one less
 	if !ok || mag > limit || !neg && mag == limit {
 		return false
@@ -282,9 +292,9 @@ func setInt(at unsafe.Pointer, size uintptr, v []byte) bool {
 	return true
 }
 
-func setUint(at unsafe.Pointer, size uintptr, v []byte) bool {
-	neg, mag, ok := parseInteger(v)
-	if !ok || neg || size < 8 && mag >= 1<<(size*8) { // sonic refuses -0 too
+func setUint(at unsafe.Pointer, size uintptr, v []byte, t decode.Type) bool {
+	neg, mag, ok := parseInteger(v, t)
+	if !ok || neg && mag != 0 || size < 8 && mag >= 1<<(size*8) { // -0 and -0.0 are 0
 		return false
 	}
 	switch size {

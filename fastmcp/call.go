@@ -48,7 +48,10 @@ func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, 
 		return nil, err
 	}
 	if t.checked == nil {
-		if err := t.input.ValidateDecoded(raw); err != nil {
+		if err := t.input.ValidateDecodedContext(ctx, raw); err != nil {
+			if isCancellation(err) {
+				return nil, err
+			}
 			return s.appendToolResult(dst, r, t, invalidArguments(err))
 		}
 	}

@@ -48,7 +48,9 @@
 // handlers unchanged through [Request.Meta]. Nothing is remembered between requests: capabilities, the log level and the
 // caller's identity are per request. Methods removed from earlier revisions (initialize, ping,
 // logging/setLevel, resources/subscribe, …) and methods whose capability the server does not
-// advertise are -32601. The codes the core answers with are the constants of type [Code], with
+// advertise are -32601; for initialize its data names the versions served
+// ({"supported":["2026-07-28"],"requested":…}), as the specification asks of a server that
+// speaks 2026-07-28 only. The codes the core answers with are the constants of type [Code], with
 // [CodeAccessDenied] for authorization (handlers and policies may choose others); [HTTPStatus]
 // maps a code to the status of a Streamable HTTP response.
 //
@@ -71,7 +73,10 @@
 //
 // Arguments are validated against the input schema before the handler runs; a failure, like
 // any plain error from the handler, is an isError result the model can read, while an *[Error]
-// from the handler is sent as a JSON-RPC error. Resources ([Server.AddResource]), resource
+// from the handler is sent as a JSON-RPC error. A typed tool's integer fields take every number
+// JSON Schema counts as an integer (1e2 is 100); a valid value its Go type cannot hold is an
+// isError result worded like a schema failure ("Invalid arguments: /n: must be <= 127, got
+// 300"), never the decoder's text. Resources ([Server.AddResource]), resource
 // templates ([Server.AddResourceTemplate], RFC 6570 level 1) and prompts ([Server.AddPrompt])
 // are registered the same way; templates and prompts may complete their arguments
 // (completion/complete). A handler that panics is answered with a generic -32603; the panic is

@@ -20,7 +20,9 @@ const (
 	// in-flight id, an input request method sent as a request).
 	CodeInvalidRequest = decode.CodeInvalidRequest
 	// CodeMethodNotFound: unknown or removed method (initialize, ping, logging/setLevel, …), or
-	// a method whose capability the server does not advertise.
+	// a method whose capability the server does not advertise. For initialize, data names the
+	// versions served and the one offered: {"supported":["2026-07-28"],"requested":"2025-11-25"}.
+	// Streamable HTTP answers it with 404 (see [HTTPStatus]).
 	CodeMethodNotFound Code = -32601
 	// CodeInvalidParams: missing or invalid request _meta, unknown tool or prompt, resource not
 	// found (data.uri), bad cursor, bad logLevel, tampered or expired requestState, malformed

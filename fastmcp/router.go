@@ -2,6 +2,8 @@ package fastmcp
 
 import (
 	"context"
+
+	"github.com/fastmcp-go/fastmcp/decode"
 )
 
 // The methods of the 2026-07-28 core.
@@ -61,6 +63,8 @@ func (s *Server) serve(ctx context.Context, r *Request, method []byte, dst []byt
 		r.method, serve = MethodListen, (*Server).listen
 	case "elicitation/create", "sampling/createMessage", "roots/list":
 		return nil, errInputRequestAsTopLv
+	case methodInitialize:
+		return nil, initializeNotServed(r.msg)
 	default:
 		return nil, ErrMethodNotFound
 	}
@@ -71,4 +75,33 @@ func (s *Server) serve(ctx context.Context, r *Request, method []byte, dst []byt
 		return nil, err
 	}
 	return serve(s, ctx, r, dst)
+}
+
+// methodInitialize opens a session in the initialize-era revisions (2025-11-25 and earlier).
+const methodInitialize = "initialize"
+
+// maxRequestedVersionBytes bounds the protocol version an initialize error echoes.
+const maxRequestedVersionBytes = 64
+
+// initializeNotServed is the answer to initialize while the server speaks 2026-07-28 only: the
+// method does not exist there (-32601, HTTP 404), and the error names the versions served, as
+// the specification asks of a modern-only server ("SHOULD name the protocol versions it supports
+// in any error it returns to an initialize request"), so that the client can retry with one of
+// them: {"code":-32601,"message":"Method not found","data":{"supported":["2026-07-28"],
+// "requested":"2025-11-25"}}. requested is params.protocolVersion when it is a string of at
+// most 64 bytes, and left out otherwise.
+func initializeNotServed(m *decode.Message) *Error {
+	data := append(make([]byte, 0, 96), `{"supported":["`+Version+`"]`...)
+	if v := decode.Lookup(m.Params().Raw(), "protocolVersion"); v.Type() == decode.TypeString {
+		text := v.Text()
+		if text == nil {
+			text = decode.Unquote(nil, v.Raw())
+		}
+		if len(text) <= maxRequestedVersionBytes {
+			data = append(data, `,"requested":`...)
+			data = decode.AppendStringBytes(data, text, false)
+		}
+	}
+	data = append(data, '}')
+	return &Error{Code: CodeMethodNotFound, Message: ErrMethodNotFound.Message, Data: data}
 }

@@ -17,7 +17,8 @@ import (
 // validates them in the same walk (see toolEntry.checked), or nil.
 //
 // A flat struct is decoded by its plan when it can be; otherwise, and whenever the plan is
-// unsure, sonic decodes into a pooled value copied out, so a call allocates no In.
+// unsure, sonic decodes into a pooled value copied out, so a call allocates no In. Arguments
+// the Go type cannot hold are an isError result worded like a schema failure.
 func typedHandlers[In any](h ToolHandler[In]) (call RawToolHandler, checked func(*jsonschema.Schema) RawToolHandler) {
 	plan := newArgPlan(reflect.TypeFor[In]())
 	inputs := sync.Pool{New: func() any { return new(In) }}
@@ -27,13 +28,12 @@ func typedHandlers[In any](h ToolHandler[In]) (call RawToolHandler, checked func
 			return h(ctx, r, in)
 		}
 		p := inputs.Get().(*In)
-		*p = zero
-		err := unmarshalArguments(args, p)
+		err := decodeInto(args, p)
 		in = *p
 		*p = zero // drop references before pooling
 		inputs.Put(p)
 		if err != nil {
-			return ErrorResult("Invalid arguments: " + err.Error()), nil
+			return invalidArguments(err), nil
 		}
 		return h(ctx, r, in)
 	}
@@ -52,13 +52,39 @@ func typedHandlers[In any](h ToolHandler[In]) (call RawToolHandler, checked func
 				return h(ctx, r, in)
 			}
 			// Unsure: validate, then decode, as for any tool.
-			if err := input.ValidateDecoded(args); err != nil {
+			if err := input.ValidateDecodedContext(ctx, args); err != nil {
+				if isCancellation(err) {
+					return ToolResult{}, err
+				}
 				return invalidArguments(err), nil
 			}
 			return call(ctx, r, args)
 		}
 	}
 	return call, checked
+}
+
+// decodeInto decodes tool arguments into *p (zeroed first) by the general path: sonic, and
+// once more with integer-valued numbers written as plain integers when sonic refuses (1e2
+// into an int field; see argerr.go). A failure is a *jsonschema.ValidationError in the
+// validator's words, never sonic's text.
+func decodeInto[In any](args []byte, p *In) error {
+	var zero In
+	*p = zero
+	err := unmarshalArguments(args, p)
+	if err == nil {
+		return nil
+	}
+	decoded := args
+	if alt, ok := plainIntegers(args); ok {
+		*p = zero
+		if err = unmarshalArguments(alt, p); err == nil {
+			return nil
+		}
+		decoded = alt
+	}
+	*p = zero
+	return argumentsError(args, decoded, err)
 }
 
 // argDecoders are sonic decoders for tool arguments, reused across calls.

@@ -3,7 +3,6 @@ package streamable
 import (
 	"bytes"
 	"encoding/base64"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/fastmcp-go/fastmcp/decode"
@@ -169,32 +168,9 @@ func checkParams(h Headers, m *decode.Message, srv *fastmcp.Server) *httpError {
 			return mismatch(HeaderParamPrefix + p.Name + " header is missing or repeated")
 		}
 		got, ok := decodeSentinel(hv)
-		if !ok || !paramEqual(p.Type, got, v) {
+		if !ok || !p.Matches(got, v) {
 			return mismatch(HeaderParamPrefix + p.Name + " header does not match the argument")
 		}
 	}
 	return nil
-}
-
-// paramEqual compares a decoded header value with a body value: strings exactly, integers
-// numerically, booleans as true or false.
-func paramEqual(typ string, header []byte, body decode.Value) bool {
-	switch typ {
-	case "string":
-		if body.Type() != decode.TypeString {
-			return false
-		}
-		text := body.Text()
-		if text == nil {
-			text = decode.Unquote(nil, body.Raw())
-		}
-		return bytes.Equal(header, text)
-	case "boolean":
-		return string(header) == string(body.Raw())
-	case "integer":
-		hf, err1 := strconv.ParseFloat(string(header), 64)
-		bf, err2 := strconv.ParseFloat(string(body.Raw()), 64)
-		return err1 == nil && err2 == nil && hf == bf
-	}
-	return false
 }

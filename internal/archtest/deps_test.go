@@ -22,11 +22,11 @@ var allowed = map[string][]string{
 	// Event-stream framing writes to an io.Writer and knows nothing of fasthttp or MCP.
 	"sse": {},
 	// The core is transport-free: never fasthttp, sse, stdio or streamable.
-	"fastmcp": {"decode", "pool", "internal/jsonschema", "internal/sealstate", "internal/uritemplate",
+	"fastmcp": {"decode", "pool", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text"},
 	// stdio is a thin transport over the core: no HTTP, no other transport's framing.
-	"stdio": {"fastmcp", "decode", "pool", "internal/jsonschema", "internal/sealstate", "internal/uritemplate",
+	"stdio": {"fastmcp", "decode", "pool", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text", "golang.org/x/sys"},
 }

@@ -23,8 +23,9 @@ const schemaURL = "mem:///schema.json"
 
 // Schema is a compiled JSON Schema. It is safe for concurrent use by multiple goroutines.
 type Schema struct {
-	sch  *jsonschema.Schema
-	flat *flatSchema // nil unless the schema is a flat object schema (see fastpath.go)
+	sch     *jsonschema.Schema
+	flat    *flatSchema  // nil unless the schema is a flat object schema (see fastpath.go)
+	numbers numberBounds // what the document's numbers need of instance numbers (numbers.go)
 }
 
 // Compile compiles a JSON Schema given as JSON. A schema without $schema is read as draft
@@ -37,7 +38,10 @@ type Schema struct {
 // network or the file system. A document that is not JSON, or not a valid schema (checked against
 // its draft's meta-schema, including invalid regular expressions), wraps [ErrInvalidSchema]. A
 // document larger than [MaxSchemaBytes] or nested deeper than [MaxSchemaDepth] is a
-// [*LimitError].
+// [*LimitError]. A number anywhere in the document must have at most 100 significant digits,
+// a magnitude below 10^400 and no digit finer than 10^-400 (1e400 and 1e-401 are refused),
+// else the error wraps [ErrInvalidSchema]: the schema's numbers set the cost of validating
+// instance numbers.
 //
 // The compiled schema validates with these rules: formats and content keywords (format,
 // contentEncoding, contentMediaType) are annotations, not assertions, as drafts 2020-12 and
@@ -59,6 +63,10 @@ func Compile(schema []byte) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
 	}
+	numbers, at, ok := newNumberBounds(doc)
+	if !ok {
+		return nil, fmt.Errorf("%w: the number at %s is outside the supported range (at most %d significant digits, a magnitude below 1e%d, no digit finer than 1e-%d)", ErrInvalidSchema, at, maxExactDigits, maxExactExponent, maxExactExponent)
+	}
 	loader := &refuseLoader{}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -73,7 +81,11 @@ func Compile(schema []byte) (*Schema, error) {
 		}
 		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
 	}
-	return &Schema{sch: sch, flat: newFlatSchema(doc)}, nil
+	s := &Schema{sch: sch, numbers: numbers}
+	if !numbers.multipleOf && !numbers.unique { // (flat schemas have neither keyword)
+		s.flat = newFlatSchema(doc)
+	}
+	return s, nil
 }
 
 // refuseLoader is the compiler's URL loader: it refuses every URL, and remembers the first.

@@ -30,7 +30,12 @@
 // resolve, and any other reference fails with [ErrExternalRef]. Formats and content keywords are
 // annotations, not assertions (a schema that selects draft-07 or older through $schema gets the
 // format assertions those drafts define); patterns use Go's RE2 engine; values are never coerced
-// and defaults never applied. Instances are decoded with numbers kept exact ([encoding/json.Number]).
+// and defaults never applied. Instances are decoded with numbers kept exact ([encoding/json.Number]),
+// and the cost of a number is bounded by its literal's length: a number far larger, smaller or
+// more precise than the schema's own numbers reaches the validator as a short stand-in that every
+// keyword judges as it judges the number (1e999999 is an integer above any maximum of 100), so
+// 1e999999 costs microseconds, not the ~60 ms of computing its exact value (see numbers.go).
+// [Schema.ValidateContext] stops preparing a large instance when its context ends.
 //
 // Errors from [Schema.Validate] are [*ValidationError] values with a concise message that names
 // the location and the rule but never the instance's value, for an isError tool result:
@@ -45,6 +50,13 @@
 //     a [*LimitError] ("jsonschema: schema size in bytes exceeds the limit of 65536").
 //   - [MaxSchemaDepth] (64): a schema whose JSON objects and arrays nest deeper is refused with a
 //     [*LimitError] ("jsonschema: schema nesting depth exceeds the limit of 64").
+//   - Numbers in a schema: at most 100 significant digits, a magnitude below 1e400 and no digit
+//     finer than 1e-400; [Compile] refuses others (an error wrapping [ErrInvalidSchema]).
+//   - Numbers in an instance are not limited, except inside arrays under a schema with
+//     uniqueItems (which compares instance numbers with each other, so no stand-in serves) and,
+//     for integers of more than 100 significant digits above every constant, under multipleOf:
+//     there a number outside the range above is refused with a [*ValidationError] that quotes
+//     it ("arguments: /2: number 1e999999 is outside the range this schema can check (…)").
 //
 // These bound the document, not the cost of validating against it: nested composition
 // (anyOf/oneOf/allOf) and $ref can make validation expensive. Compile schemas written by the

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/internal/jsonnum"
 )
 
 // The fast path.
@@ -15,8 +16,7 @@ import (
 // with a required list and maybe "additionalProperties": false. For those, [Schema.Validate]
 // first checks the raw bytes without decoding them. The check is one-sided: it reports true only
 // when the full validator would accept the instance, and anything it is unsure of (a duplicate
-// key, a key with escapes or invalid UTF-8, an integer written with a fraction or exponent, any
-// failure) goes to the full validator, which then also words the error. So the fast path never
+// key, a key with escapes or invalid UTF-8, any failure) goes to the full validator, which then also words the error. So the fast path never
 // changes a result, only its cost; FuzzFastPath checks that it agrees with the validator.
 
 // kinds of value a flat property may declare.
@@ -221,8 +221,14 @@ func kindMatches(k valueKind, v []byte) bool {
 	case kindNumber:
 		return v[0] == '-' || ('0' <= v[0] && v[0] <= '9')
 	case kindInteger:
-		// 1.0 and 1e2 are integers too, but leave those to the validator.
-		return (v[0] == '-' || ('0' <= v[0] && v[0] <= '9')) && !bytes.ContainsAny(v, ".eE")
+		if v[0] != '-' && (v[0] < '0' || '9' < v[0]) {
+			return false
+		}
+		if !bytes.ContainsAny(v, ".eE") {
+			return true
+		}
+		x, ok := jsonnum.Parse(v) // 1.0, 1e2 and 1e999999 are integers too
+		return ok && x.Integer()
 	}
 	return false
 }

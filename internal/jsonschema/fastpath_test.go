@@ -1,6 +1,7 @@
 package jsonschema
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,6 +74,8 @@ var flatInstances = []string{
 	`{"text":1}`, `{"text":null}`, `{"text":true}`, `{"text":{}}`, `{"text":[]}`, `{}`, `[]`, `"x"`, `1`, `null`,
 	`{"text":"a","text":1}`, `{"text":1,"text":"a"}`, `{"te\u0078t":"hi"}`, `{"te\u0078t":1}`, `{"text":"hi"`, `{"text":"hi"}}`, ``,
 	`{"n":1}`, `{"n":-0}`, `{"n":1.0}`, `{"n":1e2}`, `{"n":1.5}`, `{"n":"1"}`, `{"n":123456789012345678901234567890}`,
+	`{"n":1e999999}`, `{"n":1e3999999}`, `{"n":1e-999999}`, `{"n":-0.0}`, `{"n":15e-1}`, `{"n":1.000000000000000000001}`,
+	`{"n":1,"x":1e999999}`, `{"n":1,"x":-1e-999999,"any":[1e999999]}`,
 	`{"n":1,"x":1.5e-3,"b":false,"z":null,"o":{"k":[1,"}"]},"a":[{"]":"["}],"any":"x"}`,
 	`{"n":1,"x":"1"}`, `{"n":1,"b":"true"}`, `{"n":1,"z":0}`, `{"n":1,"o":[]}`, `{"n":1,"a":{}}`,
 	`{"text":"hi","extra":0}`, `{"extra":0}`, `{"text":"hi","extra":0,"more":1}`,
@@ -87,7 +90,7 @@ func TestFastPathAgreesWithValidator(t *testing.T) {
 		require.NotNil(t, s.flat, schema)
 		for _, inst := range flatInstances {
 			fast := s.flat.accepts([]byte(inst), false)
-			full := s.validateFull([]byte(inst))
+			full := s.validateFull(context.Background(), []byte(inst))
 			if fast {
 				accepted++
 				assert.NoError(t, full, "fast path accepted %s for %s", inst, schema)
@@ -109,13 +112,15 @@ func TestFastPathCommonCases(t *testing.T) {
 	s := mustCompile(t, flatSchemas[1])
 	for _, inst := range []string{
 		`{"n":1}`, `{"n":-12,"x":0.5,"b":true,"z":null,"o":{},"a":[],"any":{"x":[1,2]}}`, `{"n":0,"unknown":"x"}`,
+		// Integers as JSON Schema counts them, read from the literal (issue 10, defects 12 and 13).
+		`{"n":1.0}`, `{"n":1e2}`, `{"n":5e0}`, `{"n":-0.0}`, `{"n":1e999999}`, `{"n":1e3999999}`,
 	} {
 		assert.True(t, s.flat.accepts([]byte(inst), false), inst)
 	}
 	// Left to the validator (which may accept them).
-	for _, inst := range []string{`{"n":1.0}`, `{"n":1,"n":2}`, `{"\u006e":1}`} {
+	for _, inst := range []string{`{"n":1,"n":2}`, `{"\u006e":1}`} {
 		assert.False(t, s.flat.accepts([]byte(inst), false), inst)
-		assert.NoError(t, s.validateFull([]byte(inst)), inst)
+		assert.NoError(t, s.validateFull(context.Background(), []byte(inst)), inst)
 	}
 }
 
@@ -141,7 +146,7 @@ func TestFastPathDecoded(t *testing.T) {
 			}
 			decoded++
 			assert.Equal(t, s.flat.accepts(args, false), s.flat.accepts(args, true), inst)
-			full, got := s.validateFull(args), s.ValidateDecoded(args)
+			full, got := s.validateFull(context.Background(), args), s.ValidateDecoded(args)
 			if full == nil {
 				assert.NoError(t, got, inst)
 			} else {
@@ -170,12 +175,12 @@ func FuzzFastPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, inst []byte) {
 		s := schemas[int(which)%len(schemas)]
 		if s.flat.accepts(inst, false) {
-			if err := s.validateFull(inst); err != nil {
+			if err := s.validateFull(context.Background(), inst); err != nil {
 				t.Fatalf("fast path accepted %q, validator: %v", inst, err)
 			}
 		}
 		if args, ok := decodedArguments(inst); ok && s.flat.accepts(args, true) {
-			if err := s.validateFull(args); err != nil {
+			if err := s.validateFull(context.Background(), args); err != nil {
 				t.Fatalf("fast path accepted decoded %q, validator: %v", args, err)
 			}
 		}

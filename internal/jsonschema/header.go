@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/internal/jsonnum"
 )
 
 // HeaderPrefix is the prefix of the HTTP header that mirrors an x-mcp-header argument.
@@ -23,6 +26,57 @@ type HeaderParam struct {
 
 // Header returns the HTTP header name, for example "Mcp-Param-Region".
 func (p HeaderParam) Header() string { return HeaderPrefix + p.Name }
+
+// MaxHeaderInteger is the largest magnitude of an integer mirrored in a Mcp-Param-* header:
+// 2^53-1, as the 2026-07-28 specification bounds them (so that every reader, float64 ones
+// included, sees the same value).
+const MaxHeaderInteger = 1<<53 - 1
+
+// Matches reports whether header, a Mcp-Param-* value already trimmed and decoded from its
+// =?base64?…?= form, mirrors body, the argument's value in the request (present, not null).
+// The comparison decides whether an intermediary that routes on the header saw the value the
+// server executes, so it accepts only the forms the specification's conversions produce:
+//
+//   - string: the header is the string's text, byte for byte;
+//   - boolean: the header is "true" or "false", as the body is;
+//   - integer: the header is the canonical decimal form ("0", or an optional "-" and digits
+//     without leading zeros: no "+", fraction, exponent, "0x…" or "_"), the body is any
+//     number JSON Schema counts as an integer (42, 42.0, 4.2e1), both are within
+//     ±[MaxHeaderInteger], and they are equal exactly (never through float64).
+func (p HeaderParam) Matches(header []byte, body decode.Value) bool {
+	switch p.Type {
+	case "string":
+		if body.Type() != decode.TypeString {
+			return false
+		}
+		text := body.Text()
+		if text == nil {
+			text = decode.Unquote(nil, body.Raw())
+		}
+		return bytes.Equal(header, text)
+	case "boolean":
+		return body.Type() == decode.TypeBool && string(header) == string(body.Raw())
+	case "integer":
+		if (body.Type() != decode.TypeInteger && body.Type() != decode.TypeNumber) ||
+			!jsonnum.PlainInteger(header) || len(header) > len("-9007199254740991") {
+			return false
+		}
+		h, ok1 := headerInteger(header)
+		b, ok2 := headerInteger(body.Raw())
+		return ok1 && ok2 && h == b
+	}
+	return false
+}
+
+// headerInteger reads a number literal with an integer value within ±MaxHeaderInteger.
+func headerInteger(lit []byte) (int64, bool) {
+	x, ok := jsonnum.Parse(lit)
+	if !ok {
+		return 0, false
+	}
+	v, ok := x.Int64()
+	return v, ok && v >= -MaxHeaderInteger && v <= MaxHeaderInteger
+}
 
 // HeaderParams extracts and validates the x-mcp-header annotations of a tool's input schema,
 // given as JSON. The result is sorted by Path and is empty (nil) when there are none.

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/decode"
 )
 
 func TestHeaderParams(t *testing.T) {
@@ -86,6 +88,83 @@ func TestHeaderParamsErrors(t *testing.T) {
 			_, err := HeaderParams([]byte(tc.schema))
 			require.ErrorIs(t, err, tc.want)
 			assert.Contains(t, err.Error(), tc.where)
+		})
+	}
+}
+
+// TestHeaderParamMatches compares decoded Mcp-Param-* values with body values (issue 10,
+// defect 14): integers exactly and only in their canonical decimal form, so that what a proxy
+// reads from the header is what the server executes.
+func TestHeaderParamMatches(t *testing.T) {
+	for _, tc := range []struct {
+		typ, header, body string
+		want              bool
+	}{
+		{"integer", "1", `1`, true},
+		{"integer", "42", `42`, true},
+		{"integer", "-7", `-7`, true},
+		{"integer", "0", `0`, true},
+		{"integer", "0", `-0`, true},
+		{"integer", "0", `-0.0`, true},
+		{"integer", "42", `42.0`, true}, // the body may be any integer-valued number
+		{"integer", "42", `4.2e1`, true},
+		{"integer", "100", `1e2`, true},
+		{"integer", "100", `100`, true},
+		{"integer", "9007199254740991", `9007199254740991`, true},
+		{"integer", "-9007199254740991", `-9007199254740991`, true},
+		{"integer", "9007199254740991", `9.007199254740991e15`, true},
+
+		// Exact: float64 would call these equal.
+		{"integer", "9007199254740992", `9007199254740993`, false},
+		{"integer", "9007199254740993", `9007199254740992`, false},
+		{"integer", "1", `1.000000000000000000001`, false},
+		{"integer", "1", `1.5`, false},
+		// Outside ±(2^53-1), even when equal.
+		{"integer", "9007199254740992", `9007199254740992`, false},
+		{"integer", "-9007199254740992", `-9007199254740992`, false},
+		{"integer", "1", `1e999999`, false},
+		// Header forms other than the canonical decimal one.
+		{"integer", "0x1p0", `1`, false},
+		{"integer", "0x1", `1`, false},
+		{"integer", "1e0", `1`, false},
+		{"integer", "1E0", `1`, false},
+		{"integer", "+1", `1`, false},
+		{"integer", "1_0_0", `100`, false},
+		{"integer", "1.0", `1`, false},
+		{"integer", "1.000000000000000000001", `1`, false},
+		{"integer", "01", `1`, false},
+		{"integer", "007", `7`, false},
+		{"integer", "-0", `0`, false},
+		{"integer", "", `0`, false},
+		{"integer", "-", `0`, false},
+		{"integer", " 1", `1`, false},
+		{"integer", "1 ", `1`, false},
+		{"integer", "١", `1`, false},
+		{"integer", "Infinity", `1e999999`, false},
+		{"integer", "00000000000000000001", `1`, false},
+		{"integer", "1", `"1"`, false},
+		{"integer", "1", `true`, false},
+
+		{"boolean", "true", `true`, true},
+		{"boolean", "false", `false`, true},
+		{"boolean", "true", `false`, false},
+		{"boolean", "TRUE", `true`, false},
+		{"boolean", "1", `true`, false},
+		{"boolean", "true", `"true"`, false},
+
+		{"string", "us-west1", `"us-west1"`, true},
+		{"string", "Hello, 世界", `"Hello, \u4e16\u754c"`, true},
+		{"string", "a\"b", `"a\"b"`, true},
+		{"string", `a\"b`, `"a\\\"b"`, true},
+		{"string", "42", `42`, false},
+		{"string", "us", `"US"`, false},
+		{"number", "1", `1`, false},
+	} {
+		t.Run(tc.typ+" "+tc.header+" "+tc.body, func(t *testing.T) {
+			body := decode.Lookup([]byte(`{"v":`+tc.body+`}`), "v")
+			require.True(t, body.Present())
+			p := HeaderParam{Name: "P", Path: []string{"v"}, Type: tc.typ}
+			assert.Equal(t, tc.want, p.Matches([]byte(tc.header), body))
 		})
 	}
 }

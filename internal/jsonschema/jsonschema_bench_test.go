@@ -1,6 +1,8 @@
 package jsonschema
 
 import (
+	"context"
+	"strings"
 	"testing"
 )
 
@@ -22,7 +24,13 @@ var validateCases = []validateCase{
 	{"echo", "full", echoSchema, `{"text":"hello, world"}`, true},
 	{"echo-invalid", "auto", echoSchema, `{"text":42}`, false},
 	{"nested", "auto", nestedSchema, `{"query":"weather","limit":10,"filters":[{"field":"city","op":"eq","value":"Paris"},{"field":"temp","op":"gt","value":20}]}`, true},
+	// Issue 10, defect 12: 20 integers with huge exponents once cost ~60 ms each.
+	{"huge-exponents", "auto", numbersSchema, hugeNumbers, true},
 }
+
+const numbersSchema = `{"type":"object","properties":{"ms":{"type":"integer"},"list":{"type":"array","items":{"type":"integer"}}}}`
+
+var hugeNumbers = `{"ms":1e999999,"list":[` + strings.TrimSuffix(strings.Repeat("1e999999,", 19), ",") + `]}`
 
 // runValidate runs one benchmark case once per b.Loop iteration, or once when tb is a *testing.T.
 func runValidate(tb testing.TB, c validateCase) {
@@ -33,7 +41,7 @@ func runValidate(tb testing.TB, c validateCase) {
 	inst := []byte(c.instance)
 	validate := s.Validate
 	if c.path == "full" {
-		validate = s.validateFull
+		validate = func(b []byte) error { return s.validateFull(context.Background(), b) }
 	}
 	check := func() {
 		if err := validate(inst); (err == nil) != c.valid {

@@ -3,6 +3,7 @@ package jsonschema
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"math/big"
@@ -17,33 +18,53 @@ import (
 
 // Validate reports whether instance, one JSON value (for a tool call, the arguments object;
 // pass {} when the request has none), matches s. It returns nil or a [*ValidationError] whose
-// message is safe to show to the client. Numbers keep their exact value (no float64 rounding).
+// message is safe to show to the client. Numbers keep their exact value (no float64 rounding),
+// at a cost bounded by their literals' length (see numbers.go): a number the schema cannot
+// check exactly within that cost is refused with a [*ValidationError] that quotes it, which
+// only a schema with uniqueItems (or multipleOf, for integers of more than 100 digits) does.
 //
 // Flat object schemas (primitive-typed properties, required, additionalProperties) are checked
 // on the raw bytes without allocating when the instance matches; everything else, and every
 // failure, goes through the full validator.
 func (s *Schema) Validate(instance []byte) error {
+	return s.ValidateContext(context.Background(), instance)
+}
+
+// ValidateContext is [Schema.Validate] that gives up, returning ctx.Err(), when ctx ends
+// while the instance is prepared for the validator (checked every 1024 values). The
+// validator's own evaluation, which the instance size and the schema bound, is not
+// interrupted.
+func (s *Schema) ValidateContext(ctx context.Context, instance []byte) error {
 	if s.flat != nil && s.flat.accepts(instance, false) {
 		return nil
 	}
-	return s.validateFull(instance)
+	return s.validateFull(ctx, instance)
 }
 
 // ValidateDecoded is [Schema.Validate] for an object that is a value of a message the decode
 // package accepted, so valid JSON with valid UTF-8 strings: the fast path checks neither.
 // Passing anything else gives unspecified results.
 func (s *Schema) ValidateDecoded(object []byte) error {
+	return s.ValidateDecodedContext(context.Background(), object)
+}
+
+// ValidateDecodedContext is [Schema.ValidateDecoded] observing ctx as [Schema.ValidateContext]
+// does.
+func (s *Schema) ValidateDecodedContext(ctx context.Context, object []byte) error {
 	if s.flat != nil && s.flat.accepts(object, true) {
 		return nil
 	}
-	return s.validateFull(object)
+	return s.validateFull(ctx, object)
 }
 
 // validateFull runs the full validator, bypassing the fast path.
-func (s *Schema) validateFull(instance []byte) error {
+func (s *Schema) validateFull(ctx context.Context, instance []byte) error {
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(instance))
 	if err != nil {
 		return &ValidationError{Reason: "not valid JSON"}
+	}
+	if v, err = s.prepare(ctx, v); err != nil {
+		return err
 	}
 	err = s.sch.Validate(v)
 	if err == nil {
@@ -92,6 +113,11 @@ func collectLeaves(e *jsonschema.ValidationError, out []*jsonschema.ValidationEr
 
 // maxTokenBytes bounds each instance-side string in a message (location token, property name).
 const maxTokenBytes = 64
+
+// Pointer renders an instance location (member names and array indexes) as a JSON Pointer for
+// a [ValidationError], each token truncated to 64 bytes and with control characters replaced,
+// as the validator's own locations are.
+func Pointer(tokens []string) string { return pointer(tokens) }
 
 // pointer renders an instance location as a JSON Pointer, with each token bounded and safe.
 func pointer(tokens []string) string {

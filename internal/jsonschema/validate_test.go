@@ -1,6 +1,7 @@
 package jsonschema
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -104,7 +105,7 @@ func TestValidate(t *testing.T) {
 			require.ErrorAs(t, err, &ve)
 			assert.Equal(t, tc.want, err.Error())
 			// The full validator says the same.
-			assert.Equal(t, tc.want, s.validateFull([]byte(tc.instance)).Error())
+			assert.Equal(t, tc.want, s.validateFull(context.Background(), []byte(tc.instance)).Error())
 		})
 	}
 }

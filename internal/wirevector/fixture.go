@@ -41,6 +41,7 @@ var fixtures = map[string]func() *Fixture{
 	"authz":         func() *Fixture { return authzFixture(false) },
 	"authz_conceal": func() *Fixture { return authzFixture(true) },
 	"faults":        faultsFixture,
+	"numbers":       numbersFixture,
 }
 
 // NewFixtureServer builds the server of the named fixture, with its logs discarded.

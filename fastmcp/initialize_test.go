@@ -1,0 +1,31 @@
+package fastmcp
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// TestInitializeStatus: the error a modern-only server gives initialize is sent with 404 over
+// Streamable HTTP, as the specification's server-validation rules and the conformance check
+// server-stateless ask for a method that does not exist; its data names the versions served.
+func TestInitializeStatus(t *testing.T) {
+	s := newTestServer(t, nil)
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"},` + meta + `}}`,
+	} {
+		var m decode.Message
+		require.NoError(t, s.Decoder().Decode(&m, []byte(msg)))
+		r := s.Handle(context.Background(), &m, nil, nil)
+		require.NotNil(t, r.Err)
+		assert.Equal(t, CodeMethodNotFound, r.Err.Code)
+		assert.Equal(t, http.StatusNotFound, HTTPStatus(r.Err))
+		assert.Contains(t, string(r.Err.Data), `"supported":["2026-07-28"]`)
+	}
+}
