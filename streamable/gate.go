@@ -10,7 +10,8 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
-// GateRequest is what a RequestGate sees: the request before its body is read.
+// GateRequest is what a RequestGate sees: the request before its body is read. Its bytes
+// are valid until the gate returns; a decision that keeps any of them must copy them.
 type GateRequest struct {
 	Method, Path []byte
 	Header       Headers
@@ -38,8 +39,10 @@ type GateDecision struct {
 // 500. It may be called concurrently.
 type RequestGate func(ctx context.Context, r GateRequest) (GateDecision, error)
 
-// runGate calls the gate with its timeout, turning faults into the transport's errors.
-func (ep *endpoint) runGate(r GateRequest) (GateDecision, *httpError) {
+// runGate calls the gate with its timeout, turning faults into the transport's errors. The
+// gate may outlive runGate (past its timeout): r must stay valid until the gate returns,
+// which done, if not nil, is called after.
+func (ep *endpoint) runGate(r GateRequest, done func()) (GateDecision, *httpError) {
 	ctx, cancel := context.WithTimeout(context.Background(), ep.cfg.RequestGateTimeout)
 	defer cancel()
 	type result struct {
@@ -54,6 +57,9 @@ func (ep *endpoint) runGate(r GateRequest) (GateDecision, *httpError) {
 			if p := recover(); p != nil {
 				ep.cfg.Logger.Error("streamable: request gate panicked", "panic", p)
 				res = result{}
+			}
+			if done != nil {
+				done()
 			}
 			ch <- res
 		}()
@@ -86,12 +92,22 @@ type gateResult struct {
 	err *httpError
 }
 
+// gateHeads holds the copies of request heads that gates read.
+var gateHeads = sync.Pool{New: func() any { return new(fasthttp.RequestHeader) }}
+
 func (s *Server) gateHeader(h *fasthttp.RequestHeader) {
-	gr := GateRequest{Method: h.Method(), Path: h.RequestURI(), Header: fastHeaders{h}}
+	// A gate past its timeout still runs while fasthttp reuses h for the next request: the
+	// gate reads a copy, recycled when it returns.
+	hc := gateHeads.Get().(*fasthttp.RequestHeader)
+	h.CopyTo(hc)
+	gr := GateRequest{Method: hc.Method(), Path: hc.RequestURI(), Header: fastHeaders{hc}}
 	if i := bytes.IndexByte(gr.Path, '?'); i >= 0 {
 		gr.Path = gr.Path[:i]
 	}
-	d, e := s.ep.runGate(gr)
+	d, e := s.ep.runGate(gr, func() {
+		hc.Reset()
+		gateHeads.Put(hc)
+	})
 	s.gates.m.Store(h, gateResult{d: d, err: e})
 }
 

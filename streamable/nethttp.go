@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -13,10 +14,12 @@ import (
 
 // Handler is the net/http adapter: the same admission, response shapes and limits as the
 // native listener, for applications on the standard library, chi, echo or gin with their own
-// TLS and authentication. The caller's identity comes only from the request context, where
-// the application's middleware puts it with [fastmcp.WithIdentity]; never from a header the
-// client chose. Connection-level limits (MaxConnections, HeadTimeout, MaxHeaderBytes,
-// IdleTimeout) belong to the http.Server that hosts it.
+// TLS and authentication. The caller's identity comes from [Config.RequestGate], which runs
+// first, as on the native listener (its own responses served as they are, 500 when it fails,
+// 504 past RequestGateTimeout), or else from the request context, where the application's
+// middleware puts it with [fastmcp.WithIdentity]; never from a header the client chose. A
+// gate's identity wins over the middleware's. Connection-level limits (MaxConnections,
+// HeadTimeout, IdleTimeout) belong to the http.Server that hosts it.
 type Handler struct {
 	ep *endpoint
 }
@@ -43,11 +46,21 @@ func (h *Handler) Close(ctx context.Context) error {
 // Stats returns the handler's counters.
 func (h *Handler) Stats() Stats { return h.ep.stats.snapshot() }
 
-// stdHeaders adapts http.Header.
-type stdHeaders http.Header
+// stdHeaders adapts a net/http request's header. net/http moves Host out of the header map
+// into Request.Host; Values("Host") finds it there, as fasthttp's header does.
+type stdHeaders struct {
+	h    http.Header
+	host string
+}
 
 func (s stdHeaders) Values(name string) [][]byte {
-	vs := http.Header(s).Values(name)
+	if len(name) == len("Host") && strings.EqualFold(name, "Host") {
+		if s.host == "" {
+			return nil
+		}
+		return [][]byte{[]byte(s.host)}
+	}
+	vs := s.h.Values(name)
 	if len(vs) == 0 {
 		return nil
 	}
@@ -60,7 +73,15 @@ func (s stdHeaders) Values(name string) [][]byte {
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ep := h.ep
-	hdr := stdHeaders(r.Header)
+	hdr := stdHeaders{r.Header, r.Host}
+	var gated *fastmcp.Identity
+	if ep.cfg.RequestGate != nil {
+		id, served := h.gate(w, r, hdr)
+		if served {
+			return
+		}
+		gated = id
+	}
 	if e := ep.admitHead([]byte(r.Method), []byte(r.URL.Path), hdr, []byte(r.Host)); e != nil {
 		writeStdError(w, e, nil)
 		return
@@ -89,7 +110,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = rc.SetReadDeadline(time.Time{})
-	j.identity = fastmcp.IdentityFrom(r.Context())
+	j.identity = gated
+	if j.identity == nil {
+		j.identity = fastmcp.IdentityFrom(r.Context())
+	}
 	e, body := ep.admitBody(j, hdr)
 	switch {
 	case body != nil:
@@ -108,6 +132,39 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.execute(w, r, j)
+}
+
+// gate runs the RequestGate on the request's method, path and headers before its body is
+// read, with the native listener's semantics: the gate's own response is served as it is, a
+// gate that fails, panics or answers an invalid status fails closed (500), one past
+// RequestGateTimeout is 504, and an identity it verified reaches the core. It reports
+// whether the request was answered.
+func (h *Handler) gate(w http.ResponseWriter, r *http.Request, hdr stdHeaders) (id *fastmcp.Identity, served bool) {
+	path := r.RequestURI // the raw request target, as the native listener gives it
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	// Nothing the gate sees is reused after the handler returns: it needs no copy.
+	d, e := h.ep.runGate(GateRequest{Method: []byte(r.Method), Path: []byte(path), Header: hdr}, nil)
+	if e != nil {
+		writeStdError(w, e, nil)
+		return nil, true
+	}
+	if g := d.Response; g != nil {
+		wh := w.Header()
+		if g.ContentType != "" {
+			wh.Set("Content-Type", g.ContentType)
+		} else {
+			wh["Content-Type"] = nil // no sniffed type: the native listener sends none either
+		}
+		for k, v := range g.Header {
+			wh.Set(k, v)
+		}
+		w.WriteHeader(g.Status)
+		_, _ = w.Write(g.Body)
+		return nil, true
+	}
+	return d.Identity, false
 }
 
 func writeStdError(w http.ResponseWriter, e *httpError, id []byte) {
