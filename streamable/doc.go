@@ -45,8 +45,13 @@
 //   - WriteTimeout (5 s): writing one response or one event (connection closed).
 //   - BodyTimeout (10 s): the body, from the end of the head or gate admission (400; 408 in
 //     the net/http adapter).
-//   - MaxHeaderBytes (32 KiB): 431.
-//   - MaxBodyBytes (2,000,000): 413 before the body is read.
+//   - MaxHeaderBytes (32 KiB): 431, connection closed. The net/http adapter measures the
+//     head as net/http parsed it (the request line, one "Name: value" line per value, Host
+//     included) in the handler, so the limit holds in any http.Server; a head past that
+//     server's own MaxHeaderBytes plus net/http's 4 KiB of slack gets net/http's 431 instead,
+//     with a text body.
+//   - MaxBodyBytes (2,000,000): 413 before the body is read, connection closed (on net/http
+//     too: the response is not held back while net/http drains the body).
 //   - RequestTimeout (30 s): queue plus execution, 504 -32603 "Request execution timed out"
 //     (on a stream, the last event); progress never extends it.
 //   - RequestGateTimeout (10 s): 504; a gate that panics or misbehaves fails closed with 500.

@@ -73,6 +73,10 @@ func (s stdHeaders) Values(name string) [][]byte {
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ep := h.ep
+	if headBytes(r) > ep.cfg.MaxHeaderBytes {
+		refuseUnread(w, errHeaderTooLarge)
+		return
+	}
 	hdr := stdHeaders{r.Header, r.Host}
 	var gated *fastmcp.Identity
 	if ep.cfg.RequestGate != nil {
@@ -87,11 +91,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(r.TransferEncoding) > 0 || r.ContentLength < 0 {
+		refuseUnread(w, errLengthRequired) // a body of unknown length follows
+		return
+	}
+	// net/http reads a request with neither Content-Length nor Transfer-Encoding as an empty
+	// body (ContentLength 0); the header tells it apart from an explicit zero. Nothing follows
+	// it, so the connection stays open.
+	if r.ContentLength == 0 && r.Header["Content-Length"] == nil {
 		writeStdError(w, errLengthRequired, nil)
 		return
 	}
 	if r.ContentLength > int64(ep.cfg.MaxBodyBytes) {
-		writeStdError(w, errBodyTooLarge, nil)
+		refuseUnread(w, errBodyTooLarge)
 		return
 	}
 	rc := http.NewResponseController(w)
@@ -105,7 +116,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ep.stats.bodyTimeouts.Add(1)
 			e = errBodyTimeout
 		}
-		writeStdError(w, e, nil)
+		refuseUnread(w, e)
 		j.release()
 		return
 	}
@@ -165,6 +176,33 @@ func (h *Handler) gate(w http.ResponseWriter, r *http.Request, hdr stdHeaders) (
 		return nil, true
 	}
 	return d.Identity, false
+}
+
+// refuseUnread answers a request whose body is not (or not wholly) read, and closes the
+// connection. Connection: close, set before the response is written, is what keeps net/http
+// from reading up to 256 KiB of the unread body (to reuse the connection) before it sends
+// the response: a client then gets its 411, 413 or 431 at once, as from the native listener.
+func refuseUnread(w http.ResponseWriter, e *httpError) {
+	w.Header().Set("Connection", "close")
+	writeStdError(w, e, nil)
+}
+
+// headBytes is the size of the request head as net/http parsed it: the request line, one
+// "Name: value" line per header value (Host included, which net/http keeps apart) and the
+// blank line. net/http itself refuses only heads past its http.Server's MaxHeaderBytes (1 MiB
+// by default) plus 4 KiB of slack, so the handler checks Config.MaxHeaderBytes itself,
+// whatever server it is mounted in.
+func headBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + len("  \r\n\r\n")
+	if r.Host != "" {
+		n += len("Host: \r\n") + len(r.Host)
+	}
+	for name, values := range r.Header {
+		for _, v := range values {
+			n += len(name) + len(v) + len(": \r\n")
+		}
+	}
+	return n
 }
 
 func writeStdError(w http.ResponseWriter, e *httpError, id []byte) {
