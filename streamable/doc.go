@@ -72,4 +72,16 @@
 // connection of any request still running after 20 ms (without taking bytes of a pipelined
 // next request) and cancels its context when the peer closes: within about 100 ms of the
 // disconnect. Streams notice at their next write.
+//
+// On the net/http adapter, net/http cancels a request's context when its background read of
+// the connection meets the end of the stream. That read stops at the first byte the client
+// sends after its request (a pipelined request, a stray byte) and sees nothing after it. With
+// [ConnContext] as the http.Server's ConnContext ([NewHTTPServer] sets it), the handler also
+// probes the connection of a request still running every 50 ms, on Linux, by asking the
+// kernel whether the peer shut its side (poll with POLLRDHUP, which reads nothing), and
+// cancels the request within about 50 ms of the close, whatever the client sent first.
+// Without ConnContext, or on other systems, a client that went away after sending such a
+// byte is noticed only when the response is written: its work runs on to its end or to
+// RequestTimeout. As with net/http's own watch, a client that only shuts down its sending
+// side counts as gone.
 package streamable

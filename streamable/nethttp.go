@@ -19,7 +19,9 @@ import (
 // 504 past RequestGateTimeout), or else from the request context, where the application's
 // middleware puts it with [fastmcp.WithIdentity]; never from a header the client chose. A
 // gate's identity wins over the middleware's. Connection-level limits (MaxConnections,
-// HeadTimeout, IdleTimeout) belong to the http.Server that hosts it.
+// HeadTimeout, IdleTimeout) belong to the http.Server that hosts it: [NewHTTPServer] makes one
+// with those of the Config it can apply, and [ConnContext], which lets the handler notice
+// every client that goes away.
 type Handler struct {
 	ep *endpoint
 }
@@ -232,12 +234,12 @@ func (h *Handler) execute(w http.ResponseWriter, r *http.Request, j *job) {
 		return
 	}
 	defer j.release()
-	var timeout <-chan time.Time
-	if ep.cfg.RequestTimeout > 0 {
-		t := time.NewTimer(ep.cfg.RequestTimeout)
-		defer t.Stop()
-		timeout = t.C
-	}
+	// One timer for the request's deadline and, when the server gave the connection
+	// (ConnContext), the probes for a client gone behind bytes net/http's watch stopped at.
+	peer := newPeerProbe(r.Context())
+	var wake wakeup
+	defer wake.stop()
+	fired := wake.start(ep.cfg.RequestTimeout, peer != nil)
 	var sw *sse.Writer
 	rc := http.NewResponseController(w)
 	id := j.msg.ID().Raw()
@@ -275,7 +277,14 @@ func (h *Handler) execute(w http.ResponseWriter, r *http.Request, j *job) {
 			if err != nil {
 				cancel()
 			}
-		case <-timeout:
+		case <-fired:
+			if !wake.expired() {
+				if peer != nil && peer.gone() { // the executor drops the job when cancel runs
+					ep.stats.disconnects.Add(1)
+					return
+				}
+				continue
+			}
 			cancel()
 			ep.stats.reqTimeouts.Add(1)
 			if sw != nil {
