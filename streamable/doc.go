@@ -29,8 +29,11 @@
 //
 // A result is sent as application/json. A request whose handler reports progress or logs
 // switches to a text/event-stream response scoped to it, ending with the reply.
-// subscriptions/listen is always a stream, with `: keepalive` comments and
-// X-Accel-Buffering: no.
+// subscriptions/listen is a stream, with `: keepalive` comments and X-Accel-Buffering: no,
+// whose response head goes out with the acknowledgement; a listen the core refuses before
+// acknowledging it gets an ordinary JSON response instead (an invalid filter: 200 -32602; the
+// core's subscription budget or a shutdown: 503 -32603). Once acknowledged, a stream keeps
+// its subscription and lets go of its request: body, decoded message and buffers.
 //
 // # Limits
 //
@@ -58,7 +61,9 @@
 //   - Executor capacity (32 running, 256 queued by default): 503 -32603 "Server execution
 //     capacity exhausted".
 //   - MaxSubscriptions (256) open listen streams: 503 -32603 "Server subscription capacity
-//     exhausted"; the slot returns when the stream's connection ends.
+//     exhausted"; the slot returns when the stream's connection ends. The bytes the streams
+//     hold for their subscriptions are bounded by the core's
+//     [fastmcp.Config.MaxSubscriptionBytes] (64 MiB), with the same answer past it.
 //   - KeepAliveInterval (15 s): comments on streams; a client that went away is noticed at
 //     the next write, within two intervals.
 //   - DrainTimeout (5 s): see [Server.Shutdown].

@@ -297,6 +297,8 @@ func (h *Handler) execute(w http.ResponseWriter, r *http.Request, j *job) {
 	}
 }
 
+// listen serves a listen stream: its head goes out with the acknowledgement, and a listen
+// the core refuses first gets an ordinary JSON error response (see Server.runListen).
 func (h *Handler) listen(w http.ResponseWriter, r *http.Request, j *job) {
 	ep := h.ep
 	defer j.release()
@@ -309,29 +311,26 @@ func (h *Handler) listen(w http.ResponseWriter, r *http.Request, j *job) {
 	ep.stats.openStreams.Add(1)
 	defer ep.stats.openStreams.Add(-1)
 	rc := http.NewResponseController(w)
-	setStdStreamHeaders(w.Header())
-	w.WriteHeader(http.StatusOK)
-	_ = rc.Flush()
-	sw, _ := sse.NewWriter(flushWriter{w, rc}, rc, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	keepalive := time.AfterFunc(ep.cfg.KeepAliveInterval, func() {})
-	keepalive.Stop()
-	tick := func() {
-		if sw.WriteKeepAlive() != nil {
-			cancel()
-			return
-		}
-		keepalive.Reset(ep.cfg.KeepAliveInterval)
-	}
-	keepalive = time.AfterFunc(ep.cfg.KeepAliveInterval, tick)
-	defer keepalive.Stop()
+	sink := &streamSink{j: j, cancel: cancel, keepEvery: ep.cfg.KeepAliveInterval, open: func() (*sse.Writer, error) {
+		setStdStreamHeaders(w.Header())
+		w.WriteHeader(http.StatusOK)
+		return sse.NewWriter(flushWriter{w, rc}, rc, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
+	}}
+	defer sink.stop()
 	if j.identity != nil {
 		ctx = fastmcp.WithIdentity(ctx, j.identity)
 	}
-	reply := ep.srv.Handle(ctx, &j.msg, &streamSink{w: sw, cancel: cancel}, nil)
-	if reply.Body != nil && ctx.Err() == nil {
-		_ = sw.WriteEvent(reply.Body)
+	reply := ep.srv.Handle(ctx, &j.msg, sink, nil)
+	switch {
+	case reply.Body == nil || ctx.Err() != nil:
+	case sink.w == nil:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(replyStatus(reply))
+		_, _ = w.Write(reply.Body)
+	default:
+		_ = sink.w.WriteEvent(reply.Body)
 	}
 }
 
