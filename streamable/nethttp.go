@@ -48,21 +48,11 @@ func (h *Handler) Close(ctx context.Context) error {
 // Stats returns the handler's counters.
 func (h *Handler) Stats() Stats { return h.ep.stats.snapshot() }
 
-// stdHeaders adapts a net/http request's header. net/http moves Host out of the header map
-// into Request.Host; Values("Host") finds it there, as fasthttp's header does.
-type stdHeaders struct {
-	h    http.Header
-	host string
-}
+// stdHeaders adapts http.Header (a map: it converts to Headers without allocating).
+type stdHeaders http.Header
 
 func (s stdHeaders) Values(name string) [][]byte {
-	if len(name) == len("Host") && strings.EqualFold(name, "Host") {
-		if s.host == "" {
-			return nil
-		}
-		return [][]byte{[]byte(s.host)}
-	}
-	vs := s.h.Values(name)
+	vs := http.Header(s).Values(name)
 	if len(vs) == 0 {
 		return nil
 	}
@@ -73,16 +63,34 @@ func (s stdHeaders) Values(name string) [][]byte {
 	return out
 }
 
+// gateHeaders is what a gate sees of a net/http request's header. net/http moves Host out
+// of the header map into Request.Host; Values("Host") finds it there, as on the native
+// listener.
+type gateHeaders struct {
+	h    http.Header
+	host string
+}
+
+func (g *gateHeaders) Values(name string) [][]byte {
+	if len(name) == len("Host") && strings.EqualFold(name, "Host") {
+		if g.host == "" {
+			return nil
+		}
+		return [][]byte{[]byte(g.host)}
+	}
+	return stdHeaders(g.h).Values(name)
+}
+
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ep := h.ep
 	if headBytes(r) > ep.cfg.MaxHeaderBytes {
 		refuseUnread(w, errHeaderTooLarge)
 		return
 	}
-	hdr := stdHeaders{r.Header, r.Host}
+	hdr := stdHeaders(r.Header)
 	var gated *fastmcp.Identity
 	if ep.cfg.RequestGate != nil {
-		id, served := h.gate(w, r, hdr)
+		id, served := h.gate(w, r)
 		if served {
 			return
 		}
@@ -152,13 +160,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // gate that fails, panics or answers an invalid status fails closed (500), one past
 // RequestGateTimeout is 504, and an identity it verified reaches the core. It reports
 // whether the request was answered.
-func (h *Handler) gate(w http.ResponseWriter, r *http.Request, hdr stdHeaders) (id *fastmcp.Identity, served bool) {
+func (h *Handler) gate(w http.ResponseWriter, r *http.Request) (id *fastmcp.Identity, served bool) {
 	path := r.RequestURI // the raw request target, as the native listener gives it
 	if i := strings.IndexByte(path, '?'); i >= 0 {
 		path = path[:i]
 	}
 	// Nothing the gate sees is reused after the handler returns: it needs no copy.
-	d, e := h.ep.runGate(GateRequest{Method: []byte(r.Method), Path: []byte(path), Header: hdr}, nil)
+	d, e := h.ep.runGate(GateRequest{Method: []byte(r.Method), Path: []byte(path), Header: &gateHeaders{r.Header, r.Host}}, nil)
 	if e != nil {
 		writeStdError(w, e, nil)
 		return nil, true
