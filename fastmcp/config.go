@@ -24,6 +24,9 @@ const (
 	MaxCursorBytes = 2048
 	// MaxResourceSubscriptions bounds the URIs of one subscriptions/listen request.
 	MaxResourceSubscriptions = 1000
+	// DefaultMaxSubscriptionBytes bounds the memory all listen streams of a Server hold for
+	// their subscriptions (see Config.MaxSubscriptionBytes): 64 MiB.
+	DefaultMaxSubscriptionBytes = 64 << 20
 	// MaxCompletionValues bounds the values of one completion/complete result.
 	MaxCompletionValues = 100
 	// MinStateKeyBytes is the shortest requestState sealing key accepted.
@@ -99,6 +102,15 @@ type Config struct {
 	// overflow the stream ends with its completion response, so the client re-lists. If zero,
 	// [DefaultSubscriptionBuffer] is used. Negative values are invalid.
 	SubscriptionBuffer int
+	// MaxSubscriptionBytes bounds the bytes all open listen streams hold for their
+	// subscriptions, together: each stream 256 bytes plus the length of its request id, each
+	// URI it lists 40 more, and each distinct URI listed by any stream its length plus an
+	// eighth plus 128, once however many streams list it. A listen request that would pass it is answered
+	// -32603 "Server subscription capacity exhausted" (HTTP 503) before its acknowledgement;
+	// the bytes return when a stream ends. The request itself is not counted: transports
+	// release it once the stream is acknowledged. If zero, [DefaultMaxSubscriptionBytes] is
+	// used. Negative values are invalid.
+	MaxSubscriptionBytes int64
 
 	// Limits bounds the messages Dispatch decodes (transports may decode themselves).
 	Limits decode.Limits
@@ -136,6 +148,12 @@ func (c Config) resolve() (Config, error) {
 		return c, fmt.Errorf("%w: SubscriptionBuffer %d is negative", ErrInvalidConfig, c.SubscriptionBuffer)
 	case c.SubscriptionBuffer == 0:
 		c.SubscriptionBuffer = DefaultSubscriptionBuffer
+	}
+	switch {
+	case c.MaxSubscriptionBytes < 0:
+		return c, fmt.Errorf("%w: MaxSubscriptionBytes %d is negative", ErrInvalidConfig, c.MaxSubscriptionBytes)
+	case c.MaxSubscriptionBytes == 0:
+		c.MaxSubscriptionBytes = DefaultMaxSubscriptionBytes
 	}
 	if c.Authorizer != nil && (c.ToolsCache.Scope == CachePublic || c.PromptsCache.Scope == CachePublic || c.ResourcesCache.Scope == CachePublic) {
 		return c, fmt.Errorf("%w: with an Authorizer the list caches must be private", ErrInvalidConfig)

@@ -75,7 +75,11 @@ func appendError(dst, id []byte, e *Error) []byte {
 // (see [AppendDecodeError]); its bytes must stay valid until Handle returns.
 //
 // Handle blocks until the request is finished. For subscriptions/listen that is when the
-// subscription ends: the acknowledgement and the events go to sink meanwhile.
+// subscription ends: the acknowledgement and the events go to sink meanwhile. A listen stream
+// copies what it keeps of m (its id, its filter) before it sends the acknowledgement and
+// never reads m again: from the first Notify on, the transport may release m and the bytes
+// it views, and should, since a stream may last for hours. An error reply (the listen was
+// refused) comes with no Notify, and may read m until Handle returns.
 func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
 	switch m.Kind() {
 	case decode.KindRequest:

@@ -155,7 +155,11 @@
 //   - Subscriptions: at most [MaxResourceSubscriptions] (1,000) URIs per listen request,
 //     otherwise -32602; at most [DefaultSubscriptionBuffer] (100) resources/updated events
 //     queued per stream ([Config.SubscriptionBuffer]): on overflow the stream ends with its
-//     completion response, so the client re-reads and listens again.
+//     completion response, so the client re-reads and listens again. All open streams
+//     together hold at most [DefaultMaxSubscriptionBytes] (64 MiB,
+//     [Config.MaxSubscriptionBytes]) for their subscriptions, counted as that field says
+//     (each distinct URI once); a listen past it is -32603 "Server subscription capacity
+//     exhausted" (HTTP 503), with no acknowledgement.
 //   - Completion: at most [MaxCompletionValues] (100) values; a handler that returns more is
 //     -32603 "Server produced an invalid result".
 //   - Progress, per request: [MaxProgressUpdates] (1,000) notifications, messages of at most

@@ -54,6 +54,9 @@ type Error struct {
 	// admission marks errors about the request envelope itself (missing _meta, …), which
 	// Streamable HTTP answers with 400 rather than 200.
 	admission bool
+	// unavailable marks refusals for want of capacity, which Streamable HTTP answers with
+	// 503, as the transports' own overload errors.
+	unavailable bool
 }
 
 func (e *Error) Error() string {
@@ -100,8 +103,13 @@ func NewError(code Code, message string, data json.RawMessage) *Error {
 // HTTPStatus maps a JSON-RPC error to the HTTP status a 2026-07-28 Streamable HTTP response
 // carries (reference: the MCP specification's error table): 404 for an unknown method; 400 for
 // parse, request, header, capability and version errors and for invalid request metadata;
-// 200 for every other error, which is a JSON-RPC error about an otherwise valid request.
+// 503 when the server refused for want of capacity (subscriptions/listen past
+// [Config.MaxSubscriptionBytes], or while it shuts down); 200 for every other error, which is
+// a JSON-RPC error about an otherwise valid request.
 func HTTPStatus(err *Error) int {
+	if err.unavailable {
+		return http.StatusServiceUnavailable
+	}
 	switch err.Code {
 	case CodeMethodNotFound:
 		return http.StatusNotFound

@@ -67,9 +67,14 @@ func listKind(k EventKind) int {
 //
 // resources/updated events go through an index by URI to the streams that listed the URI:
 // each has a bounded queue and a wake channel; a full queue ends that stream gracefully (the
-// client re-reads) instead of dropping events or blocking the publisher.
+// client re-reads) instead of dropping events or blocking the publisher. The index keeps one
+// copy of each URI, which every stream that lists it shares.
+//
+// The hub accounts for the memory its streams hold (see subscriptionCost) and refuses a
+// stream that would take it past the budget.
 type hub struct {
-	buffer int // bound of each stream's resources/updated queue
+	buffer int   // bound of each stream's resources/updated queue
+	budget int64 // bound of held
 	lists  [numListKinds]signal
 
 	closed    chan struct{} // closed by close: every stream completes
@@ -77,16 +82,68 @@ type hub struct {
 	cancelBus func() // ends the subscription to a configured EventBus, or nil
 
 	streams atomic.Int64 // open listen streams
+	held    atomic.Int64 // bytes the streams and the index hold, as subscriptionCost counts
 
 	mu    sync.RWMutex
-	byURI map[string][]*listener // resources/updated subscribers, by URI
-	taps  []*tap                 // Subscribe callbacks, copied on write; rarely used
+	byURI map[string]*uriSubscribers // resources/updated subscribers, by URI
+	taps  []*tap                     // Subscribe callbacks, copied on write; rarely used
 }
 
+// uriSubscribers are the streams that listed one URI: the first inline, so that a URI one
+// stream listens to costs one allocation, the others in rest.
+type uriSubscribers struct {
+	uri   string // the index's copy of the URI, which the streams' lists share
+	first *listener
+	rest  []*listener
+}
+
+// add appends l.
+func (u *uriSubscribers) add(l *listener) {
+	if u.first == nil {
+		u.first = l
+		return
+	}
+	u.rest = append(u.rest, l)
+}
+
+// remove takes l out, reporting whether none is left.
+func (u *uriSubscribers) remove(l *listener) (empty bool) {
+	if u.first == l {
+		u.first = nil
+		if n := len(u.rest); n > 0 {
+			u.first, u.rest[n-1] = u.rest[n-1], nil
+			u.rest = u.rest[:n-1]
+		}
+	} else if i := slices.Index(u.rest, l); i >= 0 {
+		last := len(u.rest) - 1
+		u.rest[i], u.rest[last] = u.rest[last], nil
+		u.rest = u.rest[:last]
+	}
+	return u.first == nil
+}
+
+// The costs the hub counts against its budget: what a stream, each URI it lists, and each
+// URI of the index hold, rounded up from what they measure on 64-bit platforms (see
+// TestListenMemoryAccounted).
+const (
+	// streamCost: the listener, its wake channel and the stream's copy of its request id
+	// (whose length is added).
+	streamCost = 256
+	// uriRefCost: a listed URI's place in the stream's list and in the index entry's.
+	uriRefCost = 40
+	// uriEntryCost: an index entry (map slot, entry, list header) besides the URI's bytes,
+	// which count an eighth more for the allocator's rounding (see uriCost).
+	uriEntryCost = 128
+)
+
+// uriCost is what the index's entry for uri holds.
+func uriCost(uri string) int64 { return int64(len(uri)+len(uri)/8) + uriEntryCost }
+
 // newHub returns the hub of a Server and the EventBus the Server publishes to: bus itself,
-// subscribed to once with the hub's fan-out, or the hub when bus is nil.
-func newHub(buffer int, bus EventBus) (*hub, EventBus) {
-	h := &hub{buffer: buffer, closed: make(chan struct{}), byURI: map[string][]*listener{}}
+// subscribed to once with the hub's fan-out, or the hub when bus is nil. budget bounds the
+// bytes its streams hold.
+func newHub(buffer int, budget int64, bus EventBus) (*hub, EventBus) {
+	h := &hub{buffer: buffer, budget: budget, closed: make(chan struct{}), byURI: map[string]*uriSubscribers{}}
 	for i := range h.lists {
 		h.lists[i].cur.Store(newEpoch())
 	}
@@ -127,8 +184,11 @@ func (h *hub) deliver(e Event) {
 	}
 	h.mu.RLock()
 	if e.Kind == ResourceUpdated && e.URI != "" {
-		for _, l := range h.byURI[e.URI] {
-			l.push(e.URI, h.buffer)
+		if subs := h.byURI[e.URI]; subs != nil {
+			subs.first.push(e.URI, h.buffer)
+			for _, l := range subs.rest {
+				l.push(e.URI, h.buffer)
+			}
 		}
 	}
 	taps := h.taps
@@ -159,45 +219,79 @@ func (h *hub) close() {
 }
 
 // subscribe registers a listen stream for the list_changed kinds in the bits of lists (1 tools,
-// 2 prompts, 4 resources) and for resources/updated on uris (owned by the listener from now).
-func (h *hub) subscribe(lists uint8, uris []string) *listener {
-	l := &listener{uris: uris}
+// 2 prompts, 4 resources) and for resources/updated on uris, which the listener owns from now:
+// each element is replaced by the index's copy of the URI. idLen is the length of the
+// stream's copy of its request id. It reports false, registering nothing, when the stream
+// would take the bytes the hub holds past its budget.
+func (h *hub) subscribe(lists uint8, uris []string, idLen int) (*listener, bool) {
+	l := &listener{base: int32(streamCost + idLen)}
 	for k := range h.lists {
 		if lists&(1<<k) != 0 {
 			l.seen[k] = h.lists[k].cur.Load()
 		}
 	}
-	if len(uris) > 0 {
-		l.wake = make(chan struct{}, 1)
-		h.mu.Lock()
-		for _, u := range uris {
-			h.byURI[u] = append(h.byURI[u], l)
+	cost := int64(l.base)
+	if len(uris) == 0 {
+		if !h.reserve(cost) {
+			return nil, false
 		}
-		h.mu.Unlock()
+		h.streams.Add(1)
+		return l, true
 	}
+	l.wake = make(chan struct{}, 1)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	cost += int64(len(uris)) * uriRefCost
+	for _, u := range uris {
+		if h.byURI[u] == nil {
+			cost += uriCost(u)
+		}
+	}
+	if !h.reserve(cost) {
+		return nil, false
+	}
+	for i, u := range uris {
+		subs := h.byURI[u]
+		if subs == nil {
+			subs = &uriSubscribers{uri: u}
+			h.byURI[u] = subs
+		}
+		subs.add(l)
+		uris[i] = subs.uri // one copy of the URI, however many streams list it
+	}
+	l.uris = uris
 	h.streams.Add(1)
-	return l
+	return l, true
 }
 
-// unsubscribe removes a listener registered by subscribe.
+// reserve adds cost to the bytes held unless that would pass the budget.
+func (h *hub) reserve(cost int64) bool {
+	for {
+		held := h.held.Load()
+		if held+cost > h.budget {
+			return false
+		}
+		if h.held.CompareAndSwap(held, held+cost) {
+			return true
+		}
+	}
+}
+
+// unsubscribe removes a listener registered by subscribe, and returns what it held.
 func (h *hub) unsubscribe(l *listener) {
+	freed := int64(l.base)
 	if len(l.uris) > 0 {
+		freed += int64(len(l.uris)) * uriRefCost
 		h.mu.Lock()
 		for _, u := range l.uris {
-			ls := h.byURI[u]
-			if i := slices.Index(ls, l); i >= 0 {
-				last := len(ls) - 1
-				ls[i], ls[last] = ls[last], nil
-				ls = ls[:last]
-			}
-			if len(ls) == 0 {
+			if h.byURI[u].remove(l) {
 				delete(h.byURI, u)
-			} else {
-				h.byURI[u] = ls
+				freed += uriCost(u)
 			}
 		}
 		h.mu.Unlock()
 	}
+	h.held.Add(-freed)
 	h.streams.Add(-1)
 }
 
@@ -220,9 +314,10 @@ type listener struct {
 	seen [numListKinds]*epoch // the epoch last reported per kind; nil when not opted in
 
 	// For resourceSubscriptions only.
-	uris     []string      // the URIs indexed, to unindex them
+	uris     []string      // the URIs indexed (the index's copies), to unindex them
 	wake     chan struct{} // capacity 1: a URI was queued, or the queue overflowed
 	overflow atomic.Bool   // the queue overflowed: the stream must complete
+	base     int32         // the stream's own cost (streamCost plus its id), for unsubscribe
 	mu       sync.Mutex
 	queue    []string // URIs updated and not yet taken, each at most once
 }

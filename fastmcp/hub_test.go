@@ -81,7 +81,7 @@ func TestEventBusAcrossReplicas(t *testing.T) {
 }
 
 func TestHubIsTheDefaultBus(t *testing.T) {
-	h, bus := newHub(DefaultSubscriptionBuffer, nil)
+	h, bus := newHub(DefaultSubscriptionBuffer, DefaultMaxSubscriptionBytes, nil)
 	require.Same(t, h, bus)
 
 	var mu sync.Mutex
@@ -104,8 +104,8 @@ func TestHubIsTheDefaultBus(t *testing.T) {
 }
 
 func TestHubSignalCoalesces(t *testing.T) {
-	h, _ := newHub(DefaultSubscriptionBuffer, nil)
-	l := h.subscribe(0b101, nil) // tools and resources
+	h, _ := newHub(DefaultSubscriptionBuffer, DefaultMaxSubscriptionBytes, nil)
+	l, _ := h.subscribe(0b101, nil, 1) // tools and resources
 	defer h.unsubscribe(l)
 	assert.Nil(t, l.waitOn(1))
 	assert.False(t, l.changed(h, 0))
@@ -128,7 +128,7 @@ func TestHubSignalCoalesces(t *testing.T) {
 // index ends empty and every queue stays within its bound.
 func TestHubChurn(t *testing.T) {
 	const buffer = 3
-	h, _ := newHub(buffer, nil)
+	h, _ := newHub(buffer, DefaultMaxSubscriptionBytes, nil)
 	stop := make(chan struct{})
 	var pubs sync.WaitGroup
 	for p := range 4 {
@@ -151,7 +151,7 @@ func TestHubChurn(t *testing.T) {
 				if uris[0] == uris[1] {
 					uris = uris[:1]
 				}
-				l := h.subscribe(uint8(i%8), uris)
+				l, _ := h.subscribe(uint8(i%8), uris, 1)
 				l.changed(h, i%3)
 				l.mu.Lock()
 				n := len(l.queue)
@@ -167,4 +167,5 @@ func TestHubChurn(t *testing.T) {
 	pubs.Wait()
 	assert.Empty(t, h.byURI)
 	assert.Zero(t, h.streams.Load())
+	assert.Zero(t, h.held.Load(), "every byte accounted for is returned")
 }

@@ -15,7 +15,8 @@ const metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 
 // Errors of subscriptions/listen.
 var (
-	errShuttingDown   = &Error{Code: CodeInternalError, Message: "Server is shutting down"}
+	errShuttingDown   = &Error{Code: CodeInternalError, Message: "Server is shutting down", unavailable: true}
+	errSubscriptions  = &Error{Code: CodeInternalError, Message: "Server subscription capacity exhausted", unavailable: true}
 	errNoStream       = &Error{Code: CodeInternalError, Message: "subscriptions/listen needs a notification stream"}
 	errFilterMissing  = &Error{Code: CodeInvalidParams, Message: "Invalid params: notifications is required"}
 	errFilterType     = &Error{Code: CodeInvalidParams, Message: "Invalid params: notifications must be an object"}
@@ -55,8 +56,9 @@ func (s *Server) CloseSubscriptions() { s.hub.close() }
 func (s *Server) Subscribers() int { return int(s.hub.streams.Load()) }
 
 // listen serves subscriptions/listen. It validates the filter, keeps the subset the server
-// honours, writes the acknowledgement through the sink, then writes the events the stream
-// opted into until the stream ends:
+// honours, takes the stream's bytes from the budget (Config.MaxSubscriptionBytes), writes the
+// acknowledgement through the sink, then writes the events the stream opted into until the
+// stream ends:
 //   - the client goes away (ctx done) or the sink fails: no reply;
 //   - CloseSubscriptions, or the stream's resources/updated queue overflowed: the completion
 //     response, so the client re-lists and listens again rather than missing events.
@@ -95,9 +97,14 @@ func (s *Server) listen(ctx context.Context, r *Request, dst []byte) ([]byte, er
 		acked = uris
 	}
 
-	// From here on the stream holds nothing of the request but a copy of its id.
+	// From here on the stream holds nothing of the request but a copy of its id: the
+	// transport may release the request once the acknowledgement reaches the sink (see
+	// Handle).
 	id := bytes.Clone(r.ID())
-	l := s.hub.subscribe(lists, uris)
+	l, ok := s.hub.subscribe(lists, uris, len(id))
+	if !ok {
+		return nil, errSubscriptions
+	}
 	defer s.hub.unsubscribe(l)
 	buf := getListenBuf()
 	*buf = appendAck(*buf, id, lists, acked)

@@ -54,7 +54,7 @@ func TestListenerMemoryBudget(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const n = 10_000
-			h, _ := newHub(DefaultSubscriptionBuffer, nil)
+			h, _ := newHub(DefaultSubscriptionBuffer, DefaultMaxSubscriptionBytes, nil)
 			ls := make([]*listener, n)
 			var before, after runtime.MemStats
 			runtime.GC() // twice: sync.Pool contents survive one collection
@@ -65,7 +65,7 @@ func TestListenerMemoryBudget(t *testing.T) {
 				if tc.uris != nil {
 					uris = append(make([]string, 0, len(tc.uris)), tc.uris...)
 				}
-				ls[i] = h.subscribe(0b111, uris)
+				ls[i], _ = h.subscribe(0b111, uris, 1)
 			}
 			runtime.GC()
 			runtime.ReadMemStats(&after)

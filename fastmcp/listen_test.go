@@ -555,7 +555,7 @@ func TestListenOverflowEndsGracefully(t *testing.T) {
 		s.NotifyResourceUpdated("file:///c") // queued: the queue is full
 		s.NotifyResourceUpdated("file:///b") // already queued: no room needed
 		synctest.Wait()
-		require.False(t, s.hub.byURI["file:///a"][0].overflow.Load())
+		require.False(t, s.hub.byURI["file:///a"].first.overflow.Load())
 		s.NotifyResourceUpdated("file:///a") // overflow
 		assert.Equal(t, updatedOf("file:///a", `"o"`), c.next(t))
 		assert.Equal(t, listenResult(`"o"`), c.end(t))

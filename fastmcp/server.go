@@ -82,7 +82,7 @@ func NewServer(info Implementation, cfg *Config) (*Server, error) {
 	} else if s.sealer, err = sealstate.New(sealstate.Config{Keys: [][]byte{c.StateKey}, TTL: c.StateTTL}); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
-	s.hub, s.bus = newHub(c.SubscriptionBuffer, c.EventBus)
+	s.hub, s.bus = newHub(c.SubscriptionBuffer, c.MaxSubscriptionBytes, c.EventBus)
 	s.serverMeta = appendServerMeta(nil, info)
 	s.catalog.Store(newCatalog(0))
 	return s, nil

@@ -123,7 +123,9 @@
 //   - The executor's MaxConcurrency and MaxQueue ([Config.Pool] for an executor Serve
 //     owns; defaults 32 and 256): -32603 "Server execution capacity exhausted".
 //   - [Config.MaxSubscriptions], default [DefaultMaxSubscriptions] (32) per connection, and
-//     the executor's slots: -32603 "Server subscription capacity exhausted".
+//     the executor's slots: -32603 "Server subscription capacity exhausted". The same answer
+//     past the core's [fastmcp.Config.MaxSubscriptionBytes] (64 MiB), which bounds what all
+//     streams hold for their subscriptions; an acknowledged stream lets go of its line.
 //   - [Config.WriteTimeout], default [DefaultWriteTimeout] (5 s) per write: terminal.
 //
 // A request refused because the executor was closed gets -32603 "Request executor

@@ -44,6 +44,8 @@ type job struct {
 	pkey    pool.Key  // the executor's key: unique per job
 	state   uint8     // guarded by c.mu
 	listen  bool
+	opened  bool               // a stream's acknowledgement was written: line and msg are let go
+	lid     []byte             // an opened stream's id literal, for a last word after a panic
 	lctx    context.Context    // a stream's context
 	lcancel context.CancelFunc // cancels lctx
 	slot    func()             // releases a stream's executor slot
@@ -73,8 +75,8 @@ func (c *conn) putJob(j *job) {
 	if cap(j.esc) > maxKeptLineBytes {
 		j.esc = nil
 	}
-	j.line, j.out, j.esc = j.line[:0], j.out[:0], j.esc[:0]
-	j.c, j.id, j.pkey, j.listen, j.lctx, j.lcancel, j.slot = nil, requestID{}, pool.Key{}, false, nil, nil, nil
+	j.line, j.out, j.esc, j.lid = j.line[:0], j.out[:0], j.esc[:0], j.lid[:0]
+	j.c, j.id, j.pkey, j.listen, j.opened, j.lctx, j.lcancel, j.slot = nil, requestID{}, pool.Key{}, false, false, nil, nil, nil
 	jobs.Put(j)
 }
 
@@ -208,7 +210,11 @@ func (c *conn) dropUnadmitted(j *job) {
 // refuse queues an error response to j's request; owner, when set, is the admitted job
 // whose last word it is.
 func (c *conn) refuse(j, owner *job, code int64, message string) {
-	j.out = decode.AppendError(j.out[:0], j.msg.ID().Raw(), code, message, nil, true)
+	id := j.msg.ID().Raw()
+	if j.opened {
+		id = j.lid
+	}
+	j.out = decode.AppendError(j.out[:0], id, code, message, nil, true)
 	c.putReply(j, owner, owner != nil)
 }
 
@@ -337,6 +343,15 @@ func (c *conn) lastWord(j *job, message string) {
 func (j *job) Notify(ctx context.Context, msg []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if j.listen && !j.opened {
+		// The stream's acknowledgement: the core reads the request no more (see
+		// fastmcp.Server.Handle), so the stream lets go of its line, which may be megabytes.
+		// The id's text for the in-flight table lives in kbuf.
+		j.opened = true
+		j.lid = append(j.lid[:0], j.msg.ID().Raw()...)
+		j.msg.Reset()
+		j.line = nil
 	}
 	line := msg
 	if !clean(msg) {

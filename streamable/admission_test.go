@@ -19,11 +19,20 @@ func list(id string) string {
 	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":{` + meta + `}}`
 }
 
-// TestAdmission walks the admission order with literal requests: each refusal's status and
-// exact body, ids echoed only once the body parsed.
+// TestAdmission walks the admission order with literal requests, on the native listener and
+// on the net/http adapter alike: each refusal's status and exact body, ids echoed only once
+// the body parsed.
 func TestAdmission(t *testing.T) {
-	s := startServer(t, newCore(t), Config{})
-	host := "Host: " + hostOf(s)
+	for _, stack := range bothStacks {
+		t.Run(stack, func(t *testing.T) {
+			addr, _ := startStack(t, stack, newCore(t), Config{})
+			testAdmission(t, addr)
+		})
+	}
+}
+
+func testAdmission(t *testing.T, addr string) {
+	host := "Host: " + addr
 	ct, acc, pv := "Content-Type: application/json", "Accept: application/json, text/event-stream", "MCP-Protocol-Version: 2026-07-28"
 	std := []string{host, ct, acc, pv}
 	with := func(extra ...string) []string { return append(append([]string{}, std...), extra...) }
@@ -93,7 +102,7 @@ func TestAdmission(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, body := exchange(t, s, tc.raw)
+			resp, body := exchangeAt(t, addr, tc.raw)
 			assert.Equal(t, tc.status, resp.StatusCode)
 			if tc.body != "" {
 				assert.Equal(t, tc.body, body)

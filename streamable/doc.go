@@ -32,8 +32,11 @@
 //
 // A result is sent as application/json. A request whose handler reports progress or logs
 // switches to a text/event-stream response scoped to it, ending with the reply.
-// subscriptions/listen is always a stream, with `: keepalive` comments and
-// X-Accel-Buffering: no.
+// subscriptions/listen is a stream, with `: keepalive` comments and X-Accel-Buffering: no,
+// whose response head goes out with the acknowledgement; a listen the core refuses before
+// acknowledging it gets an ordinary JSON response instead (an invalid filter: 200 -32602; the
+// core's subscription budget or a shutdown: 503 -32603). Once acknowledged, a stream keeps
+// its subscription and lets go of its request: body, decoded message and buffers.
 //
 // # Limits
 //
@@ -48,15 +51,22 @@
 //   - WriteTimeout (5 s): writing one response or one event (connection closed).
 //   - BodyTimeout (10 s): the body, from the end of the head or gate admission (400; 408 in
 //     the net/http adapter).
-//   - MaxHeaderBytes (32 KiB): 431.
-//   - MaxBodyBytes (2,000,000): 413 before the body is read.
+//   - MaxHeaderBytes (32 KiB): 431, connection closed. The net/http adapter measures the
+//     head as net/http parsed it (the request line, one "Name: value" line per value, Host
+//     included) in the handler, so the limit holds in any http.Server; a head past that
+//     server's own MaxHeaderBytes plus net/http's 4 KiB of slack gets net/http's 431 instead,
+//     with a text body.
+//   - MaxBodyBytes (2,000,000): 413 before the body is read, connection closed (on net/http
+//     too: the response is not held back while net/http drains the body).
 //   - RequestTimeout (30 s): queue plus execution, 504 -32603 "Request execution timed out"
 //     (on a stream, the last event); progress never extends it.
 //   - RequestGateTimeout (10 s): 504; a gate that panics or misbehaves fails closed with 500.
 //   - Executor capacity (32 running, 256 queued by default): 503 -32603 "Server execution
 //     capacity exhausted".
 //   - MaxSubscriptions (256) open listen streams: 503 -32603 "Server subscription capacity
-//     exhausted"; the slot returns when the stream's connection ends.
+//     exhausted"; the slot returns when the stream's connection ends. The bytes the streams
+//     hold for their subscriptions are bounded by the core's
+//     [fastmcp.Config.MaxSubscriptionBytes] (64 MiB), with the same answer past it.
 //   - KeepAliveInterval (15 s): comments on streams; a client that went away is noticed at
 //     the next write, within two intervals.
 //   - DrainTimeout (5 s): see [Server.Shutdown].
@@ -77,4 +87,16 @@
 // disconnect: a client that shuts down its sending side (shutdown(SHUT_WR)) while its
 // request runs cannot be told from one that closed, and is treated alike, as net/http and
 // nginx do. Streams notice at their next write.
+//
+// On the net/http adapter, net/http cancels a request's context when its background read of
+// the connection meets the end of the stream. That read stops at the first byte the client
+// sends after its request (a pipelined request, a stray byte) and sees nothing after it. With
+// [ConnContext] as the http.Server's ConnContext ([NewHTTPServer] sets it), the handler also
+// probes the connection of a request still running every 50 ms, on Linux, by asking the
+// kernel whether the peer shut its side (poll with POLLRDHUP, which reads nothing), and
+// cancels the request within about 50 ms of the close, whatever the client sent first.
+// Without ConnContext, or on other systems, a client that went away after sending such a
+// byte is noticed only when the response is written: its work runs on to its end or to
+// RequestTimeout. As with net/http's own watch, a client that only shuts down its sending
+// side counts as gone.
 package streamable

@@ -2,6 +2,7 @@ package streamable
 
 import (
 	"context"
+	"sync"
 
 	"github.com/valyala/fasthttp"
 
@@ -10,7 +11,8 @@ import (
 
 // GateRequest is what a RequestGate sees: the request before its body is read. Path is the
 // path the endpoint routes on: decoded and normalized, and an absolute-form target's path
-// (never its scheme and authority, nor the query).
+// (never its scheme and authority, nor the query). Its bytes are valid until the gate
+// returns; a decision that keeps any of them must copy them.
 type GateRequest struct {
 	Method, Path []byte
 	Header       Headers
@@ -38,8 +40,10 @@ type GateDecision struct {
 // 500. It may be called concurrently.
 type RequestGate func(ctx context.Context, r GateRequest) (GateDecision, error)
 
-// runGate calls the gate with its timeout, turning faults into the transport's errors.
-func (ep *endpoint) runGate(r GateRequest) (GateDecision, *httpError) {
+// runGate calls the gate with its timeout, turning faults into the transport's errors. The
+// gate may outlive runGate (past its timeout): r must stay valid until the gate returns,
+// which done, if not nil, is called after.
+func (ep *endpoint) runGate(r GateRequest, done func()) (GateDecision, *httpError) {
 	ctx, cancel := context.WithTimeout(context.Background(), ep.cfg.RequestGateTimeout)
 	defer cancel()
 	type result struct {
@@ -54,6 +58,9 @@ func (ep *endpoint) runGate(r GateRequest) (GateDecision, *httpError) {
 			if p := recover(); p != nil {
 				ep.cfg.Logger.Error("streamable: request gate panicked", "panic", p)
 				res = result{}
+			}
+			if done != nil {
+				done()
 			}
 			ch <- res
 		}()
@@ -82,14 +89,29 @@ type gateResult struct {
 	err *httpError
 }
 
+// gateCopy is what a gate reads: a copy of the head and of the routed path, because a gate
+// past its timeout still runs while fasthttp reuses the request for the next one. It is
+// recycled when the gate returns.
+type gateCopy struct {
+	h    fasthttp.RequestHeader
+	path []byte
+}
+
+var gateCopies = sync.Pool{New: func() any { return new(gateCopy) }}
+
 // gateHeader runs the gate on the head of the request ctx is reading. The gate sees the path
 // the endpoint routes on (fasthttp's parsed path: an absolute-form target's, decoded and
 // normalized), not the raw target, so it cannot be stepped around by spelling the path
 // differently.
 func (s *Server) gateHeader(ctx *fasthttp.RequestCtx, c *conn) {
-	h := &ctx.Request.Header
-	gr := GateRequest{Method: h.Method(), Path: ctx.Path(), Header: fastHeaders{h}}
-	d, e := s.ep.runGate(gr)
+	gc := gateCopies.Get().(*gateCopy)
+	ctx.Request.Header.CopyTo(&gc.h)
+	gc.path = append(gc.path[:0], ctx.Path()...)
+	gr := GateRequest{Method: gc.h.Method(), Path: gc.path, Header: fastHeaders{&gc.h}}
+	d, e := s.ep.runGate(gr, func() {
+		gc.h.Reset()
+		gateCopies.Put(gc)
+	})
 	c.req.gated, c.req.gate = true, gateResult{d: d, err: e}
 }
 

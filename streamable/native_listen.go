@@ -2,7 +2,10 @@ package streamable
 
 import (
 	"context"
+	"math"
 	"net"
+	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -68,6 +71,9 @@ func (s *Server) serveListen(ctx *fasthttp.RequestCtx, j *job) {
 	// handler returns at once: fasthttp then drops its request context and its read buffer
 	// (MaxHeaderBytes large) instead of holding them for the stream's life.
 	c := ctx.Conn().(*conn)
+	// The connection's header index points into the request context, which fasthttp recycles
+	// with the request's body buffer (kept at its largest size): the stream must not pin it.
+	c.headers = headerSet{}
 	ctx.HijackSetNoResponse(true)
 	ctx.Hijack(func(net.Conn) {
 		go func() {
@@ -81,7 +87,9 @@ func (s *Server) serveListen(ctx *fasthttp.RequestCtx, j *job) {
 
 // runListen serves one listen stream on a hijacked connection until the subscription ends
 // (the completion response is the last event), the client goes away (a failed write), or
-// the drain window closes it.
+// the drain window closes it. The response head goes out with the acknowledgement: a listen
+// the core refuses first (an invalid filter, the subscription budget, a shutdown) gets an
+// ordinary JSON error response with its status instead.
 func (s *Server) runListen(c net.Conn, j *job) {
 	ep := s.ep
 	ep.stats.openStreams.Add(1)
@@ -91,44 +99,98 @@ func (s *Server) runListen(c net.Conn, j *job) {
 	s.streams.add(c, cancel)
 	defer s.streams.remove(c)
 
-	_ = c.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
-	if _, err := c.Write([]byte(streamHead)); err != nil {
-		return
-	}
-	sw, _ := sse.NewWriter(c, c, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
-	sink := &streamSink{w: sw, cancel: cancel}
-	keepalive := time.AfterFunc(ep.cfg.KeepAliveInterval, nil)
-	keepalive.Stop()
-	tick := func() {
-		if err := sw.WriteKeepAlive(); err != nil {
-			cancel() // the client went away
-			return
+	sink := &streamSink{j: j, cancel: cancel, keepEvery: ep.cfg.KeepAliveInterval, open: func() (*sse.Writer, error) {
+		_ = c.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
+		if _, err := c.Write([]byte(streamHead)); err != nil {
+			return nil, err
 		}
-		keepalive.Reset(ep.cfg.KeepAliveInterval)
-	}
-	keepalive = time.AfterFunc(ep.cfg.KeepAliveInterval, tick)
-	defer keepalive.Stop()
-
+		return sse.NewWriter(c, c, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
+	}}
+	defer sink.stop()
 	ctx := lctx
 	if j.identity != nil {
 		ctx = fastmcp.WithIdentity(ctx, j.identity)
 	}
 	r := ep.srv.Handle(ctx, &j.msg, sink, nil)
-	if r.Body != nil && lctx.Err() == nil {
-		_ = sw.WriteEvent(r.Body)
+	switch {
+	case r.Body == nil || lctx.Err() != nil:
+	case sink.w == nil:
+		_ = c.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
+		_ = writeJSONResponse(c, replyStatus(r), r.Body)
+	default:
+		_ = sink.w.WriteEvent(r.Body)
 	}
 }
 
-// streamSink writes a stream's notifications as events; a failed write ends the stream.
+// writeJSONResponse writes a whole JSON response on a hijacked connection, which is closed
+// after it (Connection: close).
+func writeJSONResponse(c net.Conn, status int, body []byte) error {
+	head := make([]byte, 0, 128)
+	head = append(head, "HTTP/1.1 "...)
+	head = strconv.AppendInt(head, int64(status), 10)
+	head = append(head, ' ')
+	head = append(head, http.StatusText(status)...)
+	head = append(head, "\r\nContent-Type: application/json\r\nContent-Length: "...)
+	head = strconv.AppendInt(head, int64(len(body)), 10)
+	head = append(head, "\r\nConnection: close\r\n\r\n"...)
+	_, err := (&net.Buffers{head, body}).WriteTo(c)
+	return err
+}
+
+// streamSink writes a listen stream's notifications as events. The first, the
+// acknowledgement, opens the stream: open writes the response head and returns the event
+// writer, the keepalives start, and the job lets go of the request (its body, its decoded
+// message, its buffers), which the core no longer reads (see fastmcp.Server.Handle): an idle
+// stream keeps only its subscription. A failed write ends the stream.
 type streamSink struct {
-	w      *sse.Writer
-	cancel context.CancelFunc
+	open      func() (*sse.Writer, error)
+	j         *job
+	cancel    context.CancelFunc
+	keepEvery time.Duration
+
+	w         *sse.Writer // nil until the stream is open
+	keepalive *time.Timer
 }
 
 func (k *streamSink) Notify(_ context.Context, msg []byte) error {
+	if k.w == nil {
+		w, err := k.open()
+		if err != nil {
+			k.cancel()
+			return err
+		}
+		k.w = w
+		k.j.dropRequest()
+		// Armed once the field is set: the first tick reads it.
+		k.keepalive = time.AfterFunc(time.Duration(math.MaxInt64), k.tick)
+		k.keepalive.Reset(k.keepEvery)
+	}
 	if err := k.w.WriteEvent(msg); err != nil {
 		k.cancel()
 		return err
 	}
 	return nil
+}
+
+// tick writes a keepalive comment; a failed one means the client went away.
+func (k *streamSink) tick() {
+	if k.w.WriteKeepAlive() != nil {
+		k.cancel()
+		return
+	}
+	k.keepalive.Reset(k.keepEvery)
+}
+
+func (k *streamSink) stop() {
+	if k.keepalive != nil {
+		k.keepalive.Stop()
+	}
+}
+
+// dropRequest lets go of what a listen stream's job holds of its request once the stream is
+// acknowledged. The job itself stays with the stream (the core keeps its message's address
+// until Handle returns), empty.
+func (j *job) dropRequest() {
+	j.msg.Reset()
+	j.body, j.reply = nil, nil
 }

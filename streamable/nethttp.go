@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -13,10 +14,14 @@ import (
 
 // Handler is the net/http adapter: the same admission, response shapes and limits as the
 // native listener, for applications on the standard library, chi, echo or gin with their own
-// TLS and authentication. The caller's identity comes only from the request context, where
-// the application's middleware puts it with [fastmcp.WithIdentity]; never from a header the
-// client chose. Connection-level limits (MaxConnections, HeadTimeout, MaxHeaderBytes,
-// IdleTimeout) belong to the http.Server that hosts it.
+// TLS and authentication. The caller's identity comes from [Config.RequestGate], which runs
+// first, as on the native listener (its own responses served as they are, 500 when it fails,
+// 504 past RequestGateTimeout), or else from the request context, where the application's
+// middleware puts it with [fastmcp.WithIdentity]; never from a header the client chose. A
+// gate's identity wins over the middleware's. Connection-level limits (MaxConnections,
+// HeadTimeout, IdleTimeout) belong to the http.Server that hosts it: [NewHTTPServer] makes one
+// with those of the Config it can apply, and [ConnContext], which lets the handler notice
+// every client that goes away.
 type Handler struct {
 	ep *endpoint
 }
@@ -43,7 +48,7 @@ func (h *Handler) Close(ctx context.Context) error {
 // Stats returns the handler's counters.
 func (h *Handler) Stats() Stats { return h.ep.stats.snapshot() }
 
-// stdHeaders adapts http.Header.
+// stdHeaders adapts http.Header (a map: it converts to Headers without allocating).
 type stdHeaders http.Header
 
 func (s stdHeaders) Values(name string) [][]byte {
@@ -58,19 +63,56 @@ func (s stdHeaders) Values(name string) [][]byte {
 	return out
 }
 
+// gateHeaders is what a gate sees of a net/http request's header. net/http moves Host out
+// of the header map into Request.Host; Values("Host") finds it there, as on the native
+// listener.
+type gateHeaders struct {
+	h    http.Header
+	host string
+}
+
+func (g *gateHeaders) Values(name string) [][]byte {
+	if len(name) == len("Host") && strings.EqualFold(name, "Host") {
+		if g.host == "" {
+			return nil
+		}
+		return [][]byte{[]byte(g.host)}
+	}
+	return stdHeaders(g.h).Values(name)
+}
+
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ep := h.ep
+	if headBytes(r) > ep.cfg.MaxHeaderBytes {
+		refuseUnread(w, errHeaderTooLarge)
+		return
+	}
 	hdr := stdHeaders(r.Header)
+	var gated *fastmcp.Identity
+	if ep.cfg.RequestGate != nil {
+		id, served := h.gate(w, r)
+		if served {
+			return
+		}
+		gated = id
+	}
 	if e := ep.admitHead([]byte(r.Method), []byte(r.URL.Path), hdr, []byte(r.Host)); e != nil {
 		writeStdError(w, e, nil)
 		return
 	}
 	if len(r.TransferEncoding) > 0 || r.ContentLength < 0 {
-		writeStdError(w, errLengthRequired, nil)
+		refuseUnread(w, errLengthRequired) // a body of unknown length follows
+		return
+	}
+	// net/http reads a request with neither Content-Length nor Transfer-Encoding as an empty
+	// body (ContentLength 0); the header tells it apart from an explicit zero. Every 411 closes
+	// the connection, as on the native listener.
+	if r.ContentLength == 0 && r.Header["Content-Length"] == nil {
+		refuseUnread(w, errLengthRequired)
 		return
 	}
 	if r.ContentLength > int64(ep.cfg.MaxBodyBytes) {
-		writeStdError(w, errBodyTooLarge, nil)
+		refuseUnread(w, errBodyTooLarge)
 		return
 	}
 	rc := http.NewResponseController(w)
@@ -84,12 +126,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ep.stats.bodyTimeouts.Add(1)
 			e = errBodyTimeout
 		}
-		writeStdError(w, e, nil)
+		refuseUnread(w, e)
 		j.release()
 		return
 	}
 	_ = rc.SetReadDeadline(time.Time{})
-	j.identity = fastmcp.IdentityFrom(r.Context())
+	j.identity = gated
+	if j.identity == nil {
+		j.identity = fastmcp.IdentityFrom(r.Context())
+	}
 	e, body := ep.admitBody(j, hdr)
 	switch {
 	case body != nil:
@@ -108,6 +153,66 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.execute(w, r, j)
+}
+
+// gate runs the RequestGate on the request's method, path and headers before its body is
+// read, with the native listener's semantics: the gate's own response is served as it is, a
+// gate that fails, panics or answers an invalid status fails closed (500), one past
+// RequestGateTimeout is 504, and an identity it verified reaches the core. It reports
+// whether the request was answered.
+func (h *Handler) gate(w http.ResponseWriter, r *http.Request) (id *fastmcp.Identity, served bool) {
+	path := r.RequestURI // the raw request target, as the native listener gives it
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	// Nothing the gate sees is reused after the handler returns: it needs no copy.
+	d, e := h.ep.runGate(GateRequest{Method: []byte(r.Method), Path: []byte(path), Header: &gateHeaders{r.Header, r.Host}}, nil)
+	if e != nil {
+		writeStdError(w, e, nil)
+		return nil, true
+	}
+	if g := d.Response; g != nil {
+		wh := w.Header()
+		if g.ContentType != "" {
+			wh.Set("Content-Type", g.ContentType)
+		} else {
+			wh["Content-Type"] = nil // no sniffed type: the native listener sends none either
+		}
+		for k, v := range g.Header {
+			wh.Set(k, v)
+		}
+		w.WriteHeader(g.Status)
+		_, _ = w.Write(g.Body)
+		return nil, true
+	}
+	return d.Identity, false
+}
+
+// refuseUnread answers a request whose body is not (or not wholly) read, and closes the
+// connection. Connection: close, set before the response is written, is what keeps net/http
+// from reading up to 256 KiB of the unread body (to reuse the connection) before it sends
+// the response: a client then gets its 411, 413 or 431 at once, as from the native listener.
+func refuseUnread(w http.ResponseWriter, e *httpError) {
+	w.Header().Set("Connection", "close")
+	writeStdError(w, e, nil)
+}
+
+// headBytes is the size of the request head as net/http parsed it: the request line, one
+// "Name: value" line per header value (Host included, which net/http keeps apart) and the
+// blank line. net/http itself refuses only heads past its http.Server's MaxHeaderBytes (1 MiB
+// by default) plus 4 KiB of slack, so the handler checks Config.MaxHeaderBytes itself,
+// whatever server it is mounted in.
+func headBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + len("  \r\n\r\n")
+	if r.Host != "" {
+		n += len("Host: \r\n") + len(r.Host)
+	}
+	for name, values := range r.Header {
+		for _, v := range values {
+			n += len(name) + len(v) + len(": \r\n")
+		}
+	}
+	return n
 }
 
 func writeStdError(w http.ResponseWriter, e *httpError, id []byte) {
@@ -137,12 +242,12 @@ func (h *Handler) execute(w http.ResponseWriter, r *http.Request, j *job) {
 		return
 	}
 	defer j.release()
-	var timeout <-chan time.Time
-	if ep.cfg.RequestTimeout > 0 {
-		t := time.NewTimer(ep.cfg.RequestTimeout)
-		defer t.Stop()
-		timeout = t.C
-	}
+	// One timer for the request's deadline and, when the server gave the connection
+	// (ConnContext), the probes for a client gone behind bytes net/http's watch stopped at.
+	peer := newPeerProbe(r.Context())
+	var wake wakeup
+	defer wake.stop()
+	fired := wake.start(ep.cfg.RequestTimeout, peer != nil)
 	var sw *sse.Writer
 	rc := http.NewResponseController(w)
 	id := j.msg.ID().Raw()
@@ -180,7 +285,14 @@ func (h *Handler) execute(w http.ResponseWriter, r *http.Request, j *job) {
 			if err != nil {
 				cancel()
 			}
-		case <-timeout:
+		case <-fired:
+			if !wake.expired() {
+				if peer != nil && peer.gone() { // the executor drops the job when cancel runs
+					ep.stats.disconnects.Add(1)
+					return
+				}
+				continue
+			}
 			cancel()
 			ep.stats.reqTimeouts.Add(1)
 			if sw != nil {
@@ -193,6 +305,8 @@ func (h *Handler) execute(w http.ResponseWriter, r *http.Request, j *job) {
 	}
 }
 
+// listen serves a listen stream: its head goes out with the acknowledgement, and a listen
+// the core refuses first gets an ordinary JSON error response (see Server.runListen).
 func (h *Handler) listen(w http.ResponseWriter, r *http.Request, j *job) {
 	ep := h.ep
 	defer j.release()
@@ -205,29 +319,26 @@ func (h *Handler) listen(w http.ResponseWriter, r *http.Request, j *job) {
 	ep.stats.openStreams.Add(1)
 	defer ep.stats.openStreams.Add(-1)
 	rc := http.NewResponseController(w)
-	setStdStreamHeaders(w.Header())
-	w.WriteHeader(http.StatusOK)
-	_ = rc.Flush()
-	sw, _ := sse.NewWriter(flushWriter{w, rc}, rc, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	keepalive := time.AfterFunc(ep.cfg.KeepAliveInterval, func() {})
-	keepalive.Stop()
-	tick := func() {
-		if sw.WriteKeepAlive() != nil {
-			cancel()
-			return
-		}
-		keepalive.Reset(ep.cfg.KeepAliveInterval)
-	}
-	keepalive = time.AfterFunc(ep.cfg.KeepAliveInterval, tick)
-	defer keepalive.Stop()
+	sink := &streamSink{j: j, cancel: cancel, keepEvery: ep.cfg.KeepAliveInterval, open: func() (*sse.Writer, error) {
+		setStdStreamHeaders(w.Header())
+		w.WriteHeader(http.StatusOK)
+		return sse.NewWriter(flushWriter{w, rc}, rc, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
+	}}
+	defer sink.stop()
 	if j.identity != nil {
 		ctx = fastmcp.WithIdentity(ctx, j.identity)
 	}
-	reply := ep.srv.Handle(ctx, &j.msg, &streamSink{w: sw, cancel: cancel}, nil)
-	if reply.Body != nil && ctx.Err() == nil {
-		_ = sw.WriteEvent(reply.Body)
+	reply := ep.srv.Handle(ctx, &j.msg, sink, nil)
+	switch {
+	case reply.Body == nil || ctx.Err() != nil:
+	case sink.w == nil:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(replyStatus(reply))
+		_, _ = w.Write(reply.Body)
+	default:
+		_ = sink.w.WriteEvent(reply.Body)
 	}
 }
 

@@ -1,0 +1,5 @@
+//go:build !race
+
+package fastmcp
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package streamable
+
+const raceEnabled = false

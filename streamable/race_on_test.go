@@ -1,0 +1,6 @@
+//go:build race
+
+package streamable
+
+// raceEnabled: the race detector slows tests that move megabytes tenfold; they do less.
+const raceEnabled = true

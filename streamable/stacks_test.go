@@ -1,0 +1,64 @@
+package streamable
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// Both HTTP stacks serve the same endpoint; tests of shared behaviour run against each.
+const (
+	stackNative  = "native"
+	stackNetHTTP = "nethttp"
+)
+
+var bothStacks = []string{stackNative, stackNetHTTP}
+
+// startStack serves core under cfg on a free loopback port with the named stack (the native
+// listener, or NewHandler in an httptest server, which is a plain http.Server) and returns
+// its host:port and its counters.
+func startStack(t testing.TB, stack string, core *fastmcp.Server, cfg Config) (addr string, stats func() Stats) {
+	t.Helper()
+	if stack == stackNative {
+		s := startServer(t, core, cfg)
+		return hostOf(s), s.Stats
+	}
+	cfg.Addr = "127.0.0.1:0"
+	h, err := NewHandler(core, cfg)
+	require.NoError(t, err)
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ts.Close()
+		require.NoError(t, h.Close(context.Background()))
+	})
+	return ts.Listener.Addr().String(), h.Stats
+}
+
+// dialAt opens a connection to addr, closed at the end of the test.
+func dialAt(t testing.TB, addr string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	require.NoError(t, c.SetDeadline(time.Now().Add(10*time.Second)))
+	return c
+}
+
+// exchangeAt sends raw bytes to addr on a new connection and reads one response.
+func exchangeAt(t testing.TB, addr, raw string) (*http.Response, string) {
+	t.Helper()
+	c := dialAt(t, addr)
+	_, err := io.WriteString(c, raw)
+	require.NoError(t, err)
+	return readResponse(t, bufio.NewReader(c))
+}
+
