@@ -61,4 +61,3 @@ func exchangeAt(t testing.TB, addr, raw string) (*http.Response, string) {
 	require.NoError(t, err)
 	return readResponse(t, bufio.NewReader(c))
 }
-

@@ -130,8 +130,7 @@ var httpReplies = map[string]map[int]wirevector.Replacement{
 var httpStatuses = map[string]struct {
 	status int
 	why    string
-}{
-}
+}{}
 
 // vectorGuard bounds one exchange: a guard against a hang, not a wait for an event.
 const vectorGuard = 10 * time.Second
