@@ -28,9 +28,10 @@ tidy-check:
 unit:
 	$(GO) test -race -shuffle=on -count=1 $(PKGS)
 
-## allocs: allocation budget tests run without -race (the race detector allocates).
+## allocs: allocation and memory budget tests run without -race (the race detector allocates;
+## the tests of files built with !race run only here).
 allocs:
-	$(GO) test -count=1 -run 'Allocs' $(PKGS)
+	$(GO) test -count=1 -run 'Allocs|Budget|IdleStreamMemory' $(PKGS)
 
 ## interop: the official conformance suite and clients against our servers (see interop/).
 interop:
