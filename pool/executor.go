@@ -244,8 +244,9 @@ func (e *Executor) runOne(j *job) (next *job) {
 }
 
 // finish ends j after its Run returned (or will never run), delivers r
-// unless the outcome was already decided, and returns the next queued job,
-// now in the running set, for the same worker.
+// unless the outcome was already decided, releases the task unless the
+// goroutine that decided the outcome is still delivering it, and returns
+// the next queued job, now in the running set, for the same worker.
 func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	e.mu.Lock()
 	first := !j.decided
@@ -256,9 +257,14 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	if panicked {
 		e.counters.panicked++
 	}
-	jc := j.ctx
+	jc, t := j.ctx, j.task
 	e.running--
-	e.recycleLocked(j) // j is not touched again
+	last := !j.delivering
+	if last {
+		e.recycleLocked(j) // j is not touched again
+	} else {
+		j.where, j.runOver = nowhere, true // settle retires j
+	}
 	next := e.queue.popFront()
 	if next != nil {
 		next.where = inRunning
@@ -276,7 +282,10 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	case v.orphan: // the context follows its ended parent; nothing is delivered
 	default:
 		jc.endLive(ctxCancelled) // decideLocked has just seen its parent live
-		e.deliver(v.task, r)
+		e.deliver(t, r)
+	}
+	if last {
+		e.releaseTask(t)
 	}
 	return next
 }
@@ -318,12 +327,15 @@ func (e *Executor) decideLocked(j *job, o Outcome) verdict {
 // undecided.
 func (e *Executor) detachLocked(j *job, o Outcome) verdict {
 	e.settling++
-	return e.decideLocked(j, o)
+	v := e.decideLocked(j, o)
+	j.delivering = !v.queued
+	return v
 }
 
 // settle carries out a verdict from detachLocked: the job's context ends
-// with state and r.Err as its cause, and r is delivered. A running job is
-// recycled later by its worker.
+// with state and r.Err as its cause, r is delivered, and the task is
+// released if it never ran or its worker is done with it. Otherwise the
+// worker releases it when Run returns.
 func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 	if v.queued {
 		j.unwatch()
@@ -333,9 +345,20 @@ func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 	if !v.orphan {
 		e.deliver(v.task, r)
 	}
+	if v.queued { // Run will never start, and nobody else holds j
+		e.releaseTask(v.task)
+	}
 	e.mu.Lock()
-	if v.queued {
+	switch {
+	case v.queued:
 		e.recycleLocked(j)
+	case j.runOver: // Run returned while Done was being delivered
+		e.recycleLocked(j)
+		e.mu.Unlock()
+		e.releaseTask(v.task)
+		e.mu.Lock()
+	default:
+		j.delivering = false // the worker retires j
 	}
 	e.settling--
 	e.checkIdleLocked()
@@ -357,7 +380,7 @@ func (e *Executor) newJobLocked() *job {
 // recycleLocked keeps a finished record, which is in no list, for reuse.
 // Its owner watch must be stopped. e.mu must be held.
 func (e *Executor) recycleLocked(j *job) {
-	j.where, j.decided = nowhere, true
+	j.where, j.decided, j.delivering, j.runOver = nowhere, true, false, false
 	j.task, j.ctx, j.key = nil, nil, Key{} // keep nothing of the job alive
 	e.free = append(e.free, j.id)
 }
@@ -379,6 +402,23 @@ func (e *Executor) deliver(t Task, r Result) {
 		}
 	}()
 	t.Done(r)
+}
+
+// releaseTask calls t.Release if t is a [Releaser].
+func (e *Executor) releaseTask(t Task) {
+	if r, ok := t.(Releaser); ok {
+		e.callRelease(r)
+	}
+}
+
+// callRelease calls r.Release, logging a panic instead of propagating it.
+func (e *Executor) callRelease(r Releaser) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.logPanic("pool: Task.Release panicked", Key{}, v)
+		}
+	}()
+	r.Release()
 }
 
 // logPanic logs a recovered panic value and the stack. A panic while
