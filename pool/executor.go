@@ -257,13 +257,13 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	if panicked {
 		e.counters.panicked++
 	}
-	jc, t := j.ctx, j.task
+	jc, t, rel := j.ctx, j.task, j.task
 	e.running--
-	last := !j.delivering
-	if last {
-		e.recycleLocked(j) // j is not touched again
+	if j.delivering {
+		j.where, j.runOver = nowhere, true // settle retires j, and releases it
+		rel = nil
 	} else {
-		j.where, j.runOver = nowhere, true // settle retires j
+		e.recycleLocked(j) // j is not touched again
 	}
 	next := e.queue.popFront()
 	if next != nil {
@@ -284,8 +284,8 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 		jc.endLive(ctxCancelled) // decideLocked has just seen its parent live
 		e.deliver(t, r)
 	}
-	if last {
-		e.releaseTask(t)
+	if rel != nil {
+		e.releaseTask(rel)
 	}
 	return next
 }
