@@ -257,10 +257,10 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	if panicked {
 		e.counters.panicked++
 	}
-	jc, t, rel := j.ctx, j.task, j.task
+	jc, t, rel := j.ctx, j.task, j.task // rel: to release here, if a Releaser
 	e.running--
 	if j.delivering {
-		j.where, j.runOver = nowhere, true // settle retires j, and releases it
+		j.where, j.runOver = nowhere, true // settle recycles j and releases its task
 		rel = nil
 	} else {
 		e.recycleLocked(j) // j is not touched again
@@ -279,13 +279,16 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	switch {
 	case !first: // decided elsewhere, which delivers
 		jc.end(ctxCancelled, nil, false)
+		t = nil
 	case v.orphan: // the context follows its ended parent; nothing is delivered
+		t = nil
 	default:
 		jc.endLive(ctxCancelled) // decideLocked has just seen its parent live
-		e.deliver(t, r)
 	}
-	if rel != nil {
-		e.releaseTask(rel)
+	if rr, ok := rel.(Releaser); ok {
+		e.deliverRelease(t, r, rr)
+	} else if t != nil {
+		e.deliver(t, r)
 	}
 	return next
 }
@@ -342,11 +345,19 @@ func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 	} else {
 		v.ctx.end(state, r.Err, true)
 	}
+	var t Task
 	if !v.orphan {
-		e.deliver(v.task, r)
+		t = v.task
 	}
+	var rel Releaser
 	if v.queued { // Run will never start, and nobody else holds j
-		e.releaseTask(v.task)
+		rel, _ = v.task.(Releaser)
+	}
+	switch {
+	case rel != nil:
+		e.deliverRelease(t, r, rel)
+	case t != nil:
+		e.deliver(t, r)
 	}
 	e.mu.Lock()
 	switch {
@@ -355,7 +366,9 @@ func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 	case j.runOver: // Run returned while Done was being delivered
 		e.recycleLocked(j)
 		e.mu.Unlock()
-		e.releaseTask(v.task)
+		if rel, ok := v.task.(Releaser); ok {
+			e.deliverRelease(nil, Result{}, rel)
+		}
 		e.mu.Lock()
 	default:
 		j.delivering = false // the worker retires j
@@ -404,21 +417,26 @@ func (e *Executor) deliver(t Task, r Result) {
 	t.Done(r)
 }
 
-// releaseTask calls t.Release if t is a [Releaser].
-func (e *Executor) releaseTask(t Task) {
-	if r, ok := t.(Releaser); ok {
-		e.callRelease(r)
-	}
-}
-
-// callRelease calls r.Release, logging a panic instead of propagating it.
-func (e *Executor) callRelease(r Releaser) {
+// deliverRelease calls t.Done(r) unless t is nil, then rel.Release(),
+// logging a panic in either instead of propagating it: one deferred recover
+// serves both calls.
+func (e *Executor) deliverRelease(t Task, r Result, rel Releaser) {
 	defer func() {
-		if v := recover(); v != nil {
+		v := recover()
+		switch {
+		case v == nil:
+		case t != nil: // in Done
+			e.logPanic("pool: Task.Done panicked", Key{}, v)
+			e.deliverRelease(nil, Result{}, rel)
+		default:
 			e.logPanic("pool: Task.Release panicked", Key{}, v)
 		}
 	}()
-	r.Release()
+	if t != nil {
+		t.Done(r)
+		t = nil
+	}
+	rel.Release()
 }
 
 // logPanic logs a recovered panic value and the stack. A panic while

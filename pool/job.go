@@ -38,8 +38,9 @@ type job struct {
 	// A running job decided by another goroutine (detachLocked) has two
 	// parties finishing with it: that goroutine, delivering the outcome in
 	// settle, and the worker, whose Run has yet to return. The last of the
-	// two retires the record (see retire): delivering is set until settle
-	// has delivered, and runOver once the worker is done while it is.
+	// two recycles the record and releases the task (finish or settle):
+	// delivering is set until settle has delivered, and runOver once the
+	// worker is done while it is.
 	delivering bool
 	runOver    bool
 	prev, next *job // links in e.queue

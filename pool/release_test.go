@@ -474,3 +474,51 @@ func (t *resubmitTask) Release() {
 		panic(fmt.Sprint("resubmit: ", err))
 	}
 }
+
+// panicDoneTask's Done panics; it is released all the same.
+type panicDoneTask struct {
+	Func
+	released chan struct{}
+}
+
+func (panicDoneTask) Done(Result)     { panic("in Done") }
+func (t panicDoneTask) Release()      { close(t.released) }
+func newPanicDoneTask() panicDoneTask { return panicDoneTask{Func(blockOnCtx), make(chan struct{})} }
+
+func blockOnCtx(ctx context.Context) error { <-ctx.Done(); return nil }
+
+// waitClosed waits for c to be closed, failing after a day of the bubble's
+// time, which passes at once.
+func waitClosed(tb testing.TB, c <-chan struct{}) {
+	tb.Helper()
+	select {
+	case <-c:
+	case <-time.After(24 * time.Hour):
+		tb.Fatal("never released")
+	}
+}
+
+// A panic in Done is logged, and Release follows: inline, on a worker, and
+// for a job that leaves the queue.
+func TestReleaseAfterDonePanics(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs logBuffer
+		e := newExecutor(t, Config{MaxConcurrency: 1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		inline, running, queued := newPanicDoneTask(), newPanicDoneTask(), newPanicDoneTask()
+		inline.Func = func(context.Context) error { return nil }
+		ok, err := e.SubmitInline(t.Context(), Key{}, 0, inline)
+		require.NoError(t, err)
+		require.True(t, ok)
+		waitClosed(t, inline.released)
+
+		require.NoError(t, e.Submit(t.Context(), Key{Owner: 1, ID: "r"}, running))
+		require.NoError(t, e.Submit(t.Context(), Key{Owner: 1, ID: "q"}, queued))
+		require.True(t, e.Cancel(Key{Owner: 1, ID: "q"}, nil))
+		waitClosed(t, queued.released)
+		require.True(t, e.Cancel(Key{Owner: 1, ID: "r"}, nil)) // Run returns at once: either side may release
+		waitClosed(t, running.released)
+		synctest.Wait()
+		assert.Equal(t, 3, strings.Count(logs.String(), "pool: Task.Done panicked"))
+		assert.NotContains(t, logs.String(), "Task.Release panicked")
+	})
+}
