@@ -64,7 +64,8 @@ type Task interface {
 // submitter's context end, or the goroutine calling Cancel or Close.
 // It must not block for long; it may call Submit and Cancel, but not Close,
 // which waits for it as it waits for Done. A panic in Release is recovered
-// and logged. Looking for Releaser costs one type assertion per job.
+// and logged, and so is one in Done, which Release then follows as usual.
+// Looking for Releaser costs one type assertion per job.
 type Releaser interface {
 	Release()
 }
