@@ -51,8 +51,8 @@
 // ended). A Task that also implements [Releaser] is told when both are over:
 // Release is called exactly once for every admitted job, after Run has
 // returned or will never start and after Done has returned or will never be
-// called, and from then on the executor neither refers to the task nor
-// calls it. Run and Done happen before Release, so it sees what they wrote.
+// called, and from then on the executor never calls or touches the task
+// again. Run and Done happen before Release, so it sees what they wrote.
 // That is the moment to recycle the task: Run and Done need not count each
 // other. Release runs on whichever goroutine finishes with the job last; a
 // job that was not admitted is never released. Looking for Releaser costs

@@ -55,8 +55,8 @@ type Task interface {
 //     ended first).
 //
 // Both happen before Release in the sense of the Go memory model, so Release
-// sees what Run and Done wrote. From its call on, nothing of the executor
-// refers to the task or calls it: the task may be reused or submitted again.
+// sees what Run and Done wrote. From its call on, the executor never calls
+// or touches the task again: it may be reused or submitted again.
 // A job that was not admitted is never released: the submitter keeps it.
 //
 // Release runs on the goroutine that finished with the job last: a worker,
