@@ -82,3 +82,55 @@ func TestAllocsSubmitQueued(t *testing.T) {
 	t.Logf("%.2f allocs per job", allocs)
 	assert.LessOrEqual(t, allocs, float64(budget))
 }
+
+// releaseSignalTask is a signalTask that is a Releaser and signals in
+// Release instead of Done.
+type releaseSignalTask struct{ done chan struct{} }
+
+func (*releaseSignalTask) Run(context.Context) error { return nil }
+func (*releaseSignalTask) Done(Result)               {}
+func (t *releaseSignalTask) Release()                { t.done <- struct{}{} }
+
+// A Releaser costs nothing more, on a worker or inline; neither does a Task
+// that is not one, inline.
+func TestAllocsRelease(t *testing.T) {
+	const budget = 1
+	key := Key{Owner: 1, ID: "42"}
+	t.Run("submit", func(t *testing.T) {
+		e := newExecutor(t, Config{})
+		tk := &releaseSignalTask{done: make(chan struct{}, 1)}
+		allocs := allocsPerJob(func() {
+			if err := e.Submit(context.Background(), key, tk); err != nil {
+				panic(err)
+			}
+			<-tk.done
+		})
+		t.Logf("%.2f allocs per job", allocs)
+		assert.LessOrEqual(t, allocs, float64(budget))
+	})
+	for _, tc := range []struct {
+		name string
+		task Task
+	}{
+		{"inline", newSignalTask()},
+		{"inline releaser", &releaseSignalTask{done: make(chan struct{}, 1)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newExecutor(t, Config{})
+			allocs := allocsPerJob(func() {
+				inline, err := e.SubmitInline(context.Background(), key, 0, tc.task)
+				if err != nil || !inline {
+					panic("not inline")
+				}
+				switch tk := tc.task.(type) {
+				case *signalTask:
+					<-tk.done
+				case *releaseSignalTask:
+					<-tk.done
+				}
+			})
+			t.Logf("%.2f allocs per job", allocs)
+			assert.LessOrEqual(t, allocs, float64(budget))
+		})
+	}
+}

@@ -4,7 +4,7 @@ import "context"
 
 // Close stops admitting jobs and slots, ends every queued job with outcome
 // [Cancelled] and [ErrClosed], waits for the running jobs and every pending
-// Done call to return, then releases the worker goroutines and waits for
+// Done and [Releaser] Release call to return, then releases the worker goroutines and waits for
 // them to exit. Close returns nil once everything has stopped; later calls
 // return nil at once.
 //

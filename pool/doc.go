@@ -43,6 +43,21 @@
 // worker, one of the MaxConcurrency places, until it returns, whatever its
 // outcome was: [Executor.Running] counts it.
 //
+// # The end of a job
+//
+// Run and Done end independently: Done may come first (a timeout or a
+// cancellation is delivered while Run goes on), Run may never be called (the
+// job left the queue), and Done may never be called (the submitter's context
+// ended). A Task that also implements [Releaser] is told when both are over:
+// Release is called exactly once for every admitted job, after Run has
+// returned or will never start and after Done has returned or will never be
+// called, and from then on the executor never calls or touches the task
+// again. Run and Done happen before Release, so it sees what they wrote.
+// That is the moment to recycle the task: Run and Done need not count each
+// other. Release runs on whichever goroutine finishes with the job last; a
+// job that was not admitted is never released. Looking for Releaser costs
+// one type assertion per job.
+//
 // # Limits
 //
 //   - MaxConcurrency, default [DefaultMaxConcurrency] (32): jobs running at

@@ -244,8 +244,9 @@ func (e *Executor) runOne(j *job) (next *job) {
 }
 
 // finish ends j after its Run returned (or will never run), delivers r
-// unless the outcome was already decided, and returns the next queued job,
-// now in the running set, for the same worker.
+// unless the outcome was already decided, releases the task unless the
+// goroutine that decided the outcome is still delivering it, and returns
+// the next queued job, now in the running set, for the same worker.
 func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	e.mu.Lock()
 	first := !j.decided
@@ -256,9 +257,14 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	if panicked {
 		e.counters.panicked++
 	}
-	jc := j.ctx
+	jc, t, rel := j.ctx, j.task, j.task // rel: to release here, if a Releaser
 	e.running--
-	e.recycleLocked(j) // j is not touched again
+	if j.delivering {
+		j.where, j.runOver = nowhere, true // settle recycles j and releases its task
+		rel = nil
+	} else {
+		e.recycleLocked(j) // j is not touched again
+	}
 	next := e.queue.popFront()
 	if next != nil {
 		next.where = inRunning
@@ -273,10 +279,16 @@ func (e *Executor) finish(j *job, r Result, panicked bool) *job {
 	switch {
 	case !first: // decided elsewhere, which delivers
 		jc.end(ctxCancelled, nil, false)
+		t = nil
 	case v.orphan: // the context follows its ended parent; nothing is delivered
+		t = nil
 	default:
 		jc.endLive(ctxCancelled) // decideLocked has just seen its parent live
-		e.deliver(v.task, r)
+	}
+	if rr, ok := rel.(Releaser); ok {
+		e.deliverRelease(t, r, rr)
+	} else if t != nil {
+		e.deliver(t, r)
 	}
 	return next
 }
@@ -318,24 +330,48 @@ func (e *Executor) decideLocked(j *job, o Outcome) verdict {
 // undecided.
 func (e *Executor) detachLocked(j *job, o Outcome) verdict {
 	e.settling++
-	return e.decideLocked(j, o)
+	v := e.decideLocked(j, o)
+	j.delivering = !v.queued
+	return v
 }
 
 // settle carries out a verdict from detachLocked: the job's context ends
-// with state and r.Err as its cause, and r is delivered. A running job is
-// recycled later by its worker.
+// with state and r.Err as its cause, r is delivered, and the task is
+// released if it never ran or its worker is done with it. Otherwise the
+// worker releases it when Run returns.
 func (e *Executor) settle(j *job, v verdict, r Result, state uint32) {
 	if v.queued {
 		j.unwatch()
 	} else {
 		v.ctx.end(state, r.Err, true)
 	}
+	var t Task
 	if !v.orphan {
-		e.deliver(v.task, r)
+		t = v.task
+	}
+	var rel Releaser
+	if v.queued { // Run will never start, and nobody else holds j
+		rel, _ = v.task.(Releaser)
+	}
+	switch {
+	case rel != nil:
+		e.deliverRelease(t, r, rel)
+	case t != nil:
+		e.deliver(t, r)
 	}
 	e.mu.Lock()
-	if v.queued {
+	switch {
+	case v.queued:
 		e.recycleLocked(j)
+	case j.runOver: // Run returned while Done was being delivered
+		e.recycleLocked(j)
+		e.mu.Unlock()
+		if rel, ok := v.task.(Releaser); ok {
+			e.deliverRelease(nil, Result{}, rel)
+		}
+		e.mu.Lock()
+	default:
+		j.delivering = false // the worker retires j
 	}
 	e.settling--
 	e.checkIdleLocked()
@@ -357,7 +393,7 @@ func (e *Executor) newJobLocked() *job {
 // recycleLocked keeps a finished record, which is in no list, for reuse.
 // Its owner watch must be stopped. e.mu must be held.
 func (e *Executor) recycleLocked(j *job) {
-	j.where, j.decided = nowhere, true
+	j.where, j.decided, j.delivering, j.runOver = nowhere, true, false, false
 	j.task, j.ctx, j.key = nil, nil, Key{} // keep nothing of the job alive
 	e.free = append(e.free, j.id)
 }
@@ -379,6 +415,28 @@ func (e *Executor) deliver(t Task, r Result) {
 		}
 	}()
 	t.Done(r)
+}
+
+// deliverRelease calls t.Done(r) unless t is nil, then rel.Release(),
+// logging a panic in either instead of propagating it: one deferred recover
+// serves both calls.
+func (e *Executor) deliverRelease(t Task, r Result, rel Releaser) {
+	defer func() {
+		v := recover()
+		switch {
+		case v == nil:
+		case t != nil: // in Done
+			e.logPanic("pool: Task.Done panicked", Key{}, v)
+			e.deliverRelease(nil, Result{}, rel)
+		default:
+			e.logPanic("pool: Task.Release panicked", Key{}, v)
+		}
+	}()
+	if t != nil {
+		t.Done(r)
+		t = nil
+	}
+	rel.Release()
 }
 
 // logPanic logs a recovered panic value and the stack. A panic while

@@ -41,3 +41,31 @@ func BenchmarkSubmitInline(b *testing.B) {
 		})
 	}
 }
+
+// inlineReleaseTask is inlineBenchTask that is a [Releaser], as the
+// transports' tasks are.
+type inlineReleaseTask struct{ done, released int }
+
+func (*inlineReleaseTask) Run(context.Context) error { benchWork(); return nil }
+func (t *inlineReleaseTask) Done(Result)             { t.done++ }
+func (t *inlineReleaseTask) Release()                { t.released++ }
+
+// BenchmarkSubmitInlineReleaser is BenchmarkSubmitInline/ctx=background with
+// a Task that is a Releaser: the cost of telling it that the job is over.
+func BenchmarkSubmitInlineReleaser(b *testing.B) {
+	b.Run("ctx=background", func(b *testing.B) {
+		e := newExecutor(b, Config{})
+		key := Key{Owner: 1, ID: "42"}
+		t := &inlineReleaseTask{}
+		b.ReportAllocs()
+		for b.Loop() {
+			inline, err := e.SubmitInline(context.Background(), key, 30*time.Second, t)
+			if err != nil || !inline {
+				b.Fatalf("SubmitInline: inline %v, err %v", inline, err)
+			}
+		}
+		if t.done != b.N || t.released != b.N {
+			b.Fatalf("%d deliveries and %d releases for %d jobs", t.done, t.released, b.N)
+		}
+	})
+}

@@ -33,8 +33,16 @@ type job struct {
 	ctx     *jobCtx
 
 	// Guarded by e.mu.
-	where      uint8
-	decided    bool // the outcome is known; nothing but recycling is left
+	where   uint8
+	decided bool // the outcome is known; nothing but retiring is left
+	// A running job decided by another goroutine (detachLocked) has two
+	// parties finishing with it: that goroutine, delivering the outcome in
+	// settle, and the worker, whose Run has yet to return. The last of the
+	// two recycles the record and releases the task (finish or settle):
+	// delivering is set until settle has delivered, and runOver once the
+	// worker is done while it is.
+	delivering bool
+	runOver    bool
 	prev, next *job // links in e.queue
 	keyNext    int  // id of the next job in e.keys' chain, 0 at the end
 	heapIndex  int  // position in e.deadlines, -1 outside

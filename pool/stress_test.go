@@ -15,7 +15,8 @@ import (
 
 // TestConcurrentUse drives every path at once on real goroutines; run it
 // with -race. Each admitted job must get exactly one outcome unless its
-// submitter's context ended, and the counters must add up.
+// submitter's context ended, every other job is a Releaser that must be
+// released exactly once, after Run and Done, and the counters must add up.
 func TestConcurrentUse(t *testing.T) {
 	e := newExecutor(t, Config{MaxConcurrency: 4, MaxQueue: 8, DefaultTimeout: time.Millisecond})
 	const submitters, perSubmitter = 8, 300
@@ -29,8 +30,9 @@ func TestConcurrentUse(t *testing.T) {
 	}
 
 	type admitted struct {
-		tk     *task
-		orphan bool // the submitter's context may have ended
+		tk     *task     // or
+		lt     *lifeTask // a Releaser
+		orphan bool      // the submitter's context may have ended
 	}
 	results := make([][]admitted, submitters)
 	var wg sync.WaitGroup
@@ -47,7 +49,15 @@ func TestConcurrentUse(t *testing.T) {
 				hangUp = cancel
 			}
 			for i := range perSubmitter {
-				tk := newTask(runs[(g+i)%len(runs)])
+				var tk Task
+				a := admitted{orphan: dies}
+				if run := runs[(g+i)%len(runs)]; i%2 == 0 {
+					a.tk = newTask(run)
+					tk = a.tk
+				} else {
+					a.lt = newLifeTask(run)
+					tk = a.lt
+				}
 				key := Key{Owner: uint64(g), ID: strconv.Itoa(i % 10)}
 				if i%3 == 0 {
 					key = Key{}
@@ -59,7 +69,7 @@ func TestConcurrentUse(t *testing.T) {
 				}
 				switch {
 				case err == nil:
-					results[g] = append(results[g], admitted{tk, dies})
+					results[g] = append(results[g], a)
 				case errors.Is(err, ErrOverloaded), errors.Is(err, ErrDuplicateKey):
 				case dies && errors.Is(err, context.Canceled):
 				default:
@@ -85,7 +95,20 @@ func TestConcurrentUse(t *testing.T) {
 	for _, rs := range results {
 		for _, a := range rs {
 			n++
-			c := a.tk.count.Load()
+			var c int32
+			if a.tk != nil {
+				c = a.tk.count.Load()
+			} else {
+				select {
+				case <-a.lt.released:
+				default:
+					t.Error("not released")
+				}
+				a.lt.mu.Lock()
+				c = int32(len(a.lt.results))
+				assert.Empty(t, a.lt.breaches)
+				a.lt.mu.Unlock()
+			}
 			if a.orphan {
 				assert.LessOrEqual(t, c, int32(1))
 			} else {

@@ -37,8 +37,37 @@ type Task interface {
 	// at all for a job that left the queue. Done may run on a worker, a
 	// timer goroutine, or the goroutine calling Cancel or Close; it must
 	// not block for long. It may call Submit and Cancel, but not Close,
-	// which waits for it.
+	// which waits for it. A Task that must know when Run is over too
+	// implements [Releaser].
 	Done(r Result)
+}
+
+// Releaser is implemented by a [Task] that wants to be told when the
+// executor is through with it, typically to recycle it: Run and Done may
+// each be the last to return (a timeout is delivered while Run goes on; a
+// job that leaves the queue never runs), so neither can do it alone.
+//
+// Release is called exactly once for every admitted job (Submit returned
+// nil), after both
+//   - Run has returned, or will never be called (the job left the queue,
+//     its context ended before it started, or the executor was closed), and
+//   - Done has returned, or will never be called (the submitter's context
+//     ended first).
+//
+// Both happen before Release in the sense of the Go memory model, so Release
+// sees what Run and Done wrote. From its call on, the executor never calls
+// or touches the task again: it may be reused or submitted again.
+// A job that was not admitted is never released: the submitter keeps it.
+//
+// Release runs on the goroutine that finished with the job last: a worker,
+// the caller of SubmitInline, a timer goroutine, the goroutine that saw the
+// submitter's context end, or the goroutine calling Cancel or Close.
+// It must not block for long; it may call Submit and Cancel, but not Close,
+// which waits for it as it waits for Done. A panic in Release is recovered
+// and logged, and so is one in Done, which Release then follows as usual.
+// Looking for Releaser costs one type assertion per job.
+type Releaser interface {
+	Release()
 }
 
 // Func adapts a function to a [Task] whose outcome is not needed.

@@ -29,9 +29,10 @@ const maxKeptLineBytes = 64 << 10
 // the reply buffers and, once admitted, the request's place in the in-flight table. It is
 // the pool.Task of a request and the fastmcp.Sink of its notifications.
 //
-// A request job is held by two parties, Run and Done, because the executor may deliver the
-// outcome (a timeout, a cancellation) while Run is still going; it is recycled when both
-// have let go. A job whose Run never starts is left to the garbage collector.
+// An admitted request job belongs to the executor, which may deliver the outcome (a
+// timeout, a cancellation) while Run is still going, or never start Run; it is recycled in
+// Release, which the executor calls once both Run and Done are over (see pool.Releaser). A
+// stream's job belongs to its goroutine, which recycles it when the stream ends.
 type job struct {
 	c    *conn
 	msg  decode.Message
@@ -49,7 +50,6 @@ type job struct {
 	lctx    context.Context    // a stream's context
 	lcancel context.CancelFunc // cancels lctx
 	slot    func()             // releases a stream's executor slot
-	refs    atomic.Int32
 }
 
 var jobs = sync.Pool{New: func() any { return new(job) }}
@@ -64,7 +64,13 @@ func (c *conn) getJob() *job {
 	return j
 }
 
+// testHookRecycle, if set, is called with each job putJob is about to recycle.
+var testHookRecycle atomic.Pointer[func(*job)]
+
 func (c *conn) putJob(j *job) {
+	if h := testHookRecycle.Load(); h != nil {
+		(*h)(j)
+	}
 	j.msg.Reset()
 	if cap(j.line) > maxKeptLineBytes {
 		j.line = nil
@@ -87,13 +93,6 @@ func (j *job) keep(body []byte) {
 		body = j.out[:0]
 	}
 	j.out = body
-}
-
-// release lets go of one hold on j.
-func (j *job) release() {
-	if j.refs.Add(-1) == 0 {
-		j.c.putJob(j)
-	}
 }
 
 // serveLine decodes the line j holds and acts on it: a request is admitted, a cancellation
@@ -173,12 +172,11 @@ func (c *conn) admit(j *job) {
 		c.startListen(j)
 		return
 	}
-	j.refs.Store(2)
 	key := j.pkey
 	err := c.ex.SubmitTimeout(c.jobCtx, key, c.set.requestTimeout, j)
 	if err == nil {
-		// j belongs to Run and Done now. If serving stopped meanwhile, stop may have missed
-		// the job, which was not yet submitted.
+		// j belongs to the executor now, until Release. If serving stopped meanwhile, stop
+		// may have missed the job, which was not yet submitted.
 		if c.halted.Load() && c.stopping() {
 			c.ex.Cancel(key, errServeEnded)
 		}
@@ -236,7 +234,6 @@ func (c *conn) startListen(j *job) {
 		return
 	}
 	j.slot = release
-	j.refs.Store(1)
 	c.listens.Add(1)
 	go c.runListen(j)
 }
@@ -256,7 +253,7 @@ func (c *conn) runListen(j *job) {
 		c.mu.Lock()
 		c.endedLocked()
 		c.mu.Unlock()
-		j.release()
+		c.putJob(j)
 	}()
 	j.keep(c.h.Handle(j.lctx, &j.msg, j, j.out[:0]).Body)
 	c.putReply(j, j, true)
@@ -301,7 +298,6 @@ func (c *conn) cancelRequest(m *decode.Message, scratch *job) {
 // the connection) leaves the last word to Done, which the executor decided before it
 // cancelled the context.
 func (j *job) Run(ctx context.Context) error {
-	defer j.release()
 	j.keep(j.c.h.Handle(ctx, &j.msg, j, j.out[:0]).Body)
 	if len(j.out) > 0 {
 		j.c.putReply(j, j, true)
@@ -328,8 +324,13 @@ func (j *job) Done(r pool.Result) {
 	c.mu.Lock()
 	c.endedLocked()
 	c.mu.Unlock()
-	j.release()
 }
+
+// Release recycles the request's job: the executor calls it once Run has returned (or will
+// never start) and Done has returned, so nothing uses j any more. Done is always called,
+// since the submitter's context (c.jobCtx) never ends, and it gives the request its last
+// word, so j has left the in-flight table by then.
+func (j *job) Release() { j.c.putJob(j) }
 
 // lastWord answers j with a -32603 error, unless it has had its last word. Run may still be
 // using j's buffers, so the line gets its own.
@@ -373,6 +374,7 @@ func (j *job) Notify(ctx context.Context, msg []byte) error {
 
 var _ fastmcp.Sink = (*job)(nil)
 var _ pool.Task = (*job)(nil)
+var _ pool.Releaser = (*job)(nil)
 
 // clean reports whether the JSON text b can be written as it is: 7-bit clean, with no raw
 // line break (which in valid JSON can only be whitespace between tokens). Every reply goes

@@ -12,9 +12,10 @@ import (
 
 // job is one admitted request: it owns a copy of the body and the decoded message, so the
 // work may outlive the HTTP handler (a request timeout answers 504 while a handler that
-// ignores its context still runs). Up to three parties hold it: the HTTP side, Run and Done
-// (the executor may deliver a cancellation or timeout before Run returns); the last to let
-// go returns it to the pool. The reply is read only after a Completed outcome, which the
+// ignores its context still runs). Up to two parties hold it, each with one reference: the
+// HTTP side, from acquireJob until it calls release, and the executor, from submit until
+// it calls Release (once Run and Done are both over, see pool.Releaser); the last to let go
+// returns it to the pool. The reply is read only after a Completed outcome, which the
 // executor delivers after Run returned.
 type job struct {
 	ep       *endpoint
@@ -50,7 +51,8 @@ func acquireJob(ep *endpoint) *job {
 	return j
 }
 
-// release drops one holder's reference; the last returns the job to the pool.
+// release drops one holder's reference (the HTTP side's, or the executor's through
+// Release); the last returns the job to the pool.
 func (j *job) release() {
 	if j.refs.Add(-1) != 0 {
 		return
@@ -77,15 +79,15 @@ func (j *job) release() {
 	jobPool.Put(j)
 }
 
-// submit hands the job to the executor, taking the references of Run and Done.
+// submit hands the job to the executor, taking the executor's reference.
 func (j *job) submit(ctx context.Context, key pool.Key) error {
-	j.refs.Add(2)
+	j.refs.Add(1)
 	timeout := j.ep.cfg.RequestTimeout
 	if timeout == NoTimeout {
 		timeout = pool.NoTimeout
 	}
 	if err := j.ep.exec.SubmitTimeout(ctx, key, timeout, j); err != nil {
-		j.refs.Add(-2)
+		j.refs.Add(-1)
 		return err
 	}
 	return nil
@@ -94,14 +96,14 @@ func (j *job) submit(ctx context.Context, key pool.Key) error {
 // submitInline is submit, running the job on the caller's goroutine when a worker is free;
 // inline reports whether it did (the outcome is then already delivered).
 func (j *job) submitInline(ctx context.Context, key pool.Key) (inline bool, err error) {
-	j.refs.Add(2)
+	j.refs.Add(1)
 	timeout := j.ep.cfg.RequestTimeout
 	if timeout == NoTimeout {
 		timeout = pool.NoTimeout
 	}
 	inline, err = j.ep.exec.SubmitInline(ctx, key, timeout, j)
 	if err != nil {
-		j.refs.Add(-2)
+		j.refs.Add(-1)
 	}
 	return inline, err
 }
@@ -117,7 +119,6 @@ func (j *job) completed() bool { return j.result.Outcome == pool.Completed }
 
 // Run serves the request on an executor worker.
 func (j *job) Run(ctx context.Context) error {
-	defer j.release()
 	if j.identity != nil {
 		ctx = fastmcp.WithIdentity(ctx, j.identity)
 	}
@@ -133,8 +134,11 @@ func (j *job) Done(r pool.Result) {
 	if j.parked.Load() {
 		j.done <- struct{}{} // buffered: never blocks; release drains an unread one
 	}
-	j.release()
 }
+
+// Release drops the executor's reference: the executor calls it once, after Run has
+// returned (or will never start) and Done has returned (or will never be called).
+func (j *job) Release() { j.release() }
 
 // awaitDone returns a channel that is ready once the outcome is recorded. Of Done and
 // awaitDone, at least one sees the other's flag, so the outcome is never missed.
@@ -166,6 +170,7 @@ func (j *job) Notify(ctx context.Context, msg []byte) error {
 
 var _ fastmcp.Sink = (*job)(nil)
 var _ pool.Task = (*job)(nil)
+var _ pool.Releaser = (*job)(nil)
 
 // zeroKey submits a job with no key (the net/http adapter cancels through the owner context).
 var zeroKey pool.Key
