@@ -51,7 +51,7 @@ Flags:
 // serveOptions are the flags of serve.
 type serveOptions struct {
 	addr, stack, fixtures, pprofAddr string
-	stdio                            bool
+	stdio, disableInline             bool
 
 	maxConnections, maxHeaderBytes, maxBodyBytes, maxRequestsPerConn int
 	headTimeout, readTimeout, bodyTimeout, idleTimeout               time.Duration
@@ -83,6 +83,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.allowedOriginHosts, "allowed-origin-hosts", "", "comma-separated `hosts` an Origin header may name (default: the loopback names)")
 	fs.StringVar(&o.allowedHosts, "allowed-hosts", "", "comma-separated `hosts` the Host header may name (default: loopback names on a loopback address, unchecked elsewhere)")
 	fs.IntVar(&o.maxConcurrency, "max-concurrency", pool.DefaultMaxConcurrency, "requests executing at once")
+	fs.BoolVar(&o.disableInline, "disable-inline", false, "hand every request to an executor worker instead of running a request that cannot stream on its connection's goroutine when a worker is free")
 	fs.IntVar(&o.maxQueue, "max-queue", pool.DefaultMaxQueue, "requests waiting for a worker (0: no queue, refuse when all workers are busy)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", streamable.DefaultWriteTimeout, "deadline for writing one response or one stream event")
 	fs.IntVar(&o.maxLineBytes, "max-line-bytes", 0, "with --stdio: longest input line, newline included (0: the transport's default)")
@@ -120,6 +121,7 @@ func (o *serveOptions) httpConfig(logger *slog.Logger) streamable.Config {
 		DrainTimeout:       o.drainTimeout,
 		MaxConcurrency:     o.maxConcurrency,
 		MaxQueue:           o.queue(),
+		DisableInline:      o.disableInline,
 		Logger:             logger,
 	}
 }
