@@ -321,10 +321,10 @@ func (h *Handler) listen(w http.ResponseWriter, r *http.Request, j *job) {
 	rc := http.NewResponseController(w)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	sink := &streamSink{j: j, cancel: cancel, keepEvery: ep.cfg.KeepAliveInterval, open: func() (*sse.Writer, error) {
+	sink := &streamSink{j: j, cancel: cancel, open: func() (*sse.Writer, error) {
 		setStdStreamHeaders(w.Header())
 		w.WriteHeader(http.StatusOK)
-		return sse.NewWriter(flushWriter{w, rc}, rc, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
+		return sse.NewWriter(flushWriter{w, rc}, rc, ep.sseConfig())
 	}}
 	defer sink.stop()
 	if j.identity != nil {
