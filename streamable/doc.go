@@ -1,7 +1,9 @@
 // Package streamable serves MCP over Streamable HTTP (revision 2026-07-28): a native
-// listener on fasthttp built for throughput ([New]), and a net/http adapter for applications
-// on the standard library, chi, echo or gin ([NewHandler]). Both share one admission path and
-// the same limits, and serve a transport-free [fastmcp.Server].
+// listener on fasthttp built for throughput ([New]), a net/http adapter for applications on
+// the standard library, chi, echo or gin ([NewHandler]), a handler to mount in an
+// application's own fasthttp server or Fiber app ([NewRequestHandler]), and the host-neutral
+// [Endpoint] they share ("Other hosts"). All share one admission path and the same limits,
+// and serve a transport-free [fastmcp.Server].
 //
 //	core, _ := fastmcp.NewServer(fastmcp.Implementation{Name: "demo", Version: "1.0.0"}, nil)
 //	// ... register tools, resources, prompts on core ...
@@ -99,4 +101,57 @@
 // byte is noticed only when the response is written: its work runs on to its end or to
 // RequestTimeout. As with net/http's own watch, a client that only shuts down its sending
 // side counts as gone.
+//
+// # Other hosts
+//
+// [Endpoint] is the endpoint without a host, for one that parses HTTP itself. The host fills
+// a [Request] from the head it read (method, routed path, authority, a [Headers] view, the
+// head's size if known, Content-Length and whether a Transfer-Encoding was declared, the body
+// or a reader of it, the identity its own authentication verified, a [Peer] if it can tell a
+// closed connection) and calls [Endpoint.Prepare], which applies MaxHeaderBytes (431), the
+// RequestGate, the admission order above, the framing (411, 413, before the body is read;
+// Response.Close then asks for the connection to close), BodyTimeout on the read (408, when
+// the host gives BodyDeadline) and the body's checks, in the native listener's words. A
+// Prepared request goes to [Endpoint.Execute] with the request's context (cancelled when the
+// client goes away) and a [Streamer]: Execute applies RequestTimeout (504), the executor's
+// capacity (503) and MaxSubscriptions (503), and opens an event stream through the Streamer
+// for progress or logs and for an acknowledged listen (keepalives every KeepAliveInterval,
+// each event bounded by WriteTimeout when the Streamer gives a deadline). [Endpoint.Handle]
+// does both. The host bounds the rest itself: connections, the head's arrival and size, idle
+// keep-alive connections, and its own writes outside events. [NewHandler] is built on it.
+//
+// # Mounting in a fasthttp server
+//
+// [RequestHandler] serves the endpoint from an application's fasthttp.Server, or a Fiber v2
+// app (c.Context() is the *fasthttp.RequestCtx; see the example of NewRequestHandler); the identity
+// its authentication verified goes in with [SetIdentity]. fasthttp reads the head and the
+// body before the handler runs, and the application owns the connections, so the handler
+// enforces: MaxHeaderBytes on the head fasthttp read (431), the admission order, 411 for a
+// Transfer-Encoding or no Content-Length, 413 past MaxBodyBytes, the gate (its timeout,
+// 504), RequestTimeout, executor capacity, MaxSubscriptions, WriteTimeout on each event and
+// keepalives on streams, and DrainTimeout in [RequestHandler.Close] (listen streams end with
+// their completion response, then are closed). The application's fasthttp.Server must set:
+//
+//   - HeaderReceived: h.HeaderReceived and ErrorHandler: h.ErrorHandler, so that 413 and
+//     411 are answered before the body is read (and BodyTimeout bounds it), in the
+//     endpoint's words. Without them fasthttp reads such a body (up to its own
+//     MaxRequestBodySize) first; Fiber exposes neither, so set its BodyLimit to MaxBodyBytes.
+//   - ReadBufferSize at least MaxHeaderBytes (fasthttp answers a larger head itself, with
+//     431), MaxRequestBodySize at least MaxBodyBytes, ReadTimeout (HeadTimeout and
+//     ReadTimeout's role), IdleTimeout, and Concurrency (MaxConnections' role).
+//   - Its WriteTimeout bounds JSON responses only: a stream disables it for its response and
+//     bounds each event instead.
+//
+// Streams: a request that reports progress turns into an event stream through
+// SetBodyStreamWriter (chunked, with the application's response headers, the connection
+// kept alive after it). A listen stream hijacks the connection, as on the native listener:
+// the fasthttp worker and its buffers are released (with KeepHijackedConns false, fasthttp's
+// default, the hijack goroutine holds its request context for the stream's life), the head,
+// with the headers the application set before the handler ran, goes out at the
+// acknowledgement, and the connection closes when the stream ends; fasthttp's Shutdown does
+// not see hijacked connections, which is what Close is for. fasthttp never tells a handler
+// that its client went away: on Linux the handler probes the connection of a running request
+// every 50 ms (POLLRDHUP on ctx.Conn(), which reads nothing; elsewhere, or behind a
+// connection that is not a socket, a disconnect is noticed only when the response is
+// written), and a stream notices at its next write.
 package streamable

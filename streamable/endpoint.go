@@ -7,6 +7,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/pool"
+	"github.com/fastmcp-go/fastmcp/sse"
 )
 
 // endpoint is the host-neutral part of the transport: admission in the order the protocol
@@ -44,6 +45,12 @@ func newEndpoint(srv *fastmcp.Server, cfg Config) (*endpoint, error) {
 		ep.ownExec = true
 	}
 	return ep, nil
+}
+
+// sseConfig is the configuration of the endpoint's event streams: each event bounded by
+// WriteTimeout, keepalives (on listen streams) every silent KeepAliveInterval.
+func (ep *endpoint) sseConfig() sse.Config {
+	return sse.Config{WriteTimeout: ep.cfg.WriteTimeout, KeepAliveInterval: ep.cfg.KeepAliveInterval}
 }
 
 // admitHead checks what is known before the body: method, path, Origin, Host, media types.

@@ -151,5 +151,6 @@ func TestRequestGateBothStacks(t *testing.T) {
 		})
 	}
 	require.Len(t, got[stackNative], len(tests))
-	assert.Equal(t, got[stackNative], got[stackNetHTTP], "both stacks answer alike")
+	assert.Equal(t, got[stackNative], got[stackNetHTTP], "the stacks answer alike")
+	assert.Equal(t, got[stackNative], got[stackFastHTTP], "the stacks answer alike")
 }

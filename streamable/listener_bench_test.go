@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 	"net"
 	"os"
 	"strconv"
@@ -38,7 +39,9 @@ func BenchmarkListener(b *testing.B) {
 // serveInmemory serves the test core (inline execution unless FASTMCP_NOINLINE is set) on
 // an in-memory listener until the end of the test or benchmark.
 func serveInmemory(tb testing.TB) *fasthttputil.InmemoryListener {
-	s, err := New(newCore(tb), Config{Addr: "127.0.0.1:0", DisableInline: os.Getenv("FASTMCP_NOINLINE") != ""})
+	// One keep-alive connection per client for the whole run: past DefaultMaxRequestsPerConn
+	// (which a single-CPU run passes) the listener would close it under the client.
+	s, err := New(newCore(tb), Config{Addr: "127.0.0.1:0", DisableInline: os.Getenv("FASTMCP_NOINLINE") != "", MaxRequestsPerConn: math.MaxInt32})
 	if err != nil {
 		tb.Fatal(err)
 	}

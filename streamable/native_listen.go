@@ -2,7 +2,6 @@ package streamable
 
 import (
 	"context"
-	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -99,12 +98,12 @@ func (s *Server) runListen(c net.Conn, j *job) {
 	s.streams.add(c, cancel)
 	defer s.streams.remove(c)
 
-	sink := &streamSink{j: j, cancel: cancel, keepEvery: ep.cfg.KeepAliveInterval, open: func() (*sse.Writer, error) {
+	sink := &streamSink{j: j, cancel: cancel, open: func() (*sse.Writer, error) {
 		_ = c.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
 		if _, err := c.Write([]byte(streamHead)); err != nil {
 			return nil, err
 		}
-		return sse.NewWriter(c, c, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
+		return sse.NewWriter(c, c, ep.sseConfig())
 	}}
 	defer sink.stop()
 	ctx := lctx
@@ -139,17 +138,17 @@ func writeJSONResponse(c net.Conn, status int, body []byte) error {
 
 // streamSink writes a listen stream's notifications as events. The first, the
 // acknowledgement, opens the stream: open writes the response head and returns the event
-// writer, the keepalives start, and the job lets go of the request (its body, its decoded
+// writer, its keepalives start ([sse.Writer.KeepAlive]: a comment after each silent
+// KeepAliveInterval, one timer), and the job lets go of the request (its body, its decoded
 // message, its buffers), which the core no longer reads (see fastmcp.Server.Handle): an idle
-// stream keeps only its subscription. A failed write ends the stream.
+// stream keeps only its subscription. A failed write, event or keepalive, ends the stream.
 type streamSink struct {
-	open      func() (*sse.Writer, error)
-	j         *job
-	cancel    context.CancelFunc
-	keepEvery time.Duration
+	open   func() (*sse.Writer, error)
+	j      *job
+	cancel context.CancelFunc
 
-	w         *sse.Writer // nil until the stream is open
-	keepalive *time.Timer
+	w      *sse.Writer // nil until the stream is open
+	stopKA func()
 }
 
 func (k *streamSink) Notify(_ context.Context, msg []byte) error {
@@ -161,9 +160,7 @@ func (k *streamSink) Notify(_ context.Context, msg []byte) error {
 		}
 		k.w = w
 		k.j.dropRequest()
-		// Armed once the field is set: the first tick reads it.
-		k.keepalive = time.AfterFunc(time.Duration(math.MaxInt64), k.tick)
-		k.keepalive.Reset(k.keepEvery)
+		k.stopKA = w.KeepAlive(k.cancel)
 	}
 	if err := k.w.WriteEvent(msg); err != nil {
 		k.cancel()
@@ -172,18 +169,9 @@ func (k *streamSink) Notify(_ context.Context, msg []byte) error {
 	return nil
 }
 
-// tick writes a keepalive comment; a failed one means the client went away.
-func (k *streamSink) tick() {
-	if k.w.WriteKeepAlive() != nil {
-		k.cancel()
-		return
-	}
-	k.keepalive.Reset(k.keepEvery)
-}
-
 func (k *streamSink) stop() {
-	if k.keepalive != nil {
-		k.keepalive.Stop()
+	if k.stopKA != nil {
+		k.stopKA()
 	}
 }
 

@@ -2,11 +2,11 @@ package streamable
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/sse"
@@ -83,118 +83,87 @@ func (g *gateHeaders) Values(name string) [][]byte {
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ep := h.ep
-	if headBytes(r) > ep.cfg.MaxHeaderBytes {
-		refuseUnread(w, errHeaderTooLarge)
-		return
+	sr := &stdResponse{w: w}
+	req := Request{
+		Method: viewBytes(r.Method), Path: viewBytes(r.URL.Path), Host: viewBytes(r.Host),
+		Header:        stdHeaders(r.Header),
+		HeadBytes:     headBytes(r),
+		ContentLength: r.ContentLength,
+		// net/http reads a request with neither Content-Length nor Transfer-Encoding as an
+		// empty body (ContentLength 0); the header tells it apart from an explicit zero.
+		TransferEncoding: len(r.TransferEncoding) > 0,
+		BodyReader:       r.Body,
+		BodyDeadline:     sr,
+		Identity:         fastmcp.IdentityFrom(r.Context()),
 	}
-	hdr := stdHeaders(r.Header)
-	var gated *fastmcp.Identity
-	if ep.cfg.RequestGate != nil {
-		id, served := h.gate(w, r)
-		if served {
-			return
-		}
-		gated = id
-	}
-	if e := ep.admitHead([]byte(r.Method), []byte(r.URL.Path), hdr, []byte(r.Host)); e != nil {
-		writeStdError(w, e, nil)
-		return
-	}
-	if len(r.TransferEncoding) > 0 || r.ContentLength < 0 {
-		refuseUnread(w, errLengthRequired) // a body of unknown length follows
-		return
-	}
-	// net/http reads a request with neither Content-Length nor Transfer-Encoding as an empty
-	// body (ContentLength 0); the header tells it apart from an explicit zero. Every 411 closes
-	// the connection, as on the native listener.
 	if r.ContentLength == 0 && r.Header["Content-Length"] == nil {
-		refuseUnread(w, errLengthRequired)
-		return
+		req.ContentLength = -1
 	}
-	if r.ContentLength > int64(ep.cfg.MaxBodyBytes) {
-		refuseUnread(w, errBodyTooLarge)
-		return
+	if ep.cfg.RequestGate != nil {
+		req.Header = &gateHeaders{r.Header, r.Host} // net/http keeps Host out of the map
 	}
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(ep.cfg.BodyTimeout))
-	j := acquireJob(ep)
-	j.body = append(j.body[:0], make([]byte, r.ContentLength)...)
-	if _, err := io.ReadFull(r.Body, j.body); err != nil {
-		var ne interface{ Timeout() bool }
-		e := errBadRequest
-		if errors.As(err, &ne) && ne.Timeout() {
-			ep.stats.bodyTimeouts.Add(1)
-			e = errBodyTimeout
-		}
-		refuseUnread(w, e)
-		j.release()
-		return
+	// With ConnContext, the probes for a client gone behind bytes net/http's watch stopped at.
+	if peer := newPeerProbe(r.Context()); peer != nil {
+		req.Peer = peer
 	}
-	_ = rc.SetReadDeadline(time.Time{})
-	j.identity = gated
-	if j.identity == nil {
-		j.identity = fastmcp.IdentityFrom(r.Context())
+	p, resp, ok := ep.prepare(&req)
+	if ok {
+		resp = ep.execute(r.Context(), p, sr)
+		defer p.Release()
 	}
-	e, body := ep.admitBody(j, hdr)
-	switch {
-	case body != nil:
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(e.status)
-		_, _ = w.Write(body)
-		j.release()
-		return
-	case e != nil:
-		writeStdError(w, e, j.msg.ID().Raw())
-		j.release()
-		return
+	if resp.Status != 0 {
+		_ = sr.WriteResponse(resp)
 	}
-	if fastmcp.IsStreaming(string(j.msg.Method().Text())) {
-		h.listen(w, r, j)
-		return
-	}
-	h.execute(w, r, j)
 }
 
-// gate runs the RequestGate on the request's method, path and headers before its body is
-// read, with the native listener's semantics: the gate's own response is served as it is, a
-// gate that fails, panics or answers an invalid status fails closed (500), one past
-// RequestGateTimeout is 504, and an identity it verified reaches the core. It reports
-// whether the request was answered.
-func (h *Handler) gate(w http.ResponseWriter, r *http.Request) (id *fastmcp.Identity, served bool) {
-	path := r.RequestURI // the raw request target, as the native listener gives it
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i]
-	}
-	// Nothing the gate sees is reused after the handler returns: it needs no copy.
-	d, e := h.ep.runGate(GateRequest{Method: []byte(r.Method), Path: []byte(path), Header: &gateHeaders{r.Header, r.Host}}, nil)
-	if e != nil {
-		writeStdError(w, e, nil)
-		return nil, true
-	}
-	if g := d.Response; g != nil {
-		wh := w.Header()
-		if g.ContentType != "" {
-			wh.Set("Content-Type", g.ContentType)
-		} else {
-			wh["Content-Type"] = nil // no sniffed type: the native listener sends none either
-		}
-		for k, v := range g.Header {
-			wh.Set(k, v)
-		}
-		w.WriteHeader(g.Status)
-		_, _ = w.Write(g.Body)
-		return nil, true
-	}
-	return d.Identity, false
+// viewBytes is s as bytes, without a copy: the Request's fields are only read (the gate
+// reads copies), and a copy would cost three allocations per request, since whatever of a
+// Request leaks (its Header, its BodyReader) leaks the rest for escape analysis.
+func viewBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// stdResponse is a net/http response as the Endpoint writes it.
+type stdResponse struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController // set when a stream opens
 }
 
-// refuseUnread answers a request whose body is not (or not wholly) read, and closes the
-// connection. Connection: close, set before the response is written, is what keeps net/http
-// from reading up to 256 KiB of the unread body (to reuse the connection) before it sends
-// the response: a client then gets its 411, 413 or 431 at once, as from the native listener.
-func refuseUnread(w http.ResponseWriter, e *httpError) {
-	w.Header().Set("Connection", "close")
-	writeStdError(w, e, nil)
+// SetReadDeadline bounds the read of the request's body.
+func (s *stdResponse) SetReadDeadline(t time.Time) error {
+	return http.NewResponseController(s.w).SetReadDeadline(t)
+}
+
+// WriteResponse writes a whole response. A response that closes the connection sets
+// Connection: close before it is written, which is what keeps net/http from reading up to
+// 256 KiB of an unread body (to reuse the connection) before it sends the response: a
+// client gets its 411, 413 or 431 at once, as from the native listener.
+func (s *stdResponse) WriteResponse(r Response) error {
+	wh := s.w.Header()
+	if r.ContentType != "" {
+		wh.Set("Content-Type", r.ContentType)
+	} else if r.Body != nil {
+		wh["Content-Type"] = nil // no sniffed type: the native listener sends none either
+	}
+	for k, v := range r.Header {
+		wh.Set(k, v)
+	}
+	if r.Close {
+		wh.Set("Connection", "close")
+	}
+	s.w.WriteHeader(r.Status)
+	_, err := s.w.Write(r.Body)
+	return err
+}
+
+// OpenStream writes the head of an event stream; each event is flushed, and bounded by a
+// write deadline.
+func (s *stdResponse) OpenStream() (io.Writer, sse.DeadlineSetter, error) {
+	h := s.w.Header()
+	for _, f := range StreamHeader {
+		h.Set(f[0], f[1])
+	}
+	s.w.WriteHeader(http.StatusOK)
+	s.rc = http.NewResponseController(s.w)
+	return flushWriter{s.w, s.rc}, s.rc, nil
 }
 
 // headBytes is the size of the request head as net/http parsed it: the request line, one
@@ -213,139 +182,6 @@ func headBytes(r *http.Request) int {
 		}
 	}
 	return n
-}
-
-func writeStdError(w http.ResponseWriter, e *httpError, id []byte) {
-	if e.allow {
-		w.Header().Set("Allow", http.MethodPost)
-	}
-	if e.noBody {
-		w.WriteHeader(e.status)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(e.status)
-	_, _ = w.Write(e.appendBody(nil, id))
-}
-
-func (h *Handler) execute(w http.ResponseWriter, r *http.Request, j *job) {
-	ep := h.ep
-	ep.stats.inFlight.Add(1)
-	defer ep.stats.inFlight.Add(-1)
-	// The job's owner context ends when the client goes away (net/http cancels r.Context())
-	// or the request times out: the executor then drops or cancels the job.
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	if err := j.submit(ctx, zeroKey); err != nil {
-		writeStdError(w, submitError(err), j.msg.ID().Raw())
-		j.release()
-		return
-	}
-	defer j.release()
-	// One timer for the request's deadline and, when the server gave the connection
-	// (ConnContext), the probes for a client gone behind bytes net/http's watch stopped at.
-	peer := newPeerProbe(r.Context())
-	var wake wakeup
-	defer wake.stop()
-	fired := wake.start(ep.cfg.RequestTimeout, peer != nil)
-	var sw *sse.Writer
-	rc := http.NewResponseController(w)
-	id := j.msg.ID().Raw()
-	done := j.awaitDone()
-	for {
-		select {
-		case <-r.Context().Done(): // the client went away: the executor drops the job, no reply
-			ep.stats.disconnects.Add(1)
-			return
-		case <-done:
-			ok := j.completed() && j.reply != nil
-			switch {
-			case sw != nil && ok:
-				_ = sw.WriteEvent(j.reply)
-			case sw != nil:
-				if e := outcomeError(j.result); !e.noBody {
-					_ = sw.WriteEvent(e.appendBody(nil, id))
-				}
-			case ok:
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(replyStatus(fastmcp.Reply{Body: j.reply, Err: j.rerr}))
-				_, _ = w.Write(j.reply)
-			default:
-				writeStdError(w, outcomeError(j.result), id)
-			}
-			return
-		case note := <-j.notes:
-			if sw == nil {
-				setStdStreamHeaders(w.Header())
-				w.WriteHeader(http.StatusOK)
-				sw, _ = sse.NewWriter(flushWriter{w, rc}, rc, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
-			}
-			err := sw.WriteEvent(note)
-			j.ack <- err
-			if err != nil {
-				cancel()
-			}
-		case <-fired:
-			if !wake.expired() {
-				if peer != nil && peer.gone() { // the executor drops the job when cancel runs
-					ep.stats.disconnects.Add(1)
-					return
-				}
-				continue
-			}
-			cancel()
-			ep.stats.reqTimeouts.Add(1)
-			if sw != nil {
-				_ = sw.WriteEvent(errRequestTimeout.appendBody(nil, id))
-			} else {
-				writeStdError(w, errRequestTimeout, id)
-			}
-			return
-		}
-	}
-}
-
-// listen serves a listen stream: its head goes out with the acknowledgement, and a listen
-// the core refuses first gets an ordinary JSON error response (see Server.runListen).
-func (h *Handler) listen(w http.ResponseWriter, r *http.Request, j *job) {
-	ep := h.ep
-	defer j.release()
-	release, err := ep.exec.Slots().Acquire(r.Context())
-	if err != nil {
-		writeStdError(w, errSubscriptions, j.msg.ID().Raw())
-		return
-	}
-	defer release()
-	ep.stats.openStreams.Add(1)
-	defer ep.stats.openStreams.Add(-1)
-	rc := http.NewResponseController(w)
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	sink := &streamSink{j: j, cancel: cancel, keepEvery: ep.cfg.KeepAliveInterval, open: func() (*sse.Writer, error) {
-		setStdStreamHeaders(w.Header())
-		w.WriteHeader(http.StatusOK)
-		return sse.NewWriter(flushWriter{w, rc}, rc, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
-	}}
-	defer sink.stop()
-	if j.identity != nil {
-		ctx = fastmcp.WithIdentity(ctx, j.identity)
-	}
-	reply := ep.srv.Handle(ctx, &j.msg, sink, nil)
-	switch {
-	case reply.Body == nil || ctx.Err() != nil:
-	case sink.w == nil:
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(replyStatus(reply))
-		_, _ = w.Write(reply.Body)
-	default:
-		_ = sink.w.WriteEvent(reply.Body)
-	}
-}
-
-func setStdStreamHeaders(h http.Header) {
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
 }
 
 // flushWriter flushes the response after every write, so each event reaches the client.

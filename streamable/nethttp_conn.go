@@ -67,8 +67,8 @@ func newPeerProbe(ctx context.Context) *peerProbe {
 	return &peerProbe{conn: c}
 }
 
-// gone reports whether the peer has closed the connection (or it failed).
-func (p *peerProbe) gone() bool {
+// Gone reports whether the peer has closed the connection (or it failed).
+func (p *peerProbe) Gone() bool {
 	if p.raw == nil {
 		c := p.conn
 		if tc, ok := c.(interface{ NetConn() net.Conn }); ok { // *tls.Conn

@@ -11,17 +11,21 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/valyala/fasthttp"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
-// Both HTTP stacks serve the same endpoint; tests of shared behaviour run against each.
+// The HTTP stacks serve the same endpoint; tests of shared behaviour run against each: the
+// native listener, the net/http adapter, and the RequestHandler mounted in an application's
+// fasthttp.Server.
 const (
-	stackNative  = "native"
-	stackNetHTTP = "nethttp"
+	stackNative   = "native"
+	stackNetHTTP  = "nethttp"
+	stackFastHTTP = "fasthttp"
 )
 
-var bothStacks = []string{stackNative, stackNetHTTP}
+var bothStacks = []string{stackNative, stackNetHTTP, stackFastHTTP}
 
 // startStack serves core under cfg on a free loopback port with the named stack (the native
 // listener, or NewHandler in an httptest server, which is a plain http.Server) and returns
@@ -31,6 +35,10 @@ func startStack(t testing.TB, stack string, core *fastmcp.Server, cfg Config) (a
 	if stack == stackNative {
 		s := startServer(t, core, cfg)
 		return hostOf(s), s.Stats
+	}
+	if stack == stackFastHTTP {
+		a, h := startMounted(t, core, cfg)
+		return a, h.Stats
 	}
 	cfg.Addr = "127.0.0.1:0"
 	h, err := NewHandler(core, cfg)
@@ -60,4 +68,32 @@ func exchangeAt(t testing.TB, addr, raw string) (*http.Response, string) {
 	_, err := io.WriteString(c, raw)
 	require.NoError(t, err)
 	return readResponse(t, bufio.NewReader(c))
+}
+
+// startMounted serves core with a RequestHandler mounted in a plain fasthttp.Server, set up
+// as the package doc asks of a host (HeaderReceived, ErrorHandler, a head buffer of
+// MaxHeaderBytes, no WriteTimeout on streams), and returns its host:port.
+func startMounted(t testing.TB, core *fastmcp.Server, cfg Config) (string, *RequestHandler) {
+	t.Helper()
+	cfg.Addr = "127.0.0.1:0"
+	h, err := NewRequestHandler(core, cfg)
+	require.NoError(t, err)
+	maxHead := cfg.MaxHeaderBytes
+	if maxHead == 0 {
+		maxHead = DefaultMaxHeaderBytes
+	}
+	fs := &fasthttp.Server{
+		Handler: h.Handler(), HeaderReceived: h.HeaderReceived, ErrorHandler: h.ErrorHandler,
+		ReadBufferSize: maxHead + 4096, NoDefaultContentType: true, CloseOnShutdown: true,
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	go func() { done <- fs.Serve(ln) }()
+	t.Cleanup(func() {
+		require.NoError(t, h.Close(context.Background()))
+		require.NoError(t, fs.Shutdown())
+		require.NoError(t, <-done)
+	})
+	return ln.Addr().String(), h
 }

@@ -78,6 +78,12 @@ var httpStacks = []struct {
 		client.Timeout = vectorGuard
 		return ts.URL + "/mcp", client
 	}},
+	{"fasthttp", func(t *testing.T, core *fastmcp.Server) (string, *http.Client) {
+		addr, _ := startMounted(t, core, Config{Logger: discardLogger})
+		client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: vectorGuard}
+		t.Cleanup(client.CloseIdleConnections)
+		return "http://" + addr + "/mcp", client
+	}},
 }
 
 // discardLogger keeps the panics and faults the fixtures provoke out of the test output.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net"
 	"net/http"
 	"sync"
@@ -13,8 +12,9 @@ import (
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
-// netEndpoint serves the streamable package's net/http adapter with an http.Server, which
-// owns the connection-level limits (connections, head timeout, head size, idle timeout).
+// netEndpoint serves the streamable package's net/http adapter with the http.Server that
+// streamable.NewHTTPServer builds (head timeout, head size, idle timeout, ConnContext for
+// the disconnect probe); a limitListener caps its connections.
 type netEndpoint struct {
 	srv     *fastmcp.Server
 	handler *streamable.Handler
@@ -38,15 +38,9 @@ func newNetHTTP(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) {
 	if path == "" {
 		path = streamable.DefaultPath
 	}
-	hs := &http.Server{
-		Handler:           h, // it answers 404 outside its path itself
-		ReadHeaderTimeout: cfg.HeadTimeout,
-		MaxHeaderBytes:    cfg.MaxHeaderBytes,
-		IdleTimeout:       cfg.IdleTimeout,
-	}
-	if cfg.Logger != nil {
-		hs.ErrorLog = slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)
-	}
+	// NewHTTPServer applies the Config's connection settings (head timeout, head size, idle
+	// timeout, its logger) and sets ConnContext, which the handler's disconnect probe needs.
+	hs := streamable.NewHTTPServer(h)
 	return &netEndpoint{
 		srv:     srv,
 		handler: h,

@@ -1,0 +1,386 @@
+package streamable
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/sse"
+)
+
+// RequestHandler mounts the endpoint into an application's own fasthttp server, or a Fiber
+// app (whose c.Context() is the *fasthttp.RequestCtx), built on [Endpoint.Prepare]. The
+// application owns the connections: what it must bound itself, and what the handler
+// enforces, is in "Mounting in a fasthttp server" in the package doc. Its methods are safe
+// for concurrent use.
+type RequestHandler struct {
+	ep       *endpoint
+	draining atomic.Bool
+	streams  streamSet
+	// framed holds the connections whose request HeaderReceived saw chunked, until its
+	// ErrorHandler (or handler) runs: fasthttp forgets the request's head before that.
+	framed sync.Map
+}
+
+// NewRequestHandler returns the handler serving srv under cfg at cfg.Path (other paths get
+// 404: route only the endpoint's path to it, or let it answer them). Invalid configuration
+// is an error wrapping [ErrInvalidConfig].
+func NewRequestHandler(srv *fastmcp.Server, cfg Config) (*RequestHandler, error) {
+	ep, err := newEndpoint(srv, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &RequestHandler{ep: ep}, nil
+}
+
+// Stats returns the handler's counters.
+func (h *RequestHandler) Stats() Stats { return h.ep.stats.snapshot() }
+
+// identityKey is the user value under which SetIdentity keeps a verified caller.
+type identityUserKey struct{}
+
+// SetIdentity attaches the caller the application's authentication verified to a request,
+// for the handler to give the core (a RequestGate's identity wins). In Fiber,
+// SetIdentity(c.Context(), id) before c.Next().
+func SetIdentity(ctx *fasthttp.RequestCtx, id *fastmcp.Identity) {
+	ctx.SetUserValue(identityUserKey{}, id)
+}
+
+// Handler returns the fasthttp.RequestHandler to mount.
+func (h *RequestHandler) Handler() fasthttp.RequestHandler { return h.serve }
+
+// HeaderReceived, as the fasthttp.Server's HeaderReceived (with ErrorHandler as its
+// ErrorHandler), lets the handler refuse a body before fasthttp reads it: a Content-Length
+// past MaxBodyBytes (413) or a Transfer-Encoding (411) is then answered at once, and the
+// body must arrive within BodyTimeout. Without it fasthttp reads such bodies (up to its own
+// MaxRequestBodySize) before the handler refuses them.
+func (h *RequestHandler) HeaderReceived(rh *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	rc := fasthttp.RequestConfig{ReadTimeout: h.ep.cfg.BodyTimeout}
+	switch n := rh.ContentLength(); {
+	case n == -1: // chunked: fasthttp forgets the head before ErrorHandler runs
+		h.framed.Store(ctxOfHeader(rh).Conn(), struct{}{})
+		rc.MaxRequestBodySize = 1 // refused: read as little of it as possible
+	case n > h.ep.cfg.MaxBodyBytes:
+		rc.MaxRequestBodySize = 1
+	}
+	return rc
+}
+
+// takeFramed reports whether HeaderReceived saw a chunked request on c, forgetting it.
+func (h *RequestHandler) takeFramed(c net.Conn) bool {
+	_, ok := h.framed.LoadAndDelete(c)
+	return ok
+}
+
+// ErrorHandler, as the fasthttp.Server's ErrorHandler, answers what fasthttp could not read
+// in the endpoint's words: 411 for a chunked body, 413 past the size limit, 431 for a head
+// past fasthttp's ReadBufferSize, 400 otherwise. fasthttp then closes the connection.
+func (h *RequestHandler) ErrorHandler(ctx *fasthttp.RequestCtx, err error) {
+	e := errBadRequest
+	switch {
+	case errors.Is(err, fasthttp.ErrBodyTooLarge) && h.takeFramed(ctx.Conn()),
+		errors.Is(err, fasthttp.ErrUnsupportedTransferEncoding):
+		e = errLengthRequired
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		e = errBodyTooLarge
+	case isSmallBuffer(err):
+		e = errHeaderTooLarge
+	}
+	ctx.SetConnectionClose()
+	writeFast(ctx, errorResponse(e, nil))
+}
+
+// writeFast sends r as the response of ctx.
+func writeFast(ctx *fasthttp.RequestCtx, r Response) {
+	ctx.SetStatusCode(r.Status)
+	if r.ContentType != "" {
+		ctx.SetContentType(r.ContentType)
+	}
+	for k, v := range r.Header {
+		ctx.Response.Header.Set(k, v)
+	}
+	if r.Close {
+		ctx.SetConnectionClose()
+	}
+	ctx.SetBody(r.Body)
+}
+
+// hasField reports whether a raw head has a field named name.
+func hasField(raw []byte, name string) bool {
+	for len(raw) > 0 {
+		line := raw
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			line, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = nil
+		}
+		if i := bytes.IndexByte(line, ':'); i >= 0 && equalFoldASCII(name, line[:i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// fastHeadBytes is the size of the request head as fasthttp read it.
+func fastHeadBytes(rh *fasthttp.RequestHeader) int {
+	return len(rh.Method()) + len(rh.RequestURI()) + len(rh.Protocol()) + len("  \r\n\r\n") + len(rh.RawHeaders())
+}
+
+func (h *RequestHandler) serve(ctx *fasthttp.RequestCtx) {
+	ep := h.ep
+	if h.draining.Load() {
+		ctx.SetConnectionClose()
+		writeFast(ctx, errorResponse(errShuttingDown, nil))
+		return
+	}
+	rh := &ctx.Request.Header
+	req := Request{
+		Method: rh.Method(), Path: ctx.Path(), Host: targetHost(ctx),
+		Header:        fastHeaders{rh},
+		HeadBytes:     fastHeadBytes(rh),
+		ContentLength: int64(rh.ContentLength()),
+		Body:          ctx.Request.Body(),
+	}
+	// By now fasthttp has read the body and forgotten its framing: the raw head tells.
+	raw := rh.RawHeaders()
+	req.TransferEncoding = hasField(raw, "Transfer-Encoding")
+	if req.TransferEncoding {
+		h.takeFramed(ctx.Conn()) // an empty chunked body, read in full
+	} else if !hasField(raw, "Content-Length") {
+		req.ContentLength = -1
+	}
+	if id, ok := ctx.UserValue(identityUserKey{}).(*fastmcp.Identity); ok {
+		req.Identity = id
+	}
+	if ep.cfg.RequestGate != nil {
+		// A gate past its timeout still reads the header while fasthttp reuses the request.
+		gh := new(fasthttp.RequestHeader)
+		rh.CopyTo(gh)
+		req.Header = fastHeaders{gh}
+	}
+	if canProbePeer {
+		req.Peer = &peerProbe{conn: ctx.Conn()}
+	}
+	p, resp, ok := ep.prepare(&req)
+	if !ok {
+		writeFast(ctx, resp)
+		return
+	}
+	j := p.j
+	switch {
+	case fastmcp.IsStreaming(string(j.msg.Method().Text())):
+		h.serveListen(ctx, p)
+		return
+	case j.mayStream():
+		h.executeStreaming(ctx, p)
+		return
+	}
+	// A request that cannot stream is Execute's: it never opens a stream.
+	defer p.Release()
+	resp = ep.execute(context.Background(), p, nil)
+	if resp.Status == 0 {
+		abandon(ctx)
+		return
+	}
+	writeFast(ctx, resp)
+}
+
+// executeStreaming runs a request that may report progress or logs: at its first
+// notification the response turns into an event stream, written by fasthttp's body stream
+// writer (which keeps the application's response headers and the connection's keep-alive),
+// each event bounded by WriteTimeout on the connection.
+func (h *RequestHandler) executeStreaming(ctx *fasthttp.RequestCtx, p Prepared) {
+	ep, j := h.ep, p.j
+	ep.stats.inFlight.Add(1)
+	jctx, cancel := context.WithCancel(context.Background())
+	id := j.msg.ID().Raw()
+	finish := func() {
+		cancel()
+		ep.stats.inFlight.Add(-1)
+		j.release()
+	}
+	if err := j.submit(jctx, zeroKey); err != nil {
+		writeFast(ctx, errorResponse(submitError(err), id))
+		finish()
+		return
+	}
+	var wake wakeup // the probes: the executor enforces RequestTimeout
+	defer wake.stop()
+	fired := wake.start(0, p.peer != nil)
+	done := j.awaitDone()
+	for {
+		select {
+		case <-done:
+			if j.completed() && j.reply != nil {
+				writeFast(ctx, Response{Status: replyStatus(fastmcp.Reply{Body: j.reply, Err: j.rerr}), ContentType: "application/json", Body: j.reply})
+			} else {
+				e := outcomeError(j.result)
+				if e == errRequestTimeout {
+					ep.stats.reqTimeouts.Add(1)
+				}
+				writeFast(ctx, errorResponse(e, id))
+			}
+			finish()
+			return
+		case <-fired:
+			wake.expired()
+			if p.peer.Gone() {
+				cancel()
+				ep.stats.disconnects.Add(1)
+				abandon(ctx)
+				<-done
+				finish()
+				return
+			}
+		case first := <-j.notes:
+			setStreamHeaders(&ctx.Response.Header)
+			ctx.SetStatusCode(http.StatusOK)
+			_ = ctx.SetWriteDeadline(time.Time{}) // not the server's WriteTimeout: each event has its own
+			nc := ctx.Conn()                      // for the events' deadlines; fasthttp resets it after
+			cfg := ep.sseConfig()
+			ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
+				defer finish()
+				sw, _ := sse.NewWriter(w, nc, cfg)
+				j.ack <- sw.WriteEvent(first)
+				for {
+					select {
+					case note := <-j.notes:
+						err := sw.WriteEvent(note)
+						j.ack <- err
+						if err != nil {
+							cancel()
+							ep.stats.disconnects.Add(1)
+							<-done
+							return
+						}
+					case <-done:
+						if j.completed() && j.reply != nil {
+							_ = sw.WriteEvent(j.reply)
+						} else if e := outcomeError(j.result); !e.noBody {
+							if e == errRequestTimeout {
+								ep.stats.reqTimeouts.Add(1)
+							}
+							_ = sw.WriteEvent(e.appendBody(nil, id))
+						}
+						return
+					}
+				}
+			})
+			return
+		}
+	}
+}
+
+// serveListen serves a listen stream on the hijacked connection, as the native listener
+// does: the application's fasthttp worker and request are released, an idle stream costs
+// one goroutine, and the response head (with the headers the application set before the
+// handler ran) goes out with the acknowledgement; a listen the core refuses first gets a
+// JSON response. The stream closes its connection when it ends.
+func (h *RequestHandler) serveListen(ctx *fasthttp.RequestCtx, p Prepared) {
+	ep, j := h.ep, p.j
+	release, err := ep.exec.Slots().Acquire(context.Background())
+	if err != nil {
+		writeFast(ctx, errorResponse(errSubscriptions, j.msg.ID().Raw()))
+		p.Release()
+		return
+	}
+	// The stream holds the connection, not the request: the body fasthttp read (copied into
+	// the job, which drops it at the acknowledgement) goes now.
+	ctx.Request.SwapBody(nil)
+	head := new(fasthttp.ResponseHeader)
+	ctx.Response.Header.CopyTo(head)
+	ctx.HijackSetNoResponse(true)
+	ctx.Hijack(func(c net.Conn) {
+		defer c.Close()
+		defer release()
+		defer p.Release()
+		h.runListen(c, head, j)
+	})
+}
+
+func (h *RequestHandler) runListen(c net.Conn, head *fasthttp.ResponseHeader, j *job) {
+	ep := h.ep
+	ep.stats.openStreams.Add(1)
+	defer ep.stats.openStreams.Add(-1)
+	lctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h.streams.add(c, cancel)
+	defer h.streams.remove(c)
+	writeHead := func(status int, contentType string, n int) error {
+		head.SetStatusCode(status)
+		head.SetContentType(contentType)
+		head.SetConnectionClose()
+		if n >= 0 {
+			head.SetContentLength(n)
+		} else {
+			head.Set("Cache-Control", "no-cache")
+			head.Set("X-Accel-Buffering", "no")
+		}
+		_ = c.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
+		_, err := c.Write(head.Header())
+		return err
+	}
+	sink := &streamSink{j: j, cancel: cancel, open: func() (*sse.Writer, error) {
+		if err := writeHead(http.StatusOK, "text/event-stream", -1); err != nil {
+			return nil, err
+		}
+		return sse.NewWriter(c, c, ep.sseConfig())
+	}}
+	defer sink.stop()
+	hctx := lctx
+	if j.identity != nil {
+		hctx = fastmcp.WithIdentity(hctx, j.identity)
+	}
+	r := ep.srv.Handle(hctx, &j.msg, sink, nil)
+	switch {
+	case r.Body == nil || lctx.Err() != nil:
+	case sink.w == nil:
+		if writeHead(replyStatus(r), "application/json", len(r.Body)) == nil {
+			_, _ = c.Write(r.Body)
+		}
+	default:
+		_ = sink.w.WriteEvent(r.Body)
+	}
+}
+
+// Close drains the handler: new requests get 503 "Server is shutting down", each open listen
+// stream gets its completion response (through the core's CloseSubscriptions, which ends the
+// subscriptions of every transport serving the same fastmcp.Server), those still open after
+// DrainTimeout (or when ctx ends) are closed, and an owned executor stops. Requests of other
+// kinds run on the application's connections: its server's Shutdown waits for them, so call
+// Close after it. Close returns nil when the streams ended within the window.
+func (h *RequestHandler) Close(ctx context.Context) error {
+	ep := h.ep
+	if !h.draining.CompareAndSwap(false, true) {
+		return nil
+	}
+	drain, cancel := context.WithTimeout(ctx, ep.cfg.DrainTimeout)
+	defer cancel()
+	ep.srv.CloseSubscriptions()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for h.streams.len() > 0 && drain.Err() == nil {
+		select {
+		case <-drain.Done():
+		case <-tick.C:
+		}
+	}
+	err := drain.Err()
+	h.streams.closeAll()
+	if ep.ownExec {
+		cctx, ccancel := context.WithTimeout(context.Background(), time.Second)
+		_ = ep.exec.Close(cctx)
+		ccancel()
+	}
+	ep.stats.drains.Add(1)
+	return err
+}
