@@ -26,8 +26,11 @@ type RequestHandler struct {
 	ep       *endpoint
 	draining atomic.Bool
 	streams  streamSet
-	// framed holds the connections whose request HeaderReceived saw chunked, until its
-	// ErrorHandler (or handler) runs: fasthttp forgets the request's head before that.
+	// framed holds the request contexts whose current request HeaderReceived saw chunked:
+	// fasthttp forgets the request's head before ErrorHandler runs. Every HeaderReceived
+	// sets or clears its context's entry, so an entry never outlives the next request on its
+	// context (fasthttp reuses a context for every request of a connection and then for other
+	// connections), and the map holds at most one entry per context fasthttp made.
 	framed sync.Map
 }
 
@@ -65,19 +68,25 @@ func (h *RequestHandler) Handler() fasthttp.RequestHandler { return h.serve }
 // MaxRequestBodySize) before the handler refuses them.
 func (h *RequestHandler) HeaderReceived(rh *fasthttp.RequestHeader) fasthttp.RequestConfig {
 	rc := fasthttp.RequestConfig{ReadTimeout: h.ep.cfg.BodyTimeout}
+	ctx := ctxOfHeader(rh)
 	switch n := rh.ContentLength(); {
 	case n == -1: // chunked: fasthttp forgets the head before ErrorHandler runs
-		h.framed.Store(ctxOfHeader(rh).Conn(), struct{}{})
+		h.framed.Store(ctx, struct{}{})
 		rc.MaxRequestBodySize = 1 // refused: read as little of it as possible
+		return rc
 	case n > h.ep.cfg.MaxBodyBytes:
 		rc.MaxRequestBodySize = 1
+	}
+	if _, stale := h.framed.Load(ctx); stale { // an earlier request's, on this context
+		h.framed.Delete(ctx)
 	}
 	return rc
 }
 
-// takeFramed reports whether HeaderReceived saw a chunked request on c, forgetting it.
-func (h *RequestHandler) takeFramed(c net.Conn) bool {
-	_, ok := h.framed.LoadAndDelete(c)
+// takeFramed reports whether HeaderReceived saw the current request of ctx chunked,
+// forgetting it.
+func (h *RequestHandler) takeFramed(ctx *fasthttp.RequestCtx) bool {
+	_, ok := h.framed.LoadAndDelete(ctx)
 	return ok
 }
 
@@ -87,7 +96,7 @@ func (h *RequestHandler) takeFramed(c net.Conn) bool {
 func (h *RequestHandler) ErrorHandler(ctx *fasthttp.RequestCtx, err error) {
 	e := errBadRequest
 	switch {
-	case errors.Is(err, fasthttp.ErrBodyTooLarge) && h.takeFramed(ctx.Conn()),
+	case errors.Is(err, fasthttp.ErrBodyTooLarge) && h.takeFramed(ctx),
 		errors.Is(err, fasthttp.ErrUnsupportedTransferEncoding):
 		e = errLengthRequired
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
@@ -154,7 +163,7 @@ func (h *RequestHandler) serve(ctx *fasthttp.RequestCtx) {
 	raw := rh.RawHeaders()
 	req.TransferEncoding = hasField(raw, "Transfer-Encoding")
 	if req.TransferEncoding {
-		h.takeFramed(ctx.Conn()) // an empty chunked body, read in full
+		h.takeFramed(ctx) // an empty chunked body, read in full
 	} else if !hasField(raw, "Content-Length") {
 		req.ContentLength = -1
 	}

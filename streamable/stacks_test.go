@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -85,6 +86,7 @@ func startMounted(t testing.TB, core *fastmcp.Server, cfg Config) (string, *Requ
 	fs := &fasthttp.Server{
 		Handler: h.Handler(), HeaderReceived: h.HeaderReceived, ErrorHandler: h.ErrorHandler,
 		ReadBufferSize: maxHead + 4096, NoDefaultContentType: true, CloseOnShutdown: true,
+		Logger: fasthttpLogger{slog.New(slog.DiscardHandler)},
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
