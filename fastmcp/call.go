@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 
 	"github.com/bytedance/sonic"
@@ -55,17 +54,17 @@ func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, 
 			return s.appendToolResult(dst, r, t, invalidArguments(err))
 		}
 	}
-	res, err := s.runTool(ctx, r, t, raw)
+	res, err := run(ctx, r, &invocation{&opTool, t.component(), t.name, t.wrap}, invokeTool, toolCall{t, raw})
 	if err != nil {
-		var ir *InputRequired
-		if errors.As(err, &ir) {
+		if we, ok := errors.AsType[*wrapperError](err); ok {
+			res = ErrorResult(we.msg) // a wrapper's refusal is a result the model sees
+		} else if ir, ok := errors.AsType[*InputRequired](err); ok {
 			return s.appendInputRequired(ctx, dst, r, t.name, raw, ir)
-		}
-		var e *Error
-		if errors.As(err, &e) || ctx.Err() != nil {
+		} else if _, ok := errors.AsType[*Error](err); ok || ctx.Err() != nil {
 			return nil, err
+		} else {
+			res = ErrorResult(err.Error())
 		}
-		res = ErrorResult(err.Error())
 	}
 	return s.appendToolResult(dst, r, t, res)
 }
@@ -87,40 +86,20 @@ func validationMessage(err error) string {
 	return "Invalid arguments"
 }
 
-// runTool runs the wrappers and the handler, turning a panic into a generic -32603 with the
-// stack logged.
-func (s *Server) runTool(ctx context.Context, r *Request, t *toolEntry, args json.RawMessage) (res ToolResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.cfg.Logger.Error("fastmcp: tool panicked", "tool", t.name, "panic", p, "stack", string(debug.Stack()))
-			res, err = ToolResult{}, errToolPanicked
-		}
-	}()
-	if t.checked != nil {
-		return t.checked(ctx, r, args) // validates the arguments (no wrappers)
+// toolCall is the runner's input for tools/call.
+type toolCall struct {
+	t    *toolEntry
+	args json.RawMessage // the message's arguments, or an object of its own ({}) when it had none
+}
+
+// invokeTool calls the tool's handler: the validating one when the tool has it (never with
+// wrappers). The arguments are those of r, which may be a detached copy of the request.
+func invokeTool(ctx context.Context, r *Request, c toolCall) (ToolResult, error) {
+	args := r.arguments(c.args)
+	if c.t.checked != nil {
+		return c.t.checked(ctx, r, args)
 	}
-	if len(t.wrap) == 0 {
-		return t.call(ctx, r, args)
-	}
-	if detached(t.wrap) { // the handler may outlive the request: give it bytes of its own
-		d, release := r.detach()
-		defer release()
-		r, args = d, d.arguments(args)
-	}
-	var out ToolResult
-	err = runWrapped(ctx, s, t.wrap, t.component(), func(ctx context.Context) error {
-		var herr error
-		out, herr = t.call(ctx, r, args)
-		return herr
-	})
-	if err != nil {
-		var we *wrapperError
-		if errors.As(err, &we) {
-			return ErrorResult(we.msg), nil
-		}
-		return ToolResult{}, err // out is not read: a handler that outlived a timeout may still write it
-	}
-	return out, nil
+	return c.t.call(ctx, r, args)
 }
 
 // appendToolResult writes a complete tools/call result, validating structured output against

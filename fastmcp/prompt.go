@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"unicode/utf8"
 
 	"github.com/fastmcp-go/fastmcp/decode"
@@ -238,7 +237,7 @@ func (s *Server) getPrompt(ctx context.Context, r *Request, dst []byte) ([]byte,
 	if err := missingArguments(p, args); err != nil {
 		return nil, err
 	}
-	res, err := s.runPrompt(ctx, r, p, args)
+	res, err := run(ctx, r, &invocation{&opPrompt, p.component(), p.name, p.wrap}, invokePrompt, promptCall{p, args})
 	if err != nil {
 		var ir *InputRequired
 		if errors.As(err, &ir) {
@@ -309,32 +308,14 @@ func missingArguments(p *promptEntry, args map[string]string) *Error {
 	return &Error{Code: CodeInvalidParams, Message: "Missing required prompt arguments", Data: append(data, ']', '}')}
 }
 
-// runPrompt runs the wrappers and the handler, turning a panic into a generic -32603 with the
-// stack logged.
-func (s *Server) runPrompt(ctx context.Context, r *Request, p *promptEntry, args map[string]string) (res PromptResult, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			s.cfg.Logger.Error("fastmcp: prompt panicked", "prompt", p.name, "panic", v, "stack", string(debug.Stack()))
-			res, err = PromptResult{}, errHandlerPanicked
-		}
-	}()
-	if len(p.wrap) == 0 {
-		return p.get(ctx, r, args)
-	}
-	if detached(p.wrap) { // the handler may outlive the request: give it a Request of its own
-		d, release := r.detach()
-		defer release()
-		r = d
-	}
-	var out PromptResult
-	if err := runWrapped(ctx, s, p.wrap, p.component(), func(ctx context.Context) error {
-		var herr error
-		out, herr = p.get(ctx, r, args)
-		return herr
-	}); err != nil {
-		return PromptResult{}, err // out is not read: a handler abandoned by Timeout may still write it
-	}
-	return out, nil
+// promptCall is the runner's input for prompts/get.
+type promptCall struct {
+	p    *promptEntry
+	args map[string]string
+}
+
+func invokePrompt(ctx context.Context, r *Request, c promptCall) (PromptResult, error) {
+	return c.p.get(ctx, r, c.args)
 }
 
 // appendPromptResult writes a complete prompts/get result, checking what the handler
