@@ -159,9 +159,8 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 			return invalid("content", fmt.Errorf("block %d: %w", i, err))
 		}
 	}
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, r.ID()...)
-	dst = append(dst, `,"result":{"resultType":"complete","content":[`...)
+	dst = beginResult(dst, r.ID(), resultComplete)
+	dst = append(dst, `,"content":[`...)
 	n := 0
 	if res.Text != "" || len(res.Content) == 0 && structured == nil {
 		dst = appendContent(dst, &Content{kind: contentText, text: res.Text})
@@ -182,7 +181,5 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 	if res.IsError {
 		dst = append(dst, `,"isError":true`...)
 	}
-	dst = append(dst, ',')
-	dst = s.appendMeta(dst, meta)
-	return append(dst, '}', '}'), nil
+	return s.endResult(dst, meta), nil
 }

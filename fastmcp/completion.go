@@ -115,9 +115,8 @@ func (s *Server) complete(ctx context.Context, r *Request, dst []byte) ([]byte, 
 			"values", len(res.Values), "total", res.Total)
 		return nil, errInvalidResult
 	}
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, r.ID()...)
-	dst = append(dst, `,"result":{"resultType":"complete","completion":{"values":[`...)
+	dst = beginResult(dst, r.ID(), resultComplete)
+	dst = append(dst, `,"completion":{"values":[`...)
 	for i, v := range res.Values {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -132,9 +131,8 @@ func (s *Server) complete(ctx context.Context, r *Request, dst []byte) ([]byte, 
 	if res.HasMore {
 		dst = append(dst, `,"hasMore":true`...)
 	}
-	dst = append(dst, "},"...)
-	dst = append(dst, s.serverMeta...)
-	return append(dst, '}', '}'), nil
+	dst = append(dst, '}')
+	return s.endResult(dst, nil), nil
 }
 
 func parseCompleteParams(params []byte) (completeParams, *Error) {

@@ -129,5 +129,5 @@ func (s *Server) servePrecomputed(m *decode.Message, method, dst []byte) ([]byte
 	if cached == nil {
 		return nil, false
 	}
-	return decode.AppendResult(dst, m.ID().Raw(), cached), true
+	return appendResult(dst, m.ID().Raw(), cached), true
 }

@@ -337,9 +337,7 @@ func (s *Server) appendPromptResult(dst []byte, r *Request, p *promptEntry, res 
 	if desc == "" {
 		desc = p.description
 	}
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, r.ID()...)
-	dst = append(dst, `,"result":{"resultType":"complete"`...)
+	dst = beginResult(dst, r.ID(), resultComplete)
 	dst = appendOptString(dst, "description", desc)
 	dst = append(dst, `,"messages":[`...)
 	for i := range res.Messages {
@@ -360,9 +358,8 @@ func (s *Server) appendPromptResult(dst []byte, r *Request, p *promptEntry, res 
 		dst = appendContent(dst, &c)
 		dst = append(dst, '}')
 	}
-	dst = append(dst, "],"...)
-	dst = s.appendMeta(dst, meta)
-	return append(dst, '}', '}'), nil
+	dst = append(dst, ']')
+	return s.endResult(dst, meta), nil
 }
 
 // cleanContent checks the _meta objects of a content block and compacts them, so a result is

@@ -150,9 +150,8 @@ func (s *Server) appendReadResult(dst []byte, r *Request, t *readTarget, uri str
 		return nil, errInvalidResult
 	}
 	mime, hint := t.defaults(s)
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, r.ID()...)
-	dst = append(dst, `,"result":{"resultType":"complete","contents":[`...)
+	dst = beginResult(dst, r.ID(), resultComplete)
+	dst = append(dst, `,"contents":[`...)
 	for i := range contents {
 		rc := contents[i] // a copy: the defaults are filled without touching the handler's slice
 		if rc.URI == "" {
@@ -176,9 +175,7 @@ func (s *Server) appendReadResult(dst []byte, r *Request, t *readTarget, uri str
 	}
 	dst = append(dst, ']')
 	dst = appendCacheHint(dst, hint)
-	dst = append(dst, ',')
-	dst = append(dst, s.serverMeta...)
-	return append(dst, '}', '}'), nil
+	return s.endResult(dst, nil), nil
 }
 
 // defaults returns the MimeType the contents default to and the cache hint of the read.
