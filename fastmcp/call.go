@@ -139,13 +139,9 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 			return nil, errOutputSchema
 		}
 	}
-	var meta []byte
-	if res.Meta != nil {
-		m, err := metaObject(res.Meta)
-		if err != nil {
-			return invalid("result _meta", err)
-		}
-		meta = m
+	meta, err := metaObject(res.Meta)
+	if err != nil {
+		return invalid("result _meta", err)
 	}
 	content, cloned := res.Content, false
 	for i := range content {

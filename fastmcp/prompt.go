@@ -325,13 +325,9 @@ func (s *Server) appendPromptResult(dst []byte, r *Request, p *promptEntry, res 
 		s.cfg.Logger.Error("fastmcp: prompt returned an invalid result", "prompt", p.name, "why", why, "err", err)
 		return nil, errInvalidResult
 	}
-	var meta []byte
-	if res.Meta != nil {
-		m, err := metaObject(res.Meta)
-		if err != nil {
-			return invalid("result _meta", err)
-		}
-		meta = m
+	meta, err := metaObject(res.Meta)
+	if err != nil {
+		return invalid("result _meta", err)
 	}
 	desc := res.Description
 	if desc == "" {
@@ -365,13 +361,11 @@ func (s *Server) appendPromptResult(dst []byte, r *Request, p *promptEntry, res 
 // cleanContent checks the _meta objects of a content block and compacts them, so a result is
 // one line of valid JSON whatever the handler put there.
 func cleanContent(c *Content) error {
-	if c.Meta != nil {
-		m, err := metaObject(c.Meta)
-		if err != nil {
-			return err
-		}
-		c.Meta = m
+	m, err := metaObject(c.Meta)
+	if err != nil {
+		return err
 	}
+	c.Meta = m
 	if c.resource != nil && c.resource.Meta != nil {
 		m, err := metaObject(c.resource.Meta)
 		if err != nil {

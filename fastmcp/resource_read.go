@@ -160,14 +160,12 @@ func (s *Server) appendReadResult(dst []byte, r *Request, t *readTarget, uri str
 		if rc.MimeType == "" {
 			rc.MimeType = mime
 		}
-		if rc.Meta != nil {
-			m, err := metaObject(rc.Meta)
-			if err != nil {
-				s.cfg.Logger.Error("fastmcp: resource contents with an invalid _meta", "uri", uri, "err", err)
-				return nil, errInvalidResult
-			}
-			rc.Meta = m
+		m, err := metaObject(rc.Meta)
+		if err != nil {
+			s.cfg.Logger.Error("fastmcp: resource contents with an invalid _meta", "uri", uri, "err", err)
+			return nil, errInvalidResult
 		}
+		rc.Meta = m
 		if i > 0 {
 			dst = append(dst, ',')
 		}
