@@ -54,7 +54,7 @@ func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, 
 			return s.appendToolResult(dst, r, t, invalidArguments(err))
 		}
 	}
-	res, err := run(ctx, r, &invocation{&opTool, t.component(), t.name, t.wrap}, invokeTool, toolCall{t, raw})
+	res, err := run(ctx, r, &opTool, &t.inv, t.handler(), raw)
 	if err != nil {
 		if we, ok := errors.AsType[*wrapperError](err); ok {
 			res = ErrorResult(we.msg) // a wrapper's refusal is a result the model sees
@@ -84,22 +84,6 @@ func validationMessage(err error) string {
 		return "Invalid " + ve.Error() // "Invalid arguments: /text: expected string, got number"
 	}
 	return "Invalid arguments"
-}
-
-// toolCall is the runner's input for tools/call.
-type toolCall struct {
-	t    *toolEntry
-	args json.RawMessage // the message's arguments, or an object of its own ({}) when it had none
-}
-
-// invokeTool calls the tool's handler: the validating one when the tool has it (never with
-// wrappers). The arguments are those of r, which may be a detached copy of the request.
-func invokeTool(ctx context.Context, r *Request, c toolCall) (ToolResult, error) {
-	args := r.arguments(c.args)
-	if c.t.checked != nil {
-		return c.t.checked(ctx, r, args)
-	}
-	return c.t.call(ctx, r, args)
 }
 
 // appendToolResult writes a complete tools/call result, validating structured output against

@@ -101,7 +101,7 @@ func (s *Server) complete(ctx context.Context, r *Request, dst []byte) ([]byte, 
 	if t.complete == nil || !t.declared {
 		return nil, notCompletable(p.argument, t.refType)
 	}
-	res, err := run(ctx, r, &invocation{&opComplete, t.c, t.c.Name, t.wrap}, invokeComplete, completeCall{t.complete, p})
+	res, err := run(ctx, r, &opComplete, &invocation{t.c, t.c.Name, t.wrap}, invokeComplete, completeCall{t.complete, p})
 	if err != nil {
 		var ir *InputRequired
 		if errors.As(err, &ir) {

@@ -237,7 +237,7 @@ func (s *Server) getPrompt(ctx context.Context, r *Request, dst []byte) ([]byte,
 	if err := missingArguments(p, args); err != nil {
 		return nil, err
 	}
-	res, err := run(ctx, r, &invocation{&opPrompt, p.component(), p.name, p.wrap}, invokePrompt, promptCall{p, args})
+	res, err := run(ctx, r, &opPrompt, &invocation{p.component(), p.name, p.wrap}, p.get, args)
 	if err != nil {
 		var ir *InputRequired
 		if errors.As(err, &ir) {
@@ -306,16 +306,6 @@ func missingArguments(p *promptEntry, args map[string]string) *Error {
 		return nil
 	}
 	return &Error{Code: CodeInvalidParams, Message: "Missing required prompt arguments", Data: append(data, ']', '}')}
-}
-
-// promptCall is the runner's input for prompts/get.
-type promptCall struct {
-	p    *promptEntry
-	args map[string]string
-}
-
-func invokePrompt(ctx context.Context, r *Request, c promptCall) (PromptResult, error) {
-	return c.p.get(ctx, r, c.args)
 }
 
 // appendPromptResult writes a complete prompts/get result, checking what the handler

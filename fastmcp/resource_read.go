@@ -87,7 +87,7 @@ func (s *Server) readResource(ctx context.Context, r *Request, dst []byte) ([]by
 	if err := s.openState(ctx, r, uri, emptyArguments); err != nil {
 		return nil, err
 	}
-	contents, err := run(ctx, r, &invocation{&opRead, c, uri, target.wrappers()}, invokeRead, readCall{target, uri})
+	contents, err := run(ctx, r, &opRead, &invocation{c, uri, target.wrappers()}, invokeRead, readCall{target, uri})
 	if err != nil {
 		var ir *InputRequired
 		if errors.As(err, &ir) {

@@ -2,28 +2,33 @@ package fastmcp
 
 import (
 	"context"
+	"encoding/json"
 	"runtime/debug"
 )
 
-// An operation is one of the ways the core calls a component's handler: how a panic there is
-// logged, and what the client sees instead (a -32603, never the panic's text).
-type operation struct {
+// An operation is one of the ways the core calls a component's handler, whose input is an In:
+// how a panic there is logged, and what the client sees instead (a -32603, never the panic's
+// text).
+type operation[In any] struct {
 	panicLog string // the log message, with the panic value and the stack
 	nameKey  string // the log attribute that names the component
 	panicked *Error
+	// detach, if set, returns in for a handler that runs on the detached request d: what in
+	// borrows from the request, taken from d's own bytes. Without it, in owns its bytes.
+	detach func(d *Request, in In) In
 }
 
 // The operations that call handlers.
 var (
-	opTool     = operation{"fastmcp: tool panicked", "tool", errToolPanicked}
-	opPrompt   = operation{"fastmcp: prompt panicked", "prompt", errHandlerPanicked}
-	opRead     = operation{"fastmcp: resource handler panicked", "uri", errHandlerPanicked}
-	opComplete = operation{"fastmcp: completion handler panicked", "component", errHandlerPanicked}
+	opTool = operation[json.RawMessage]{"fastmcp: tool panicked", "tool", errToolPanicked,
+		func(d *Request, args json.RawMessage) json.RawMessage { return d.arguments(args) }}
+	opPrompt   = operation[map[string]string]{"fastmcp: prompt panicked", "prompt", errHandlerPanicked, nil}
+	opRead     = operation[readCall]{"fastmcp: resource handler panicked", "uri", errHandlerPanicked, nil}
+	opComplete = operation[completeCall]{"fastmcp: completion handler panicked", "component", errHandlerPanicked, nil}
 )
 
 // invocation is one call of a component, besides its handler and the handler's input.
 type invocation struct {
-	op   *operation
 	c    Component // what the wrappers keep their state by
 	name string    // names the component in the log of a panic
 	wrap []Wrapper
@@ -33,17 +38,17 @@ type invocation struct {
 // inside the component's wrappers (the first outermost), and turns a panic on this goroutine
 // into the operation's error, logged with its stack. When a wrapper may let the handler
 // outlive the request ([Timeout]), h gets a detached copy of r that owns its bytes (see
-// [Request.detach]), released once the wrappers have returned: so h takes what it borrows
-// from the request from the *Request it is given, and in owns its bytes.
+// [Request.detach]), released once the wrappers have returned, and the input op.detach
+// gives it.
 //
-// h is a function, not a closure: the wrappers keep it, so a closure would be allocated on
-// every call, wrapped or not.
-func run[In, Out any](ctx context.Context, r *Request, inv *invocation, h func(context.Context, *Request, In) (Out, error), in In) (out Out, err error) {
+// h is a handler or a function, not a closure made for the call: the wrappers keep it, so
+// such a closure would be allocated on every call, wrapped or not.
+func run[In, Out any](ctx context.Context, r *Request, op *operation[In], inv *invocation, h func(context.Context, *Request, In) (Out, error), in In) (out Out, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			r.server.cfg.Logger.Error(inv.op.panicLog, inv.op.nameKey, inv.name, "panic", p, "stack", string(debug.Stack()))
+			r.server.cfg.Logger.Error(op.panicLog, op.nameKey, inv.name, "panic", p, "stack", string(debug.Stack()))
 			var zero Out
-			out, err = zero, inv.op.panicked
+			out, err = zero, op.panicked
 		}
 	}()
 	switch {
@@ -52,6 +57,9 @@ func run[In, Out any](ctx context.Context, r *Request, inv *invocation, h func(c
 	case detached(inv.wrap): // the handler may outlive the request: give it bytes of its own
 		d, release := r.detach()
 		defer release()
+		if op.detach != nil {
+			in = op.detach(d, in)
+		}
 		return runWrappers(ctx, d, inv, h, in)
 	}
 	return runWrappers(ctx, r, inv, h, in)
