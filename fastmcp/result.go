@@ -9,16 +9,33 @@ package fastmcp
 // discover result, a public list page) is written as an object with [openResult] and
 // [Server.closeResult], and [appendResult] puts it in each response.
 
+// resultType is a result's resultType.
+type resultType uint8
+
 // The result types of MCP 2026-07-28.
 const (
-	resultComplete      = "complete"
-	resultInputRequired = "input_required"
+	resultComplete resultType = iota
+	resultInputRequired
+)
+
+// The pieces of a success response: its envelope up to the result object, and the openings of
+// the result objects by resultType.
+const (
+	envelopeID        = `{"jsonrpc":"2.0","id":`
+	envelopeResult    = `,"result":`
+	openComplete      = `{"resultType":"complete"`
+	openInputRequired = `{"resultType":"input_required"`
 )
 
 // beginResult appends the start of a success response to the request with the id literal:
 // the envelope and the result's resultType.
-func beginResult(dst, id []byte, resultType string) []byte {
-	return openResult(appendEnvelope(dst, id), resultType)
+func beginResult(dst, id []byte, t resultType) []byte {
+	dst = append(dst, envelopeID...)
+	dst = append(dst, id...)
+	if t == resultInputRequired {
+		return append(dst, envelopeResult+openInputRequired...)
+	}
+	return append(dst, envelopeResult+openComplete...)
 }
 
 // endResult appends the end of a success response begun with [beginResult]: the result's
@@ -30,14 +47,19 @@ func (s *Server) endResult(dst, extra []byte) []byte {
 // appendResult appends a success response whose result object (from [openResult] and
 // [Server.closeResult]) is built already.
 func appendResult(dst, id, result []byte) []byte {
-	return append(append(appendEnvelope(dst, id), result...), '}')
+	dst = append(dst, envelopeID...)
+	dst = append(dst, id...)
+	dst = append(dst, envelopeResult...)
+	dst = append(dst, result...)
+	return append(dst, '}')
 }
 
 // openResult appends the start of a result object: its resultType.
-func openResult(dst []byte, resultType string) []byte {
-	dst = append(dst, `{"resultType":"`...)
-	dst = append(dst, resultType...)
-	return append(dst, '"')
+func openResult(dst []byte, t resultType) []byte {
+	if t == resultInputRequired {
+		return append(dst, openInputRequired...)
+	}
+	return append(dst, openComplete...)
 }
 
 // closeResult appends the end of a result object: its _meta, the server's joined by the
@@ -57,10 +79,4 @@ func (s *Server) appendMeta(dst, extra []byte) []byte {
 	dst = append(dst, s.serverMeta[:len(s.serverMeta)-1]...) // without the closing brace
 	dst = append(dst, ',')
 	return append(dst, extra[1:]...) // the members of extra and its closing brace
-}
-
-func appendEnvelope(dst, id []byte) []byte {
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, id...)
-	return append(dst, `,"result":`...)
 }

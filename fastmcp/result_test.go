@@ -11,7 +11,11 @@ import (
 func TestResultWriter(t *testing.T) {
 	s := newTestServer(t, nil)
 	cases := []struct {
-		name, resultType, members, extra, want string
+		name       string
+		resultType resultType
+		members    string
+		extra      string
+		want       string
 	}{
 		{"complete", resultComplete, `,"content":[]`, "",
 			`{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","content":[],` + serverInfoMeta + `}}`},
