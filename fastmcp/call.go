@@ -143,7 +143,7 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 	dst = append(dst, `,"content":[`...)
 	n := 0
 	if res.Text != "" || len(res.Content) == 0 && structured == nil {
-		dst = appendContent(dst, &Content{kind: contentText, text: res.Text})
+		dst = appendTextBlock(dst, res.Text)
 		n++
 	}
 	for i := range content {
