@@ -28,3 +28,17 @@ func TestAllocsDispatch(t *testing.T) {
 		assert.LessOrEqual(t, allocs, budgets[bm.method], bm.method)
 	}
 }
+
+// TestAllocsResultWriter checks that writing a result into a buffer with room allocates
+// nothing.
+func TestAllocsResultWriter(t *testing.T) {
+	s := newTestServer(t, nil)
+	dst := make([]byte, 0, 512)
+	id, extra := []byte("7"), []byte(`{"k":1}`)
+	allocs := testing.AllocsPerRun(100, func() {
+		b := beginResult(dst[:0], id, resultComplete)
+		b = append(b, `,"content":[]`...)
+		_ = s.endResult(b, extra)
+	})
+	assert.Zero(t, allocs)
+}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 
 	"github.com/bytedance/sonic"
@@ -55,17 +54,17 @@ func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, 
 			return s.appendToolResult(dst, r, t, invalidArguments(err))
 		}
 	}
-	res, err := s.runTool(ctx, r, t, raw)
+	res, err := run(ctx, r, &opTool, &t.inv, t.handler(), raw)
 	if err != nil {
-		var ir *InputRequired
-		if errors.As(err, &ir) {
+		if we, ok := errors.AsType[*wrapperError](err); ok {
+			res = ErrorResult(we.msg) // a wrapper's refusal is a result the model sees
+		} else if ir, ok := errors.AsType[*InputRequired](err); ok {
 			return s.appendInputRequired(ctx, dst, r, t.name, raw, ir)
-		}
-		var e *Error
-		if errors.As(err, &e) || ctx.Err() != nil {
+		} else if _, ok := errors.AsType[*Error](err); ok || ctx.Err() != nil {
 			return nil, err
+		} else {
+			res = ErrorResult(err.Error())
 		}
-		res = ErrorResult(err.Error())
 	}
 	return s.appendToolResult(dst, r, t, res)
 }
@@ -85,42 +84,6 @@ func validationMessage(err error) string {
 		return "Invalid " + ve.Error() // "Invalid arguments: /text: expected string, got number"
 	}
 	return "Invalid arguments"
-}
-
-// runTool runs the wrappers and the handler, turning a panic into a generic -32603 with the
-// stack logged.
-func (s *Server) runTool(ctx context.Context, r *Request, t *toolEntry, args json.RawMessage) (res ToolResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.cfg.Logger.Error("fastmcp: tool panicked", "tool", t.name, "panic", p, "stack", string(debug.Stack()))
-			res, err = ToolResult{}, errToolPanicked
-		}
-	}()
-	if t.checked != nil {
-		return t.checked(ctx, r, args) // validates the arguments (no wrappers)
-	}
-	if len(t.wrap) == 0 {
-		return t.call(ctx, r, args)
-	}
-	if detached(t.wrap) { // the handler may outlive the request: give it bytes of its own
-		d, release := r.detach()
-		defer release()
-		r, args = d, d.arguments(args)
-	}
-	var out ToolResult
-	err = runWrapped(ctx, s, t.wrap, t.component(), func(ctx context.Context) error {
-		var herr error
-		out, herr = t.call(ctx, r, args)
-		return herr
-	})
-	if err != nil {
-		var we *wrapperError
-		if errors.As(err, &we) {
-			return ErrorResult(we.msg), nil
-		}
-		return ToolResult{}, err // out is not read: a handler that outlived a timeout may still write it
-	}
-	return out, nil
 }
 
 // appendToolResult writes a complete tools/call result, validating structured output against
@@ -160,13 +123,9 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 			return nil, errOutputSchema
 		}
 	}
-	var meta []byte
-	if res.Meta != nil {
-		m, err := metaObject(res.Meta)
-		if err != nil {
-			return invalid("result _meta", err)
-		}
-		meta = m
+	meta, err := metaObject(res.Meta)
+	if err != nil {
+		return invalid("result _meta", err)
 	}
 	content, cloned := res.Content, false
 	for i := range content {
@@ -180,12 +139,11 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 			return invalid("content", fmt.Errorf("block %d: %w", i, err))
 		}
 	}
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, r.ID()...)
-	dst = append(dst, `,"result":{"resultType":"complete","content":[`...)
+	dst = beginResult(dst, r.ID(), resultComplete)
+	dst = append(dst, `,"content":[`...)
 	n := 0
 	if res.Text != "" || len(res.Content) == 0 && structured == nil {
-		dst = appendContent(dst, &Content{kind: contentText, text: res.Text})
+		dst = appendTextBlock(dst, res.Text)
 		n++
 	}
 	for i := range content {
@@ -203,7 +161,5 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 	if res.IsError {
 		dst = append(dst, `,"isError":true`...)
 	}
-	dst = append(dst, ',')
-	dst = s.appendMeta(dst, meta)
-	return append(dst, '}', '}'), nil
+	return s.endResult(dst, meta), nil
 }

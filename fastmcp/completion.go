@@ -3,7 +3,6 @@ package fastmcp
 import (
 	"context"
 	"errors"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,7 +101,7 @@ func (s *Server) complete(ctx context.Context, r *Request, dst []byte) ([]byte, 
 	if t.complete == nil || !t.declared {
 		return nil, notCompletable(p.argument, t.refType)
 	}
-	res, err := s.runComplete(ctx, r, &t, &p)
+	res, err := run(ctx, r, &opComplete, &invocation{t.c, t.c.Name, t.wrap}, invokeComplete, completeCall{t.complete, p})
 	if err != nil {
 		var ir *InputRequired
 		if errors.As(err, &ir) {
@@ -116,9 +115,8 @@ func (s *Server) complete(ctx context.Context, r *Request, dst []byte) ([]byte, 
 			"values", len(res.Values), "total", res.Total)
 		return nil, errInvalidResult
 	}
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, r.ID()...)
-	dst = append(dst, `,"result":{"resultType":"complete","completion":{"values":[`...)
+	dst = beginResult(dst, r.ID(), resultComplete)
+	dst = append(dst, `,"completion":{"values":[`...)
 	for i, v := range res.Values {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -133,9 +131,8 @@ func (s *Server) complete(ctx context.Context, r *Request, dst []byte) ([]byte, 
 	if res.HasMore {
 		dst = append(dst, `,"hasMore":true`...)
 	}
-	dst = append(dst, "},"...)
-	dst = append(dst, s.serverMeta...)
-	return append(dst, '}', '}'), nil
+	dst = append(dst, '}')
+	return s.endResult(dst, nil), nil
 }
 
 func parseCompleteParams(params []byte) (completeParams, *Error) {
@@ -208,30 +205,12 @@ func resolveRef(cat *catalog, ref decode.Value, argument string) (completeTarget
 	return completeTarget{}, errCompleteRef
 }
 
-// runComplete runs the wrappers and the completion handler, turning a panic into a generic
-// -32603 with the stack logged.
-func (s *Server) runComplete(ctx context.Context, r *Request, t *completeTarget, p *completeParams) (res Completion, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			s.cfg.Logger.Error("fastmcp: completion handler panicked", "component", t.c.Name, "panic", v, "stack", string(debug.Stack()))
-			res, err = Completion{}, errHandlerPanicked
-		}
-	}()
-	if len(t.wrap) == 0 {
-		return t.complete(ctx, r, p.argument, p.value, p.context)
-	}
-	if detached(t.wrap) { // the handler may outlive the request: give it a Request of its own
-		d, release := r.detach()
-		defer release()
-		r = d
-	}
-	var out Completion
-	if err := runWrapped(ctx, s, t.wrap, t.c, func(ctx context.Context) error {
-		var herr error
-		out, herr = t.complete(ctx, r, p.argument, p.value, p.context)
-		return herr
-	}); err != nil {
-		return Completion{}, err // out is not read: a handler abandoned by Timeout may still write it
-	}
-	return out, nil
+// completeCall is the runner's input for completion/complete.
+type completeCall struct {
+	h CompletionHandler
+	p completeParams
+}
+
+func invokeComplete(ctx context.Context, r *Request, c completeCall) (Completion, error) {
+	return c.h(ctx, r, c.p.argument, c.p.value, c.p.context)
 }

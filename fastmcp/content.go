@@ -67,8 +67,7 @@ type ResourceContents struct {
 func appendContent(dst []byte, c *Content) []byte {
 	switch c.kind {
 	case contentText:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = decode.AppendString(dst, c.text, false)
+		dst = appendTextMembers(dst, c.text)
 	case contentImage, contentAudio:
 		if c.kind == contentImage {
 			dst = append(dst, `{"type":"image","data":"`...)
@@ -96,6 +95,17 @@ func appendContent(dst []byte, c *Content) []byte {
 		dst = append(dst, c.Meta...)
 	}
 	return append(dst, '}')
+}
+
+// appendTextBlock appends a text content block without _meta.
+func appendTextBlock(dst []byte, text string) []byte {
+	return append(appendTextMembers(dst, text), '}')
+}
+
+// appendTextMembers appends a text block's opening brace and members.
+func appendTextMembers(dst []byte, text string) []byte {
+	dst = append(dst, `{"type":"text","text":`...)
+	return decode.AppendString(dst, text, false)
 }
 
 func appendResourceContents(dst []byte, rc *ResourceContents) []byte {

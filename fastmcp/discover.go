@@ -9,19 +9,18 @@ import (
 
 // discover serves server/discover from bytes precomputed once per catalog snapshot.
 func (s *Server) discover(_ context.Context, r *Request, dst []byte) ([]byte, error) {
-	return decode.AppendResult(dst, r.ID(), s.discoverResult(r.cat)), nil
+	return appendResult(dst, r.ID(), s.discoverResult(r.cat)), nil
 }
 
 // discoverResult returns the discover result object of a catalog snapshot, built once.
 func (s *Server) discoverResult(c *catalog) []byte {
 	c.discoverOnce.Do(func() {
-		b := append([]byte(nil), `{"resultType":"complete","supportedVersions":["`+Version+`"],"capabilities":`...)
+		b := openResult(nil, resultComplete)
+		b = append(b, `,"supportedVersions":["`+Version+`"],"capabilities":`...)
 		b = appendCapabilities(b, c.kinds)
 		b = appendOptString(b, "instructions", s.cfg.Instructions)
 		b = appendCacheHint(b, s.cfg.DiscoverCache)
-		b = append(b, ',')
-		b = append(b, s.serverMeta...)
-		c.discoverBytes = append(b, '}')
+		c.discoverBytes = s.closeResult(b, nil)
 	})
 	return c.discoverBytes
 }
@@ -69,15 +68,4 @@ func appendImplementation(dst []byte, info Implementation) []byte {
 	dst = appendOptString(dst, "websiteUrl", info.WebsiteURL)
 	dst, _ = appendOptJSON(dst, "icons", info.Icons, len(info.Icons) > 0)
 	return append(dst, '}')
-}
-
-// appendMeta writes the result _meta: the server's, joined by the members of extra (a JSON
-// object or nil).
-func (s *Server) appendMeta(dst, extra []byte) []byte {
-	if len(extra) < 2 || string(extra) == "{}" {
-		return append(dst, s.serverMeta...)
-	}
-	dst = append(dst, s.serverMeta[:len(s.serverMeta)-1]...) // without the closing brace
-	dst = append(dst, ',')
-	return append(dst, extra[1:]...) // the members of extra and its closing brace
 }

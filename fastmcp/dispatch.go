@@ -17,7 +17,7 @@ type Sink interface {
 }
 
 // Reply is what a message produced: the JSON-RPC response to send, if any, and the error it
-// carries, if any (transports map it to a status with [HTTPStatus]).
+// carries, if any (a transport maps its Code and [Error.Admission] to a status of its own).
 type Reply struct {
 	// Body is the response, appended to the dst given to Handle. It is nil for a
 	// notification, for a response object, and for a request whose context was cancelled
@@ -129,5 +129,5 @@ func (s *Server) servePrecomputed(m *decode.Message, method, dst []byte) ([]byte
 	if cached == nil {
 		return nil, false
 	}
-	return decode.AppendResult(dst, m.ID().Raw(), cached), true
+	return appendResult(dst, m.ID().Raw(), cached), true
 }

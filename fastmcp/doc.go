@@ -51,8 +51,8 @@
 // advertise are -32601; for initialize its data names the versions served
 // ({"supported":["2026-07-28"],"requested":…}), as the specification asks of a server that
 // speaks 2026-07-28 only. The codes the core answers with are the constants of type [Code], with
-// [CodeAccessDenied] for authorization (handlers and policies may choose others); [HTTPStatus]
-// maps a code to the status of a Streamable HTTP response.
+// [CodeAccessDenied] for authorization (handlers and policies may choose others); the
+// Streamable HTTP transport maps them to HTTP statuses (streamable.HTTPStatus).
 //
 // Every result carries "resultType" and the server's identity in
 // _meta["io.modelcontextprotocol/serverInfo"]; server/discover, the lists and resources/read

@@ -3,7 +3,6 @@ package fastmcp
 import (
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strconv"
 
 	"github.com/fastmcp-go/fastmcp/decode"
@@ -22,7 +21,7 @@ const (
 	// CodeMethodNotFound: unknown or removed method (initialize, ping, logging/setLevel, …), or
 	// a method whose capability the server does not advertise. For initialize, data names the
 	// versions served and the one offered: {"supported":["2026-07-28"],"requested":"2025-11-25"}.
-	// Streamable HTTP answers it with 404 (see [HTTPStatus]).
+	// Streamable HTTP answers it with 404.
 	CodeMethodNotFound Code = -32601
 	// CodeInvalidParams: missing or invalid request _meta, unknown tool or prompt, resource not
 	// found (data.uri), bad cursor, bad logLevel, tampered or expired requestState, malformed
@@ -58,6 +57,18 @@ type Error struct {
 	// 503, as the transports' own overload errors.
 	unavailable bool
 }
+
+// Admission reports whether e refuses the request itself rather than answering an otherwise
+// valid request: the message did not decode, or its request metadata is missing or invalid
+// (an unknown version, a missing capability). A transport reads it with the Code to choose
+// a status of its own: Streamable HTTP answers invalid params of admission with 400, other
+// invalid params with 200.
+func (e *Error) Admission() bool { return e.admission }
+
+// Unavailable reports whether e refuses the request for want of capacity: subscriptions/listen
+// past [Config.MaxSubscriptionBytes], or while the server shuts down. Streamable HTTP answers
+// it with 503, as its own overload errors.
+func (e *Error) Unavailable() bool { return e.unavailable }
 
 func (e *Error) Error() string {
 	return "fastmcp: " + e.Message + " (" + strconv.Itoa(int(e.Code)) + ")"
@@ -98,29 +109,6 @@ var (
 // NewError returns an *Error with the given code, message and data (a JSON value or nil).
 func NewError(code Code, message string, data json.RawMessage) *Error {
 	return &Error{Code: code, Message: message, Data: data}
-}
-
-// HTTPStatus maps a JSON-RPC error to the HTTP status a 2026-07-28 Streamable HTTP response
-// carries (reference: the MCP specification's error table): 404 for an unknown method; 400 for
-// parse, request, header, capability and version errors and for invalid request metadata;
-// 503 when the server refused for want of capacity (subscriptions/listen past
-// [Config.MaxSubscriptionBytes], or while it shuts down); 200 for every other error, which is
-// a JSON-RPC error about an otherwise valid request.
-func HTTPStatus(err *Error) int {
-	if err.unavailable {
-		return http.StatusServiceUnavailable
-	}
-	switch err.Code {
-	case CodeMethodNotFound:
-		return http.StatusNotFound
-	case CodeParseError, CodeInvalidRequest, CodeHeaderMismatch, CodeMissingCapability, CodeUnsupportedVersion:
-		return http.StatusBadRequest
-	case CodeInvalidParams:
-		if err.admission {
-			return http.StatusBadRequest
-		}
-	}
-	return http.StatusOK
 }
 
 // asError converts any error to the *Error a client sees. Unknown errors become a generic

@@ -26,7 +26,7 @@ func listPage[E listed](ctx context.Context, s *Server, r *Request, dst []byte, 
 	cursor := r.msg.Cursor()
 	if !cursor.Present() && s.cfg.Authorizer == nil {
 		if cached, ok := r.cat.publicPages.Load(key); ok {
-			return decode.AppendResult(dst, r.ID(), cached.([]byte)), nil
+			return appendResult(dst, r.ID(), cached.([]byte)), nil
 		}
 	}
 	visible := items
@@ -51,7 +51,8 @@ func listPage[E listed](ctx context.Context, s *Server, r *Request, dst []byte, 
 		}
 	}
 	end := min(offset+s.cfg.PageSize, len(visible))
-	b := append([]byte(nil), `{"resultType":"complete","`...)
+	b := openResult(nil, resultComplete)
+	b = append(b, `,"`...)
 	b = append(b, key...)
 	b = append(b, `":[`...)
 	for i, it := range visible[offset:end] {
@@ -67,13 +68,11 @@ func listPage[E listed](ctx context.Context, s *Server, r *Request, dst []byte, 
 		b = append(b, '"')
 	}
 	b = appendCacheHint(b, hint)
-	b = append(b, ',')
-	b = append(b, s.serverMeta...)
-	b = append(b, '}')
+	b = s.closeResult(b, nil)
 	if !cursor.Present() && s.cfg.Authorizer == nil {
 		r.cat.publicPages.Store(key, b)
 	}
-	return decode.AppendResult(dst, r.ID(), b), nil
+	return appendResult(dst, r.ID(), b), nil
 }
 
 // Cursors are opaque to clients: base64url of a version byte, the catalog version, the offset

@@ -37,7 +37,7 @@ func TestListenBudget(t *testing.T) {
 		assert.Equal(t, refused, string(s.Dispatch(context.Background(), []byte(listenRequest("2", `{"resourceSubscriptions":["file:///a"]}`)), sink)))
 		assert.Empty(t, sink.messages(), "no acknowledgement")
 		assert.Equal(t, 1, s.Subscribers())
-		assert.Equal(t, 503, HTTPStatus(errSubscriptions))
+		assert.True(t, errSubscriptions.Unavailable(), "Streamable HTTP answers it with 503")
 
 		assert.Empty(t, one.gone(t)) // the client goes away: its bytes return
 		assert.Zero(t, s.hub.held.Load())

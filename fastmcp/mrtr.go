@@ -193,9 +193,8 @@ func (s *Server) appendInputRequired(ctx context.Context, dst []byte, r *Request
 		s.cfg.Logger.Error("fastmcp: cannot seal requestState", "method", r.method, "err", err)
 		return nil, errInvalidResult
 	}
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, r.ID()...)
-	dst = append(dst, `,"result":{"resultType":"input_required","inputRequests":{`...)
+	dst = beginResult(dst, r.ID(), resultInputRequired)
+	dst = append(dst, `,"inputRequests":{`...)
 	for i, k := range keys {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -212,9 +211,8 @@ func (s *Server) appendInputRequired(ctx context.Context, dst []byte, r *Request
 	}
 	dst = append(dst, `},"requestState":"`...)
 	dst = append(dst, token...)
-	dst = append(dst, `",`...)
-	dst = append(dst, s.serverMeta...)
-	return append(dst, '}', '}'), nil
+	dst = append(dst, '"')
+	return s.endResult(dst, nil), nil
 }
 
 // joinState encodes the sealed payload: the kinds of the input requests by key, then the

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"unicode/utf8"
 
 	"github.com/fastmcp-go/fastmcp/decode"
@@ -238,7 +237,7 @@ func (s *Server) getPrompt(ctx context.Context, r *Request, dst []byte) ([]byte,
 	if err := missingArguments(p, args); err != nil {
 		return nil, err
 	}
-	res, err := s.runPrompt(ctx, r, p, args)
+	res, err := run(ctx, r, &opPrompt, &invocation{p.component(), p.name, p.wrap}, p.get, args)
 	if err != nil {
 		var ir *InputRequired
 		if errors.As(err, &ir) {
@@ -309,34 +308,6 @@ func missingArguments(p *promptEntry, args map[string]string) *Error {
 	return &Error{Code: CodeInvalidParams, Message: "Missing required prompt arguments", Data: append(data, ']', '}')}
 }
 
-// runPrompt runs the wrappers and the handler, turning a panic into a generic -32603 with the
-// stack logged.
-func (s *Server) runPrompt(ctx context.Context, r *Request, p *promptEntry, args map[string]string) (res PromptResult, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			s.cfg.Logger.Error("fastmcp: prompt panicked", "prompt", p.name, "panic", v, "stack", string(debug.Stack()))
-			res, err = PromptResult{}, errHandlerPanicked
-		}
-	}()
-	if len(p.wrap) == 0 {
-		return p.get(ctx, r, args)
-	}
-	if detached(p.wrap) { // the handler may outlive the request: give it a Request of its own
-		d, release := r.detach()
-		defer release()
-		r = d
-	}
-	var out PromptResult
-	if err := runWrapped(ctx, s, p.wrap, p.component(), func(ctx context.Context) error {
-		var herr error
-		out, herr = p.get(ctx, r, args)
-		return herr
-	}); err != nil {
-		return PromptResult{}, err // out is not read: a handler abandoned by Timeout may still write it
-	}
-	return out, nil
-}
-
 // appendPromptResult writes a complete prompts/get result, checking what the handler
 // returned: roles, and _meta objects.
 func (s *Server) appendPromptResult(dst []byte, r *Request, p *promptEntry, res PromptResult) ([]byte, error) {
@@ -344,21 +315,15 @@ func (s *Server) appendPromptResult(dst []byte, r *Request, p *promptEntry, res 
 		s.cfg.Logger.Error("fastmcp: prompt returned an invalid result", "prompt", p.name, "why", why, "err", err)
 		return nil, errInvalidResult
 	}
-	var meta []byte
-	if res.Meta != nil {
-		m, err := metaObject(res.Meta)
-		if err != nil {
-			return invalid("result _meta", err)
-		}
-		meta = m
+	meta, err := metaObject(res.Meta)
+	if err != nil {
+		return invalid("result _meta", err)
 	}
 	desc := res.Description
 	if desc == "" {
 		desc = p.description
 	}
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, r.ID()...)
-	dst = append(dst, `,"result":{"resultType":"complete"`...)
+	dst = beginResult(dst, r.ID(), resultComplete)
 	dst = appendOptString(dst, "description", desc)
 	dst = append(dst, `,"messages":[`...)
 	for i := range res.Messages {
@@ -379,21 +344,18 @@ func (s *Server) appendPromptResult(dst []byte, r *Request, p *promptEntry, res 
 		dst = appendContent(dst, &c)
 		dst = append(dst, '}')
 	}
-	dst = append(dst, "],"...)
-	dst = s.appendMeta(dst, meta)
-	return append(dst, '}', '}'), nil
+	dst = append(dst, ']')
+	return s.endResult(dst, meta), nil
 }
 
 // cleanContent checks the _meta objects of a content block and compacts them, so a result is
 // one line of valid JSON whatever the handler put there.
 func cleanContent(c *Content) error {
-	if c.Meta != nil {
-		m, err := metaObject(c.Meta)
-		if err != nil {
-			return err
-		}
-		c.Meta = m
+	m, err := metaObject(c.Meta)
+	if err != nil {
+		return err
 	}
+	c.Meta = m
 	if c.resource != nil && c.resource.Meta != nil {
 		m, err := metaObject(c.resource.Meta)
 		if err != nil {

@@ -223,18 +223,23 @@ func (a *Annotations) validate() error {
 
 // appendMetaMember appends `,"_meta":<meta>` when meta is set; it must be a JSON object.
 func appendMetaMember(b []byte, meta json.RawMessage) ([]byte, error) {
-	if meta == nil {
-		return b, nil
-	}
 	m, err := metaObject(meta)
-	if err != nil {
-		return nil, err
+	if err != nil || m == nil {
+		return b, err
 	}
 	return append(append(b, `,"_meta":`...), m...), nil
 }
 
-// metaObject returns meta compacted, or an error when it is not a JSON object.
+// metaObject returns a _meta value compacted (nil for nil), or an error when it is not a
+// JSON object.
 func metaObject(meta []byte) ([]byte, error) {
+	if meta == nil {
+		return nil, nil
+	}
+	return compactObject(meta)
+}
+
+func compactObject(meta []byte) ([]byte, error) {
 	m, err := compactJSON(meta)
 	if err != nil {
 		return nil, fmt.Errorf("meta: %w", err)

@@ -3,7 +3,6 @@ package fastmcp
 import (
 	"context"
 	"errors"
-	"runtime/debug"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/internal/uritemplate"
@@ -88,7 +87,7 @@ func (s *Server) readResource(ctx context.Context, r *Request, dst []byte) ([]by
 	if err := s.openState(ctx, r, uri, emptyArguments); err != nil {
 		return nil, err
 	}
-	contents, err := s.runRead(ctx, r, &target, c, uri)
+	contents, err := run(ctx, r, &opRead, &invocation{c, uri, target.wrappers()}, invokeRead, readCall{target, uri})
 	if err != nil {
 		var ir *InputRequired
 		if errors.As(err, &ir) {
@@ -99,43 +98,21 @@ func (s *Server) readResource(ctx context.Context, r *Request, dst []byte) ([]by
 	return s.appendReadResult(dst, r, &target, uri, contents)
 }
 
-// runRead runs the wrappers and the handler, turning a panic into a generic -32603 with the
-// stack logged.
-func (s *Server) runRead(ctx context.Context, r *Request, t *readTarget, c Component, uri string) (out []ResourceContents, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.cfg.Logger.Error("fastmcp: resource handler panicked", "uri", uri, "panic", p, "stack", string(debug.Stack()))
-			out, err = nil, errHandlerPanicked
-		}
-	}()
-	wrap := t.wrappers()
-	if detached(wrap) { // the handler may outlive the request: give it a Request of its own
-		d, release := r.detach()
-		defer release()
-		r = d
+// readCall is the runner's input for resources/read.
+type readCall struct {
+	t   readTarget
+	uri string
+}
+
+func invokeRead(ctx context.Context, r *Request, c readCall) ([]ResourceContents, error) {
+	if c.t.res != nil {
+		return c.t.res.read(ctx, r, c.uri)
 	}
-	call := func(ctx context.Context) ([]ResourceContents, error) {
-		if t.res != nil {
-			return t.res.read(ctx, r, uri)
-		}
-		vars := make(map[string]string, len(t.vars))
-		for _, v := range t.vars {
-			vars[v.Name] = v.Value
-		}
-		return t.tmpl.read(ctx, r, uri, vars)
+	vars := make(map[string]string, len(c.t.vars))
+	for _, v := range c.t.vars {
+		vars[v.Name] = v.Value
 	}
-	if len(wrap) == 0 {
-		return call(ctx)
-	}
-	var res []ResourceContents
-	if err := runWrapped(ctx, s, wrap, c, func(ctx context.Context) error {
-		var herr error
-		res, herr = call(ctx)
-		return herr
-	}); err != nil {
-		return nil, err // res is not read: a handler abandoned by Timeout may still write it
-	}
-	return res, nil
+	return c.t.tmpl.read(ctx, r, c.uri, vars)
 }
 
 func (t *readTarget) wrappers() []Wrapper {
@@ -173,9 +150,8 @@ func (s *Server) appendReadResult(dst []byte, r *Request, t *readTarget, uri str
 		return nil, errInvalidResult
 	}
 	mime, hint := t.defaults(s)
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, r.ID()...)
-	dst = append(dst, `,"result":{"resultType":"complete","contents":[`...)
+	dst = beginResult(dst, r.ID(), resultComplete)
+	dst = append(dst, `,"contents":[`...)
 	for i := range contents {
 		rc := contents[i] // a copy: the defaults are filled without touching the handler's slice
 		if rc.URI == "" {
@@ -184,14 +160,12 @@ func (s *Server) appendReadResult(dst []byte, r *Request, t *readTarget, uri str
 		if rc.MimeType == "" {
 			rc.MimeType = mime
 		}
-		if rc.Meta != nil {
-			m, err := metaObject(rc.Meta)
-			if err != nil {
-				s.cfg.Logger.Error("fastmcp: resource contents with an invalid _meta", "uri", uri, "err", err)
-				return nil, errInvalidResult
-			}
-			rc.Meta = m
+		m, err := metaObject(rc.Meta)
+		if err != nil {
+			s.cfg.Logger.Error("fastmcp: resource contents with an invalid _meta", "uri", uri, "err", err)
+			return nil, errInvalidResult
 		}
+		rc.Meta = m
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -199,9 +173,7 @@ func (s *Server) appendReadResult(dst []byte, r *Request, t *readTarget, uri str
 	}
 	dst = append(dst, ']')
 	dst = appendCacheHint(dst, hint)
-	dst = append(dst, ',')
-	dst = append(dst, s.serverMeta...)
-	return append(dst, '}', '}'), nil
+	return s.endResult(dst, nil), nil
 }
 
 // defaults returns the MimeType the contents default to and the cache hint of the read.

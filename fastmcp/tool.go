@@ -82,7 +82,15 @@ type toolEntry struct {
 	// it decodes them, answering invalid ones as callTool would. Only for tools without
 	// wrappers, which must not run for invalid arguments.
 	checked RawToolHandler
-	wrap    []Wrapper
+	inv     invocation // for the runner: built once, as tools/call is the hot path
+}
+
+// handler is what tools/call runs: checked when the tool has it.
+func (t *toolEntry) handler() RawToolHandler {
+	if t.checked != nil {
+		return t.checked
+	}
+	return t.call
 }
 
 // AddTool registers a tool whose arguments decode into In (with sonic; a flat struct of
@@ -174,7 +182,8 @@ func newToolEntry(t Tool, call RawToolHandler, checked func(*jsonschema.Schema) 
 	if !validToolName(t.Name) {
 		return nil, fmt.Errorf("invalid name %q: want 1 to 128 characters from [A-Za-z0-9_.-]", t.Name)
 	}
-	e := &toolEntry{name: t.Name, call: call, wrap: t.Wrap}
+	e := &toolEntry{name: t.Name, call: call}
+	e.inv = invocation{e.component(), e.name, t.Wrap}
 	input, err := compactJSON(t.InputSchema)
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)

@@ -106,8 +106,8 @@ func (r *Request) detach() (d *Request, release func()) {
 	return d, g.close
 }
 
-// arguments returns the arguments object of a detached request: its own copy of the
-// message's, or absent (a constant) when the message had none.
+// arguments returns the message's arguments object (a detached request's own copy), or
+// absent when the message had none.
 func (r *Request) arguments(absent []byte) []byte {
 	if a := r.msg.Arguments(); a.Present() {
 		return a.Raw()

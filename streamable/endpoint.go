@@ -119,7 +119,7 @@ func replyStatus(r fastmcp.Reply) int {
 	if r.Err == nil {
 		return http.StatusOK
 	}
-	return fastmcp.HTTPStatus(r.Err)
+	return HTTPStatus(r.Err)
 }
 
 // outcomeError maps an executor outcome that produced no reply to the transport's error.

@@ -13,7 +13,8 @@ const module = "github.com/fastmcp-go/fastmcp"
 
 // allowed lists, per package, the module packages and third-party module prefixes its
 // non-test build may depend on (directly or not), with the reason in the design. The standard
-// library is always allowed, except package testing.
+// library is always allowed, except package testing, and net/http: these rings are
+// transport-free (Streamable HTTP's status mapping lives in streamable).
 var allowed = map[string][]string{
 	// The decoder is the hottest code and stands alone.
 	"decode": {"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm"},
@@ -42,6 +43,7 @@ func TestDependencies(t *testing.T) {
 				first, _, _ := strings.Cut(dep, "/")
 				if !strings.Contains(first, ".") { // standard library
 					assert.NotEqual(t, "testing", dep, "%s must not import testing outside tests", pkg)
+					assert.NotEqual(t, "net/http", dep, "%s must not depend on net/http", pkg)
 					continue
 				}
 				if dep == module+"/"+pkg || permitted(dep, allow) {
