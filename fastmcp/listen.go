@@ -345,11 +345,8 @@ func (s *Server) appendListenResult(dst, id []byte) []byte {
 	extra = append(extra, `{"`+metaSubscriptionID+`":`...)
 	extra = append(extra, id...)
 	extra = append(extra, '}')
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, id...)
-	dst = append(dst, `,"result":{"resultType":"complete",`...)
-	dst = s.appendMeta(dst, extra)
-	return append(dst, "}}"...)
+	dst = beginResult(dst, id, resultComplete)
+	return s.endResult(dst, extra)
 }
 
 // listenBufs holds the buffers listen streams write their notifications into, so an idle
