@@ -29,17 +29,15 @@ var (
 	errCancelledByClient = errors.New("stdio: cancelled by the client")
 )
 
-// The errors this transport writes itself (the protocol core writes the others). Messages
-// are part of the wire contract; tests pin them.
+// errDuplicateID refuses a request whose id is in flight on the connection.
+var errDuplicateID = fastmcp.NewError(fastmcp.CodeInvalidRequest, "Duplicate in-flight request id", nil)
+
+// The errors this transport writes itself besides the refusals every transport shares
+// (fastmcp.SubmitError, fastmcp.OutcomeError), and the protocol core's. Messages are part of
+// the wire contract; tests pin them.
 const (
-	msgLineTooLong      = "Invalid Request: message exceeds the maximum size"
-	msgDuplicateID      = "Duplicate in-flight request id"
-	msgOverloaded       = "Server execution capacity exhausted"
-	msgTimedOut         = "Request execution timed out"
-	msgUnavailable      = "Request executor unavailable"
-	msgSubscriptionsCap = "Server subscription capacity exhausted"
-	msgInternal         = "Internal error"
-	msgReadFailed       = "Parse error: failed to read input"
+	msgLineTooLong = "Invalid Request: message exceeds the maximum size"
+	msgReadFailed  = "Parse error: failed to read input"
 
 	codeInvalidRequest = int64(fastmcp.CodeInvalidRequest)
 	codeInternal       = int64(fastmcp.CodeInternalError)

@@ -137,24 +137,20 @@ func (c *conn) admit(j *job) {
 		j.lctx, j.lcancel = context.WithCancel(c.ctx)
 	}
 	c.mu.Lock()
-	var refusal string
+	var refusal *fastmcp.Error
 	switch {
 	case !c.reading || c.stopErr != nil:
 		c.mu.Unlock()
 		c.dropUnadmitted(j)
 		return
 	case c.inflight.get(j.id) != nil:
-		refusal = msgDuplicateID
+		refusal = errDuplicateID
 	case j.listen && c.openListen >= c.set.maxSubscriptions:
-		refusal = msgSubscriptionsCap
+		refusal = fastmcp.ErrSubscriptionCapacity
 	}
-	if refusal != "" {
+	if refusal != nil {
 		c.mu.Unlock()
-		code := codeInternal
-		if refusal == msgDuplicateID {
-			code = codeInvalidRequest
-		}
-		c.refuse(j, nil, code, refusal)
+		c.refuse(j, nil, refusal)
 		c.dropUnadmitted(j)
 		return
 	}
@@ -183,11 +179,11 @@ func (c *conn) admit(j *job) {
 		return
 	}
 	switch {
-	case errors.Is(err, pool.ErrOverloaded):
-		c.refuse(j, j, codeInternal, msgOverloaded)
-	case errors.Is(err, pool.ErrClosed):
-		c.refuse(j, j, codeInternal, msgUnavailable)
-		c.executorDown(err)
+	case errors.Is(err, pool.ErrOverloaded), errors.Is(err, pool.ErrClosed):
+		c.refuse(j, j, fastmcp.SubmitError(err))
+		if errors.Is(err, pool.ErrClosed) {
+			c.executorDown(err)
+		}
 	default: // serving stops (the connection's context ended): nothing more is written
 		_, _ = c.put(nil, j, true)
 	}
@@ -207,12 +203,12 @@ func (c *conn) dropUnadmitted(j *job) {
 
 // refuse queues an error response to j's request; owner, when set, is the admitted job
 // whose last word it is.
-func (c *conn) refuse(j, owner *job, code int64, message string) {
+func (c *conn) refuse(j, owner *job, e *fastmcp.Error) {
 	id := j.msg.ID().Raw()
 	if j.opened {
 		id = j.lid
 	}
-	j.out = decode.AppendError(j.out[:0], id, code, message, nil, true)
+	j.out = decode.AppendError(j.out[:0], id, int64(e.Code), e.Message, nil, true)
 	c.putReply(j, owner, owner != nil)
 }
 
@@ -221,11 +217,11 @@ func (c *conn) refuse(j, owner *job, code int64, message string) {
 func (c *conn) startListen(j *job) {
 	release, err := c.ex.Slots().Acquire(c.ctx)
 	if err != nil {
-		msg := msgSubscriptionsCap
+		refusal := fastmcp.ErrSubscriptionCapacity
 		if errors.Is(err, pool.ErrClosed) {
-			msg = msgUnavailable
+			refusal = fastmcp.ErrExecutorUnavailable
 		}
-		c.refuse(j, j, codeInternal, msg)
+		c.refuse(j, j, refusal)
 		j.lcancel()
 		c.mu.Lock()
 		c.endedLocked()
@@ -246,7 +242,7 @@ func (c *conn) runListen(j *job) {
 	defer func() {
 		if v := recover(); v != nil {
 			c.set.log.Error("stdio: subscriptions/listen panicked", "panic", v, "stack", string(debug.Stack()))
-			c.refuse(j, j, codeInternal, msgInternal)
+			c.refuse(j, j, fastmcp.ErrInternal)
 		}
 		j.slot()
 		j.lcancel()
@@ -309,14 +305,10 @@ func (j *job) Run(ctx context.Context) error {
 // completed request has answered in Run, and a cancelled one is not answered.
 func (j *job) Done(r pool.Result) {
 	c := j.c
-	switch r.Outcome {
-	case pool.TimedOut:
-		c.lastWord(j, msgTimedOut)
-	case pool.Failed: // Run panicked (the executor logged it) before answering
-		c.lastWord(j, msgInternal)
-	case pool.Cancelled:
+	// A failure is Run's panic (the executor logged it) before it answered.
+	if e := fastmcp.OutcomeError(r); e != nil && r.Outcome != pool.Completed {
+		c.lastWord(j, e)
 		if errors.Is(r.Err, pool.ErrClosed) {
-			c.lastWord(j, msgUnavailable)
 			c.executorDown(r.Err)
 		}
 	}
@@ -334,8 +326,8 @@ func (j *job) Release() { j.c.putJob(j) }
 
 // lastWord answers j with a -32603 error, unless it has had its last word. Run may still be
 // using j's buffers, so the line gets its own.
-func (c *conn) lastWord(j *job, message string) {
-	_, _ = c.put(decode.AppendError(nil, j.msg.ID().Raw(), codeInternal, message, nil, true), j, true)
+func (c *conn) lastWord(j *job, e *fastmcp.Error) {
+	_, _ = c.put(decode.AppendError(nil, j.msg.ID().Raw(), int64(e.Code), e.Message, nil, true), j, true)
 }
 
 // Notify writes one notification of the request or stream (progress, a log message, a

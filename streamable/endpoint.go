@@ -122,24 +122,14 @@ func replyStatus(r fastmcp.Reply) int {
 	return HTTPStatus(r.Err)
 }
 
-// outcomeError maps an executor outcome that produced no reply to the transport's error.
+// outcomeError maps an executor outcome that produced no reply to the transport's error
+// (the core's table, fastmcp.OutcomeError); a cancelled request gets no body.
 func outcomeError(r pool.Result) *httpError {
-	switch {
-	case r.Outcome == pool.TimedOut || errors.Is(r.Err, pool.ErrTimeout):
-		return errRequestTimeout
-	case r.Outcome == pool.Cancelled:
-		return errCancelledNoBody
+	if e := fastmcp.OutcomeError(r); e != nil {
+		return refusals[e]
 	}
-	return errInternal
+	return errCancelledNoBody
 }
 
-// submitError maps a Submit refusal.
-func submitError(err error) *httpError {
-	switch {
-	case errors.Is(err, pool.ErrOverloaded):
-		return errOverloaded
-	case errors.Is(err, pool.ErrClosed):
-		return errShuttingDown
-	}
-	return errInternal
-}
+// submitError maps a Submit refusal (the core's table, fastmcp.SubmitError).
+func submitError(err error) *httpError { return refusals[fastmcp.SubmitError(err)] }

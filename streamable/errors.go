@@ -29,16 +29,32 @@ var (
 	errHeaderTooLarge  = &httpError{status: http.StatusRequestHeaderFieldsTooLarge, code: fastmcp.CodeInvalidRequest, message: "Request header fields too large"}
 	errBadRequest      = &httpError{status: http.StatusBadRequest, code: fastmcp.CodeInvalidRequest, message: "Failed to read HTTP request"}
 	errBodyTimeout     = &httpError{status: http.StatusRequestTimeout, code: fastmcp.CodeInvalidRequest, message: "Request body timed out"}
-	errOverloaded      = &httpError{status: http.StatusServiceUnavailable, code: fastmcp.CodeInternalError, message: "Server execution capacity exhausted"}
-	errSubscriptions   = &httpError{status: http.StatusServiceUnavailable, code: fastmcp.CodeInternalError, message: "Server subscription capacity exhausted"}
-	errShuttingDown    = &httpError{status: http.StatusServiceUnavailable, code: fastmcp.CodeInternalError, message: "Server is shutting down"}
-	errRequestTimeout  = &httpError{status: http.StatusGatewayTimeout, code: fastmcp.CodeInternalError, message: "Request execution timed out"}
+	errOverloaded      = coreRefusal(http.StatusServiceUnavailable, fastmcp.ErrOverloaded)
+	errUnavailable     = coreRefusal(http.StatusServiceUnavailable, fastmcp.ErrExecutorUnavailable)
+	errSubscriptions   = coreRefusal(http.StatusServiceUnavailable, fastmcp.ErrSubscriptionCapacity)
+	errShuttingDown    = coreRefusal(http.StatusServiceUnavailable, fastmcp.ErrShuttingDown)
+	errRequestTimeout  = coreRefusal(http.StatusGatewayTimeout, fastmcp.ErrRequestTimedOut)
 	errGateTimeout     = &httpError{status: http.StatusGatewayTimeout, code: fastmcp.CodeInternalError, message: "Request gate timed out"}
 	errGateFailed      = &httpError{status: http.StatusInternalServerError, code: fastmcp.CodeInternalError, message: "Request gate failed"}
-	errInternal        = &httpError{status: http.StatusInternalServerError, code: fastmcp.CodeInternalError, message: "Internal error"}
+	errInternal        = coreRefusal(http.StatusInternalServerError, fastmcp.ErrInternal)
 	errAccepted        = &httpError{status: http.StatusAccepted, noBody: true}
 	errCancelledNoBody = &httpError{status: http.StatusNoContent, noBody: true}
 )
+
+// coreRefusal is the core's wording of a refusal every transport shares, with its HTTP status.
+func coreRefusal(status int, e *fastmcp.Error) *httpError {
+	return &httpError{status: status, code: e.Code, message: e.Message}
+}
+
+// refusals are the HTTP forms of the core's shared refusals.
+var refusals = map[*fastmcp.Error]*httpError{
+	fastmcp.ErrOverloaded:           errOverloaded,
+	fastmcp.ErrExecutorUnavailable:  errUnavailable,
+	fastmcp.ErrSubscriptionCapacity: errSubscriptions,
+	fastmcp.ErrShuttingDown:         errShuttingDown,
+	fastmcp.ErrRequestTimedOut:      errRequestTimeout,
+	fastmcp.ErrInternal:             errInternal,
+}
 
 // mismatch is a -32020 header error.
 func mismatch(message string) *httpError {
