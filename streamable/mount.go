@@ -259,30 +259,7 @@ func (h *RequestHandler) executeStreaming(ctx *fasthttp.RequestCtx, p Prepared) 
 			ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
 				defer finish()
 				sw, _ := sse.NewWriter(w, nc, cfg)
-				j.ack <- sw.WriteEvent(first)
-				for {
-					select {
-					case note := <-j.notes:
-						err := sw.WriteEvent(note)
-						j.ack <- err
-						if err != nil {
-							cancel()
-							ep.stats.disconnects.Add(1)
-							<-done
-							return
-						}
-					case <-done:
-						if j.completed() && j.reply != nil {
-							_ = sw.WriteEvent(j.reply)
-						} else if e := outcomeError(j.result); !e.noBody {
-							if e == errRequestTimeout {
-								ep.stats.reqTimeouts.Add(1)
-							}
-							_ = sw.WriteEvent(e.appendBody(nil, id))
-						}
-						return
-					}
-				}
+				ep.pumpProgress(sw, j, first, done, cancel)
 			})
 			return
 		}

@@ -281,34 +281,10 @@ func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, 
 	setStreamHeaders(&ctx.Response.Header)
 	ctx.SetStatusCode(http.StatusOK)
 	_ = ctx.SetWriteDeadline(time.Time{}) // events carry their own bound
-	id := j.msg.ID().Raw()
 	ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer j.release()
 		sw, _ := sse.NewWriter(w, nil, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
-		j.ack <- sw.WriteEvent(first)
-		for {
-			select {
-			case note := <-j.notes:
-				err := sw.WriteEvent(note)
-				j.ack <- err
-				if err != nil {
-					ep.exec.Cancel(key, errDisconnected)
-					ep.stats.disconnects.Add(1)
-					<-done
-					return
-				}
-			case <-done:
-				if j.completed() && j.reply != nil {
-					_ = sw.WriteEvent(j.reply)
-				} else if e := outcomeError(j.result); !e.noBody {
-					if e == errRequestTimeout {
-						ep.stats.reqTimeouts.Add(1)
-					}
-					_ = sw.WriteEvent(e.appendBody(nil, id))
-				}
-				return
-			}
-		}
+		ep.pumpProgress(sw, j, first, done, func() { ep.exec.Cancel(key, errDisconnected) })
 	})
 }
 
