@@ -22,6 +22,7 @@ type listener struct {
 	// request, the head (from the connection's start or a keep-alive request's first byte),
 	// the wait between requests, and each write.
 	readTimeout, headTimeout, idleTimeout, writeTimeout time.Duration
+	plain                                               bool // fasthttp sets the deadlines instead (plainDeadlines)
 	// clock is the server's coarse time in Unix nanoseconds (0 before the first tick).
 	clock *atomic.Int64
 	// stashMax bounds what a watch keeps of the bytes a client sends while its request runs

@@ -26,6 +26,13 @@ import (
 // write is bounded by WriteTimeout. The per-read bound (ReadTimeout) applies to the reads
 // of a request, not to the wait between requests.
 //
+// What it buys is measured by BenchmarkListenerDeadlines (deadline_bench_test.go): the same
+// keep-alive tools/call through the whole listener, over in-memory and loopback TCP
+// connections, with these deadlines (deadlines=tick) and with the plain form, fasthttp
+// setting ReadTimeout, IdleTimeout and WriteTimeout on the connection per request
+// (deadlines=plain, plainDeadlines), in one run; and by BenchmarkDeadlineSet, the per-request
+// deadline updates alone.
+//
 // Reads and writes take no lock. The tick decides on what it loads and then cuts, so it can
 // cut a read or write that began after its check; such a cut is spurious, and the
 // connection retries the operation when its own deadlines have not passed. The cut flags
@@ -48,17 +55,32 @@ func unixNano(t time.Time) int64 {
 	return t.UnixNano()
 }
 
+// plainDeadlines, set only by tests (BenchmarkListenerDeadlines) before New, serves with the
+// plain form instead: fasthttp sets ReadTimeout, IdleTimeout and WriteTimeout on the
+// connection itself, the listener times nothing, and deadlines go to the connection as set.
+// (HeadTimeout is not applied then.)
+var plainDeadlines bool
+
 func (c *conn) SetReadDeadline(t time.Time) error {
+	if c.l.plain {
+		return c.Conn.SetReadDeadline(t)
+	}
 	c.st.readAt.Store(unixNano(t))
 	return nil
 }
 
 func (c *conn) SetWriteDeadline(t time.Time) error {
+	if c.l.plain {
+		return c.Conn.SetWriteDeadline(t)
+	}
 	c.st.writeAt.Store(unixNano(t))
 	return nil
 }
 
 func (c *conn) SetDeadline(t time.Time) error {
+	if c.l.plain {
+		return c.Conn.SetDeadline(t)
+	}
 	d := unixNano(t)
 	c.st.readAt.Store(d)
 	c.st.writeAt.Store(d)

@@ -21,7 +21,7 @@ import (
 func BenchmarkListener(b *testing.B) {
 	ln := serveInmemory(b)
 	req := echoRequest()
-	b.Run("method=tools-call/impl=fastmcp", func(b *testing.B) { runClients(b, ln, req) })
+	b.Run("method=tools-call/impl=fastmcp", func(b *testing.B) { runClients(b, ln.Dial, req) })
 
 	// The ceiling: a bare fasthttp handler answering the same bytes with no MCP work, over the
 	// same in-memory connections, so the ratio of the two is what the MCP layer costs.
@@ -33,19 +33,25 @@ func BenchmarkListener(b *testing.B) {
 	bln := fasthttputil.NewInmemoryListener()
 	go func() { _ = bare.Serve(bln) }()
 	defer func() { _ = bare.Shutdown(); _ = bln.Close() }()
-	b.Run("method=tools-call/impl=bare-fasthttp", func(b *testing.B) { runClients(b, bln, req) })
+	b.Run("method=tools-call/impl=bare-fasthttp", func(b *testing.B) { runClients(b, bln.Dial, req) })
 }
 
 // serveInmemory serves the test core (inline execution unless FASTMCP_NOINLINE is set) on
 // an in-memory listener until the end of the test or benchmark.
 func serveInmemory(tb testing.TB) *fasthttputil.InmemoryListener {
+	ln := fasthttputil.NewInmemoryListener()
+	serveBench(tb, ln)
+	return ln
+}
+
+// serveBench serves the test core as serveInmemory does, on ln.
+func serveBench(tb testing.TB, ln net.Listener) {
 	// One keep-alive connection per client for the whole run: past DefaultMaxRequestsPerConn
 	// (which a single-CPU run passes) the listener would close it under the client.
 	s, err := New(newCore(tb), Config{Addr: "127.0.0.1:0", DisableInline: os.Getenv("FASTMCP_NOINLINE") != "", MaxRequestsPerConn: math.MaxInt32})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ln := fasthttputil.NewInmemoryListener()
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ln) }()
 	tb.Cleanup(func() {
@@ -54,7 +60,6 @@ func serveInmemory(tb testing.TB) *fasthttputil.InmemoryListener {
 		_ = s.Shutdown(ctx)
 		<-done
 	})
-	return ln
 }
 
 // echoRequest is a keep-alive 2026-07-28 tools/call of the echo tool, with its mirrored headers.
@@ -66,11 +71,11 @@ func echoRequest() []byte {
 }
 
 // runClients sends req on GOMAXPROCS keep-alive connections as fast as they go.
-func runClients(b *testing.B, ln *fasthttputil.InmemoryListener, req []byte) {
+func runClients(b *testing.B, dial func() (net.Conn, error), req []byte) {
 	{
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
-			c, err := ln.Dial()
+			c, err := dial()
 			if err != nil {
 				b.Error(err)
 				return
@@ -117,8 +122,6 @@ func readOne(br *bufio.Reader) error {
 	_, err := br.Discard(n)
 	return err
 }
-
-var _ net.Conn
 
 // BenchmarkTickPass measures the tick's pass over 10,000 idle connections (listen streams):
 // deadlines and inline watches checked for each, nothing due.

@@ -92,6 +92,9 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 			}
 		},
 	}
+	if plainDeadlines {
+		s.fs.ReadTimeout, s.fs.IdleTimeout, s.fs.WriteTimeout = c.ReadTimeout, c.IdleTimeout, c.WriteTimeout
+	}
 	return s, nil
 }
 
@@ -118,6 +121,10 @@ func (s *Server) setListenerLocked(ln net.Listener) {
 	s.ln = &listener{Listener: ln, max: int64(s.ep.cfg.MaxConnections), stats: &s.ep.stats, clock: &s.tick.now,
 		readTimeout: s.ep.cfg.ReadTimeout, headTimeout: s.ep.cfg.HeadTimeout, idleTimeout: s.ep.cfg.IdleTimeout, writeTimeout: s.ep.cfg.WriteTimeout,
 		stashMax: s.ep.cfg.MaxHeaderBytes} // a watch keeps at most one read buffer
+	if s.fs.ReadTimeout > 0 { // plainDeadlines
+		l := s.ln
+		l.plain, l.readTimeout, l.headTimeout, l.idleTimeout, l.writeTimeout = true, 0, 0, 0, 0
+	}
 }
 
 // URL returns the endpoint's URL, such as http://127.0.0.1:8080/mcp, once listening.

@@ -10,7 +10,9 @@ const tickInterval = 10 * time.Millisecond
 
 // ticker is a coarse broadcast clock: every interval it closes the channel C returned and
 // makes a new one, so any number of waiting requests can select on it at the cost of one
-// atomic load each, with no timer per request.
+// atomic load each, with no timer per request. It also enforces the connections'
+// deadlines (deadline.go, measured by BenchmarkListenerDeadlines); one pass over 10,000
+// connections is BenchmarkTickPass.
 type ticker struct {
 	ch   atomic.Pointer[chan struct{}]
 	now  atomic.Int64 // Unix nanoseconds at the last tick: a clock that costs one load
