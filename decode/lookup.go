@@ -30,7 +30,7 @@ func Members(obj []byte, fn func(key, value []byte, t Type) bool) {
 		if i >= len(obj) || obj[i] != '"' {
 			return
 		}
-		kend := skipString(obj, i)
+		kend := StringEnd(obj, i)
 		key := obj[i+1 : kend-1]
 		i = skipSpace(obj, kend)
 		i = skipSpace(obj, i+1) // past ':'
@@ -107,8 +107,10 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// skipString returns the index just past the string starting at b[i] (a quote).
-func skipString(b []byte, i int) int {
+// StringEnd returns the index just past the JSON string literal starting at b[i] (a quote),
+// or len(b) if it does not end. It does not validate the string: b is expected to be valid
+// JSON, as a decoded message's views are.
+func StringEnd(b []byte, i int) int {
 	for i++; i < len(b); i++ {
 		switch b[i] {
 		case '\\':
@@ -127,7 +129,7 @@ func skipValue(b []byte, i int) (int, Type) {
 	}
 	switch c := b[i]; c {
 	case '"':
-		return skipString(b, i), TypeString
+		return StringEnd(b, i), TypeString
 	case '{', '[':
 		t := TypeObject
 		if c == '[' {
@@ -137,7 +139,7 @@ func skipValue(b []byte, i int) (int, Type) {
 		for ; i < len(b); i++ {
 			switch b[i] {
 			case '"':
-				i = skipString(b, i) - 1
+				i = StringEnd(b, i) - 1
 			case '{', '[':
 				depth++
 			case '}', ']':

@@ -35,7 +35,7 @@ func plainIntegers(args []byte) ([]byte, bool) {
 		c := args[i]
 		switch {
 		case c == '"':
-			i = skipJSONString(args, i)
+			i = decode.StringEnd(args, i)
 			continue
 		case c != '-' && (c < '0' || c > '9'):
 			i++
@@ -70,19 +70,6 @@ func plainIntegers(args []byte) ([]byte, bool) {
 
 func isNumberByte(c byte) bool {
 	return '0' <= c && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
-}
-
-// skipJSONString returns the index just past the string literal starting at b[i].
-func skipJSONString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
 }
 
 // argumentsError words a decoding failure: err came from decoding decoded, which is args or

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/fastmcp-go/fastmcp/decode"
 )
 
 // Limits applied by [Compile] and [HeaderParams] to a schema before it is decoded.
@@ -120,7 +122,7 @@ func jsonDepth(b []byte) int {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			i = stringEnd(b, i) - 1
+			i = decode.StringEnd(b, i) - 1
 		case '{', '[':
 			depth++
 			deepest = max(deepest, depth)
@@ -145,17 +147,4 @@ func CheckObjectRoot(schema []byte) error {
 		return fmt.Errorf(`%w: the root schema must have "type": "object"`, ErrNotObject)
 	}
 	return nil
-}
-
-// stringEnd returns the index just past the JSON string starting at b[i] (a quote). b is valid.
-func stringEnd(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
 }
