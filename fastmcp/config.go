@@ -29,6 +29,13 @@ const (
 	DefaultMaxSubscriptionBytes = 64 << 20
 	// MaxCompletionValues bounds the values of one completion/complete result.
 	MaxCompletionValues = 100
+	// DefaultLegacyLogLevel is the level of log messages initialize-era requests get over
+	// stateless HTTP, where logging/setLevel cannot be remembered.
+	DefaultLegacyLogLevel = "info"
+	// DefaultMaxInputRounds bounds the server-to-client request rounds of one request.
+	DefaultMaxInputRounds = 8
+	// DefaultMaxOutstandingRequests bounds the server-to-client requests awaiting answers.
+	DefaultMaxOutstandingRequests = 10_000
 	// MinStateKeyBytes is the shortest requestState sealing key accepted.
 	MinStateKeyBytes = 32
 )
@@ -112,6 +119,23 @@ type Config struct {
 	// used. Negative values are invalid.
 	MaxSubscriptionBytes int64
 
+	// Dialects lists the protocol revisions served; requests of another are refused naming
+	// these (see Server.Classify). If nil, [AllDialects]: every client can use the server.
+	Dialects []Dialect
+	// LegacyLogLevel is the level of the notifications/message an initialize-era request
+	// gets where its transport keeps no level of logging/setLevel (stateless HTTP): a level
+	// name ("debug" … "emergency"), or "off" for none. If empty, [DefaultLegacyLogLevel].
+	LegacyLogLevel string
+	legacyLogLevel LogLevel // LegacyLogLevel parsed
+	// MaxInputRounds bounds the rounds of server-to-client requests one initialize-era
+	// request may make (a handler returning InputRequired again after its answers); past it
+	// the request is answered -32603. If zero, [DefaultMaxInputRounds].
+	MaxInputRounds int
+	// MaxOutstandingRequests bounds the server-to-client requests awaiting an answer, over
+	// the whole server; a handler asking for more gets -32603 "Server input request capacity
+	// exhausted". If zero, [DefaultMaxOutstandingRequests].
+	MaxOutstandingRequests int
+
 	// Limits bounds the messages Dispatch decodes (transports may decode themselves).
 	Limits decode.Limits
 
@@ -157,6 +181,35 @@ func (c Config) resolve() (Config, error) {
 	}
 	if c.Authorizer != nil && (c.ToolsCache.Scope == CachePublic || c.PromptsCache.Scope == CachePublic || c.ResourcesCache.Scope == CachePublic) {
 		return c, fmt.Errorf("%w: with an Authorizer the list caches must be private", ErrInvalidConfig)
+	}
+	if c.Dialects == nil {
+		c.Dialects = AllDialects
+	}
+	if len(c.Dialects) == 0 {
+		return c, fmt.Errorf("%w: Dialects is empty", ErrInvalidConfig)
+	}
+	for _, d := range c.Dialects {
+		if d.Version() == "" {
+			return c, fmt.Errorf("%w: unknown Dialect %d", ErrInvalidConfig, d)
+		}
+	}
+	if c.LegacyLogLevel == "" {
+		c.LegacyLogLevel = DefaultLegacyLogLevel
+	}
+	if c.legacyLogLevel = logLevelNamed(c.LegacyLogLevel); c.legacyLogLevel == logInvalid {
+		return c, fmt.Errorf("%w: LegacyLogLevel %q is not a level name or \"off\"", ErrInvalidConfig, c.LegacyLogLevel)
+	}
+	switch {
+	case c.MaxInputRounds < 0:
+		return c, fmt.Errorf("%w: MaxInputRounds %d is negative", ErrInvalidConfig, c.MaxInputRounds)
+	case c.MaxInputRounds == 0:
+		c.MaxInputRounds = DefaultMaxInputRounds
+	}
+	switch {
+	case c.MaxOutstandingRequests < 0:
+		return c, fmt.Errorf("%w: MaxOutstandingRequests %d is negative", ErrInvalidConfig, c.MaxOutstandingRequests)
+	case c.MaxOutstandingRequests == 0:
+		c.MaxOutstandingRequests = DefaultMaxOutstandingRequests
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

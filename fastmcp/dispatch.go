@@ -25,6 +25,13 @@ type Reply struct {
 	Body []byte
 	// Err is the error Body carries, nil for a result.
 	Err *Error
+	// Rerun reports that the request needs to wait for the client (a server-to-client request
+	// of an initialize-era dialect) where its sink returned [ErrCannotWait]: nothing was
+	// sent; serve the message again where the transport can wait.
+	Rerun bool
+	// Client is the initialize-era client's new state after a successful initialize or
+	// logging/setLevel, for a transport that keeps it (stdio); nil otherwise.
+	Client *LegacyClient
 }
 
 var messagePool = sync.Pool{New: func() any { return new(decode.Message) }}

@@ -23,8 +23,25 @@ const (
 	LogAlert
 	LogEmergency
 
-	logOff LogLevel = -1 // the request set no logLevel: nothing is sent
+	// LogOff sends no log message.
+	LogOff LogLevel = -1
+
+	logOff     = LogOff // the request set no logLevel: nothing is sent
+	logInvalid LogLevel = -2
 )
+
+// logLevelNamed parses a level name, or "off"; logInvalid for anything else.
+func logLevelNamed(name string) LogLevel {
+	if name == "off" {
+		return logOff
+	}
+	for i, n := range logLevelNames {
+		if name == n {
+			return LogLevel(i)
+		}
+	}
+	return logInvalid
+}
 
 var logLevelNames = [...]string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 

@@ -17,7 +17,7 @@ func (s *Server) checkMeta(r *Request) *Error {
 		return errInvalidMeta
 	}
 	if string(pv.Text()) != Version {
-		return unsupportedVersion(pv.Raw())
+		return s.unsupportedVersion(pv.Raw())
 	}
 	if lv := m.LogLevel(); lv.Present() {
 		level, ok := parseLogLevel(lv)
@@ -44,14 +44,6 @@ func (s *Server) checkMeta(r *Request) *Error {
 		return errInvalidMeta
 	}
 	return nil
-}
-
-// unsupportedVersion is -32022 with the versions served and the one requested (a JSON string
-// literal from the request).
-func unsupportedVersion(requested []byte) *Error {
-	data := append([]byte(`{"supported":["`+Version+`"],"requested":`), requested...)
-	data = append(data, '}')
-	return &Error{Code: CodeUnsupportedVersion, Message: "Unsupported protocol version", Data: data, admission: true}
 }
 
 // validMetaKey checks the _meta key grammar: an optional prefix of dot-separated labels and a

@@ -64,7 +64,7 @@ func (s *Server) serve(ctx context.Context, r *Request, method []byte, dst []byt
 	case "elicitation/create", "sampling/createMessage", "roots/list":
 		return nil, errInputRequestAsTopLv
 	case methodInitialize:
-		return nil, initializeNotServed(r.msg)
+		return nil, s.initializeNotServed(r.msg)
 	default:
 		return nil, ErrMethodNotFound
 	}
@@ -90,8 +90,8 @@ const maxRequestedVersionBytes = 64
 // them: {"code":-32601,"message":"Method not found","data":{"supported":["2026-07-28"],
 // "requested":"2025-11-25"}}. requested is params.protocolVersion when it is a string of at
 // most 64 bytes, and left out otherwise.
-func initializeNotServed(m *decode.Message) *Error {
-	data := append(make([]byte, 0, 96), `{"supported":["`+Version+`"]`...)
+func (s *Server) initializeNotServed(m *decode.Message) *Error {
+	data := append(append(make([]byte, 0, 96), `{"supported":`...), s.supportedJSON...)
 	if v := decode.Lookup(m.Params().Raw(), "protocolVersion"); v.Type() == decode.TypeString {
 		text := v.Text()
 		if text == nil {

@@ -56,6 +56,13 @@ type Server struct {
 	mu      sync.Mutex // serializes catalog writers
 	catalog atomic.Pointer[catalog]
 
+	dialects      uint8  // bit d set when Dialect d is served
+	supportedJSON []byte // the versions served, a JSON array, newest first
+
+	// outstanding holds the server-to-client requests awaiting the client's answer (see
+	// Server.Answer).
+	outstanding outstanding
+
 	now func() time.Time // test hook
 }
 
@@ -84,6 +91,10 @@ func NewServer(info Implementation, cfg *Config) (*Server, error) {
 	}
 	s.hub, s.bus = newHub(c.SubscriptionBuffer, c.MaxSubscriptionBytes, c.EventBus)
 	s.serverMeta = appendServerMeta(nil, info)
+	for _, d := range c.Dialects {
+		s.dialects |= 1 << d
+	}
+	s.supportedJSON = appendSupported(nil, s.dialects)
 	s.catalog.Store(newCatalog(0))
 	return s, nil
 }

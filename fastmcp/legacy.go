@@ -1,0 +1,35 @@
+package fastmcp
+
+import (
+	"context"
+	"sync"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// HandleLegacy serves one decoded initialize-era request in the dialect c.Dialect, as
+// [Server.Handle] serves a modern one: initialize (which negotiates its own version and
+// reports the client's new state in [Reply.Client]), ping, logging/setLevel (likewise),
+// the list, call, get, read, complete and subscribe methods with the revision's result
+// shapes. A handler's InputRequired becomes real server-to-client requests through sink,
+// which must be a [Requester] for it, answered through [Server.Answer]; the handler then
+// runs again with the answers.
+func (s *Server) HandleLegacy(ctx context.Context, m *decode.Message, c *LegacyClient, sink Sink, dst []byte) Reply {
+	// TODO(legacy-core): the initialize-era dialects.
+	return s.Handle(ctx, m, sink, dst)
+}
+
+// Answer delivers a JSON-RPC response from the client (m is KindResponse) to the
+// server-to-client request it answers. principal is the identity the answer arrived with
+// ("" when none): it must be the one the request was made for. Answer reports false when
+// no outstanding request has the id (a late, repeated or foreign answer): the transport
+// ignores it.
+func (s *Server) Answer(m *decode.Message, principal string) bool {
+	// TODO(legacy-core)
+	return false
+}
+
+// outstanding is the set of server-to-client requests awaiting answers.
+type outstanding struct {
+	mu sync.Mutex
+}
