@@ -26,7 +26,7 @@ const (
 	// LogOff sends no log message.
 	LogOff LogLevel = -1
 
-	logOff     = LogOff // the request set no logLevel: nothing is sent
+	logOff              = LogOff // the request set no logLevel: nothing is sent
 	logInvalid LogLevel = -2
 )
 
