@@ -114,6 +114,12 @@ type LegacyClient struct {
 	// LogLevel is the level logging/setLevel set on the connection, or the transport's
 	// default ([Server.LegacyLogLevel] over stateless HTTP); [LogOff] sends none.
 	LogLevel LogLevel
+	// Events, when non-nil, is the connection's delivery of unsolicited notifications
+	// (stdio: see [Server.ServeLegacyEvents]): initialize then advertises listChanged and
+	// resources.subscribe, and resources/subscribe and unsubscribe record their URIs here.
+	// Nil (stateless HTTP, which has no channel for them) accepts subscribe and unsubscribe
+	// with {} and delivers nothing.
+	Events *LegacyEvents
 }
 
 // Requester is implemented by the Sink of a transport that carries server-to-client requests
