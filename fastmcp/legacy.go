@@ -53,3 +53,18 @@ func (s *Server) ServeLegacyEvents(ctx context.Context, ev *LegacyEvents, sink S
 type outstanding struct {
 	mu sync.Mutex
 }
+
+// inputAnswers is what the client answered to one round of server-to-client requests.
+type inputAnswers struct {
+	results []byte            // a JSON object: key -> the client's result object
+	errs    map[string]*Error // key -> the client's error response, by key
+}
+
+// bridgeInput sends the requests of ir to the client through sink (a [Requester]) as real
+// JSON-RPC requests, adapted to c.Dialect, and waits for every answer (see Server.Answer),
+// within ctx. It returns ErrCannotWait when the sink cannot wait here, a context error when
+// ctx ends (the requests still outstanding are then withdrawn), or an *Error.
+func (s *Server) bridgeInput(ctx context.Context, r *Request, c *LegacyClient, sink Sink, ir *InputRequired) (*inputAnswers, error) {
+	// TODO(legacy-bridge)
+	return nil, ErrCannotWait
+}
