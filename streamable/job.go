@@ -2,6 +2,7 @@ package streamable
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -37,6 +38,10 @@ type job struct {
 	// side sends after writing.
 	notes chan []byte
 	ack   chan error
+	// left holds a token once the HTTP side has answered and stops reading notes, so that a
+	// handler still running (past its deadline, or withdrawing its requests to the client)
+	// fails at once instead of waiting for a reader.
+	left chan struct{}
 
 	// dialect serves the request (admission classifies it); legacy is what an initialize-era
 	// handler is told of its client over stateless HTTP.
@@ -62,7 +67,7 @@ type job struct {
 }
 
 var jobPool = sync.Pool{New: func() any {
-	return &job{done: make(chan struct{}, 1), notes: make(chan []byte), ack: make(chan error, 1)}
+	return &job{done: make(chan struct{}, 1), notes: make(chan []byte), ack: make(chan error, 1), left: make(chan struct{}, 1)}
 }}
 
 func acquireJob(ep *endpoint) *job {
@@ -76,6 +81,10 @@ func acquireJob(ep *endpoint) *job {
 // inflight registry first, so that no cancel reaches it once its connection has moved on.
 func (j *job) release() {
 	j.ep.inflight.remove(j)
+	select {
+	case j.left <- struct{}{}:
+	default:
+	}
 	j.drop()
 }
 
@@ -107,6 +116,10 @@ func (j *job) drop() {
 	}
 	select {
 	case <-j.ack:
+	default:
+	}
+	select {
+	case <-j.left:
 	default:
 	}
 	jobPool.Put(j)
@@ -219,6 +232,12 @@ func (j *job) Request(ctx context.Context, msg []byte) error {
 func (j *job) hand(ctx context.Context, msg []byte) error {
 	select {
 	case j.notes <- msg:
+	case <-j.left:
+		select { // for the next one: the HTTP side has left for good
+		case j.left <- struct{}{}:
+		default:
+		}
+		return errAnswered
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -241,6 +260,10 @@ func (j *job) principal() string {
 var _ fastmcp.Requester = (*job)(nil)
 var _ pool.Task = (*job)(nil)
 var _ pool.Releaser = (*job)(nil)
+
+// errAnswered is what a notification gets once its request has been answered (or refused at
+// its deadline): nothing reads them any more.
+var errAnswered = errors.New("streamable: the request has been answered")
 
 // zeroKey submits a job with no key (the net/http adapter cancels through the owner context).
 var zeroKey pool.Key
