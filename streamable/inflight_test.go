@@ -1,0 +1,81 @@
+package streamable
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// inflightJob is a registered job of principal with the id literal id.
+func inflightJob(t *testing.T, ep *endpoint, principal, id string) *job {
+	t.Helper()
+	j := acquireJob(ep)
+	t.Cleanup(j.release)
+	j.body = append(j.body[:0], `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`...)
+	require.NoError(t, ep.srv.Decoder().Decode(&j.msg, j.body))
+	if principal != "" {
+		j.identity = &fastmcp.Identity{Principal: principal}
+	}
+	j.dialect = fastmcp.Legacy20251125
+	ep.inflight.add(j)
+	return j
+}
+
+// The registry finds a request by principal and id literal, refuses an ambiguous key, and
+// unlinks a job from anywhere in its chain.
+func TestInflight(t *testing.T) {
+	ep, err := newEndpoint(newCore(t), Config{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ep.close(t.Context()) })
+	var hit *job
+	find := func(principal, id string) bool {
+		hit = nil
+		return ep.inflight.cancel(principal, []byte(id), func(j *job) { hit = j })
+	}
+	a := inflightJob(t, ep, "alice", `"x"`)
+	assert.True(t, find("alice", `"x"`))
+	assert.Same(t, a, hit)
+	assert.False(t, find("bob", `"x"`), "another principal")
+	assert.False(t, find("alice", `x`), "another literal")
+	assert.False(t, find("", `"x"`))
+
+	b := inflightJob(t, ep, "alice", `"x"`)
+	c := inflightJob(t, ep, "alice", `"x"`)
+	assert.False(t, find("alice", `"x"`), "ambiguous: three in flight")
+	ep.inflight.remove(b) // the middle of the chain
+	assert.False(t, find("alice", `"x"`), "still two")
+	ep.inflight.remove(c) // its head
+	assert.True(t, find("alice", `"x"`))
+	assert.Same(t, a, hit)
+	ep.inflight.remove(a)
+	assert.False(t, find("alice", `"x"`))
+	ep.inflight.remove(a) // twice is harmless
+	for i := range ep.inflight.shards {
+		assert.Empty(t, ep.inflight.shards[i].m)
+	}
+
+	n := inflightJob(t, ep, "", "7")
+	assert.True(t, find("", "7"))
+	assert.Same(t, n, hit)
+}
+
+// Registering and unregistering a request allocates nothing once the shard has grown.
+func TestInflightAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under the race detector")
+	}
+	ep, err := newEndpoint(newCore(t), Config{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ep.close(t.Context()) })
+	j := inflightJob(t, ep, "alice", "1")
+	ep.inflight.remove(j)
+	assert.Zero(t, testing.AllocsPerRun(1000, func() {
+		ep.inflight.add(j)
+		ep.inflight.remove(j)
+	}))
+	runtime.KeepAlive(j)
+}

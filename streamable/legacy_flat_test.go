@@ -1,0 +1,68 @@
+package streamable
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Many refused and cancelled legacy requests leave nothing behind: goroutines and the heap
+// stay flat, and the inflight registry is empty again.
+func TestLegacyRefusalsFlat(t *testing.T) {
+	rounds := 300
+	if raceEnabled {
+		rounds = 60
+	}
+	for _, stack := range bothStacks {
+		t.Run(stack, func(t *testing.T) {
+			core := legacyCore(t)
+			b := newBlocker(t, core)
+			addr, stats := startStack(t, stack, core, Config{Logger: discardLogger})
+			list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+			round := func() {
+				k := newKeepAlive(t, addr)
+				for _, raw := range []string{legacyPost(addr, list, "1999-01-01"), legacyPost(addr, list, ""), legacyPost(addr, list, v1125, "MCP-Protocol-Version: 2025-06-18")} {
+					resp, _ := k.roundTrip(raw)
+					require.Equal(t, http.StatusBadRequest, resp.StatusCode)
+				}
+				c := dialAt(t, addr)
+				_, err := io.WriteString(c, legacyPost(addr, legacyCall(`"k"`, "block", `{}`), v1125))
+				require.NoError(t, err)
+				<-b.started
+				resp, _ := k.roundTrip(legacyPost(addr, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"k"}}`, v1125))
+				require.Equal(t, http.StatusAccepted, resp.StatusCode)
+				require.Empty(t, readToClose(t, bufio.NewReader(c)))
+				require.ErrorIs(t, <-b.ended, errClientCancelled)
+				c.Close()
+			}
+			for range 20 {
+				round()
+			}
+			settle := func() (int, uint64) {
+				var ms runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				return runtime.NumGoroutine(), ms.HeapAlloc
+			}
+			require.Eventually(t, func() bool { return stats().InFlight == 0 }, 5*time.Second, time.Millisecond)
+			g0, h0 := settle()
+			for range rounds {
+				round()
+			}
+			require.Eventually(t, func() bool { return stats().InFlight == 0 }, 5*time.Second, time.Millisecond)
+			var g1 int
+			var h1 uint64
+			require.Eventually(t, func() bool { g1, h1 = settle(); return g1 <= g0+4 }, 5*time.Second, 10*time.Millisecond,
+				"goroutines %d, were %d", g1, g0)
+			t.Logf("%d rounds: goroutines %d -> %d, heap %d -> %d KiB", rounds, g0, g1, h0>>10, h1>>10)
+			assert.Less(t, int64(h1)-int64(h0), int64(rounds)*512, "the heap grows by under 512 bytes a round")
+			assert.Equal(t, int64(rounds+20), stats().ClientCancels)
+		})
+	}
+}
