@@ -3,7 +3,7 @@ package streamable
 import (
 	"bufio"
 	"context"
-		"io"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
