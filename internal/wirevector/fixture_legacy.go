@@ -48,10 +48,14 @@ func legacyFixture() *Fixture {
 				})
 			s.AddRawTool(fastmcp.Tool{Name: "boolean_property", Description: "Has a boolean property schema",
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"anything":true}}`)},
-				func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) { return text("ok") })
+				func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+					return text("ok")
+				})
 			s.AddRawTool(fastmcp.Tool{Name: "json_schema_2020_12_tool", Description: "Tool with JSON Schema 2020-12 features",
 				InputSchema: json.RawMessage(schema2020)},
-				func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) { return text("ok") })
+				func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+					return text("ok")
+				})
 			s.AddRawTool(fastmcp.Tool{Name: "log", Description: "Logs at three levels", InputSchema: objectSchema},
 				func(ctx context.Context, r *fastmcp.Request, _ json.RawMessage) (fastmcp.ToolResult, error) {
 					for _, l := range []fastmcp.LogLevel{fastmcp.LogDebug, fastmcp.LogInfo, fastmcp.LogWarning} {
