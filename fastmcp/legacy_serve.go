@@ -10,7 +10,6 @@ import (
 
 var (
 	errTooManyRounds = &Error{Code: CodeInternalError, Message: "Too many input rounds"}
-	errNoRequester   = &Error{Code: CodeInternalError, Message: "The transport cannot send requests to the client"}
 )
 
 // handleLegacy is HandleLegacy: it serves m in c.Dialect and runs the rounds of
