@@ -229,7 +229,9 @@ func TestLegacyInputCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan fastmcp.Reply)
 	m := decodeMsg(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`)
-	go func() { done <- s.HandleLegacy(ctx, m, &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125}, sink, nil) }()
+	go func() {
+		done <- s.HandleLegacy(ctx, m, &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125}, sink, nil)
+	}()
 	sent := <-sink.sent // the request is out: cancel while it waits
 	cancel()
 	assert.Equal(t, fastmcp.Reply{}, <-done)

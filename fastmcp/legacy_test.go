@@ -142,7 +142,9 @@ func TestSeedCase59(t *testing.T) {
 	s := newLegacyServer(t, &fastmcp.Config{PageSize: 1})
 	for _, n := range []string{"a", "b"} {
 		s.AddRawTool(fastmcp.Tool{Name: n, InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) { return fastmcp.ToolResult{}, nil })
+			func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+				return fastmcp.ToolResult{}, nil
+			})
 	}
 	conn := &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125, LogLevel: fastmcp.LogInfo}
 
