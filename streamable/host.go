@@ -309,6 +309,7 @@ func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Respons
 			ep.stats.disconnects.Add(1)
 			return gone
 		case <-done:
+			j.settled()
 			ok := j.completed() && j.reply != nil
 			switch {
 			case j.cancelledByClient() && sw == nil:
@@ -349,6 +350,7 @@ func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Respons
 				continue
 			}
 			cancel()
+			j.settled()
 			ep.stats.reqTimeouts.Add(1)
 			if sw != nil {
 				_ = sw.WriteEvent(errRequestTimeout.appendBody(nil, id))

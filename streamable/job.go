@@ -77,10 +77,15 @@ func acquireJob(ep *endpoint) *job {
 	return j
 }
 
-// release drops the HTTP side's reference, after it has answered: the request leaves the
-// inflight registry first, so that no cancel reaches it once its connection has moved on.
+// settled takes the request out of the inflight registry once the HTTP side knows its outcome,
+// before the client can see the answer and reuse the id: a cancel then reaches no request
+// that has been answered, nor one whose connection has moved on.
+func (j *job) settled() { j.ep.inflight.remove(j) }
+
+// release drops the HTTP side's reference, after it has answered (settled, if that was not
+// done yet).
 func (j *job) release() {
-	j.ep.inflight.remove(j)
+	j.settled()
 	select {
 	case j.left <- struct{}{}:
 	default:

@@ -144,14 +144,6 @@ func (s *legacyStream) next() (data string, ok bool) {
 	}
 }
 
-// rest reads what is left of the body.
-func (s *legacyStream) rest() string {
-	s.t.Helper()
-	b, err := io.ReadAll(s.br)
-	require.NoError(s.t, err)
-	return string(b)
-}
-
 // events reads the whole event stream.
 func (s *legacyStream) events() []string {
 	s.t.Helper()

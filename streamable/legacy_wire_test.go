@@ -3,6 +3,7 @@ package streamable
 import (
 	"bufio"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -127,7 +128,7 @@ func TestEraClassificationHTTP(t *testing.T) {
 				{"initialize with the modern header: legacy, counter-offered", legacyPost(addr, initializeBody("1", "2026-07-28"), "2026-07-28"), 200, "", v1125},
 				{"legacy header, no _meta: that dialect", legacyPost(addr, bare, v0618), 200, `{"jsonrpc":"2.0","id":1,"result":{}}`, ""},
 				{"legacy header 2025-11-25", legacyPost(addr, bare, v1125), 200, `{"jsonrpc":"2.0","id":1,"result":{}}`, ""},
-				{"modern header, no _meta: modern, malformed", legacyPost(addr, bare, "2026-07-28", "Mcp-Method: ping"), 400,
+				{"modern header, no _meta: modern, malformed", legacyPost(addr, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "2026-07-28", "Mcp-Method: tools/list"), 400,
 					`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Missing required request metadata: io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities"}}`, ""},
 				{"no header, no _meta: refused", legacyPost(addr, bare, ""), 400,
 					`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Missing required request metadata: io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities (an initialize-era client sends the MCP-Protocol-Version header it negotiated)"}}`, ""},
@@ -272,11 +273,12 @@ type keepAlive struct {
 	t  testing.TB
 	br *bufio.Reader
 	w  io.Writer
+	c  net.Conn
 }
 
 func newKeepAlive(t testing.TB, addr string) *keepAlive {
 	c := dialAt(t, addr)
-	return &keepAlive{t: t, br: bufio.NewReader(c), w: c}
+	return &keepAlive{t: t, br: bufio.NewReader(c), w: c, c: c}
 }
 
 // roundTrip sends one raw request and reads its whole response.

@@ -23,6 +23,7 @@ func (ep *endpoint) pumpProgress(sw *sse.Writer, j *job, first []byte, done <-ch
 				return
 			}
 		case <-done:
+			j.settled()
 			if j.completed() && j.reply != nil {
 				_ = sw.WriteEvent(j.reply)
 			} else if e := outcomeError(j.result); !e.noBody {
