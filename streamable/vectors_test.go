@@ -26,11 +26,12 @@ import (
 )
 
 // TestVectors runs every wire vector (fastmcp/testdata/vectors, format in internal/wirevector)
-// through both HTTP stacks: the native listener (New and Serve on a loopback port) and the
-// net/http adapter (NewHandler in an httptest.Server). Each request line is one POST with the
-// headers a correct 2026-07-28 client derives from it (vectorHeaders); the reply is the JSON
-// body, or the one response event of an event stream, and the notifications are the events
-// before it. The status of every answer is checked against the mapping the transports
+// through every HTTP stack: the native listener (New and Serve on a loopback port), the
+// net/http adapter (NewHandler in an httptest.Server) and the mounted handler. Each request
+// line is one POST with the headers its client sends (stepHeaders: a 2026-07-28 client's
+// derived from the body, or an initialize-era client's, the step's version alone); the reply
+// is the JSON body, or the one response event of an event stream, and the notifications are
+// the events before it. The status of every answer is checked against the mapping the transports
 // document (vectorStatus), so a status regression fails here too. The steps HTTP answers
 // differently are listed, with the reason, in httpReplies and httpStatuses.
 func TestVectors(t *testing.T) {
@@ -51,7 +52,7 @@ func TestVectors(t *testing.T) {
 					s, fx := wirevector.NewFixtureServer(t, v.Setup)
 					url, client := stack.start(t, s)
 					x := &vectorClient{t: t, v: v, url: url, client: client, core: s, fx: fx, params: headerParams(t, s)}
-					wirevector.Run(t, v, x.exchange, wirevector.Options{Replace: httpReplies[v.File]})
+					wirevector.RunSteps(t, v, x.exchange, wirevector.Options{Replace: httpReplies[v.File]})
 				})
 			}
 		})
@@ -117,6 +118,16 @@ var httpReplies = map[string]map[int]wirevector.Replacement{
 			Why:      "resources/read with the uri 5: no header can equal a number",
 		},
 	},
+	"legacy_initialize.txtar": {110: {
+		Reply:    `{"jsonrpc":"2.0","id":22,"error":{"code":-32020,"message":"MCP-Protocol-Version header does not match the request metadata"}}`,
+		ReplyDef: "HeaderMismatchError",
+		Why:      "modern _meta makes the request modern, and over HTTP its header must then name the same version: 2025-11-25 does not",
+	}},
+	"legacy_tools.txtar": {79: {
+		Reply:    `{"jsonrpc":"2.0","id":14,"error":{"code":-32020,"message":"MCP-Protocol-Version header does not match the request metadata"}}`,
+		ReplyDef: "HeaderMismatchError",
+		Why:      "modern _meta makes the request modern, and over HTTP its header must then name the same version: 2025-11-25 does not",
+	}},
 	"tools_call.txtar": {
 		56: {
 			Reply:    `{"jsonrpc":"2.0","id":12,"error":{"code":-32020,"message":"Mcp-Name header is missing or repeated"}}`,
@@ -155,12 +166,13 @@ type vectorClient struct {
 
 // exchange POSTs one request line and returns the reply and the notifications, telling the
 // fixture of each notification as its event arrives (a listen stream goes on only then).
-func (x *vectorClient) exchange(body []byte) ([]byte, [][]byte) {
+func (x *vectorClient) exchange(st wirevector.Step, body []byte) ([]byte, [][]byte) {
 	t := x.t
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, x.url, bytes.NewReader(body))
 	require.NoError(t, err)
-	req.Header = vectorHeaders(body, x.params)
+	legacy := x.v.Legacy() && !hasModernMeta(body)
+	req.Header = stepHeaders(st, body, legacy, x.params)
 	resp, err := x.client.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -198,7 +210,11 @@ func (x *vectorClient) exchange(body []byte) ([]byte, [][]byte) {
 	where := x.v.File + ":" + strconv.Itoa(x.v.Steps[x.step].Line)
 	x.step++
 	want := http.StatusOK // an event stream's status goes out with its first event
-	if len(notes) == 0 {
+	switch {
+	case len(notes) > 0:
+	case legacy:
+		want = legacyVectorStatus(t, reply)
+	default:
 		want = vectorStatus(t, reply)
 	}
 	if e, ok := httpStatuses[where]; ok {
@@ -246,6 +262,37 @@ func vectorStatus(t *testing.T, reply []byte) int {
 				return http.StatusBadRequest
 			}
 		}
+	}
+	return http.StatusOK
+}
+
+// legacyVectorStatus is the status of an initialize-era client's reply sent as the whole
+// answer (the package doc's "Initialize-era dialects"): 202 for nothing, and for an error 400
+// when the request never reached a dialect (a parse error, an invalid envelope, the version
+// header refused: -32700, -32600 before classification, -32020, -32022, or no version at
+// all), 503 for the shutdown refusal, 200 for every other error and for a result.
+func legacyVectorStatus(t *testing.T, reply []byte) int {
+	t.Helper()
+	if reply == nil {
+		return http.StatusAccepted
+	}
+	var r struct {
+		ID    json.RawMessage `json:"id"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(reply, &r), "%s", reply)
+	switch {
+	case r.Error == nil:
+		return http.StatusOK
+	case r.Error.Message == "Server is shutting down":
+		return http.StatusServiceUnavailable
+	case r.Error.Code == -32700, r.Error.Code == -32600 && string(r.ID) == "null",
+		r.Error.Code == -32020, r.Error.Code == -32022,
+		r.Error.Code == -32602 && strings.HasPrefix(r.Error.Message, "Missing required request metadata:"):
+		return http.StatusBadRequest
 	}
 	return http.StatusOK
 }
@@ -375,6 +422,35 @@ func vectorHeaders(body []byte, params map[string][]headerParam) http.Header {
 		}
 	}
 	return h
+}
+
+// stepHeaders returns the headers the client of a vector step sends with body: an
+// initialize-era client (legacy) sends the media types and, when the step carries one, its
+// version in MCP-Protocol-Version, and nothing it would mirror; a 2026-07-28 client sends
+// vectorHeaders, with the step's version, when it has one, in MCP-Protocol-Version.
+func stepHeaders(st wirevector.Step, body []byte, legacy bool, params map[string][]headerParam) http.Header {
+	h := vectorHeaders(body, params)
+	if legacy {
+		h = http.Header{}
+		h.Set("Content-Type", "application/json")
+		h.Set("Accept", "application/json, text/event-stream")
+	}
+	if st.HasVersion {
+		h.Set(HeaderProtocolVersion, st.Version)
+	}
+	return h
+}
+
+// hasModernMeta reports whether a request body names a protocol version in params._meta.
+func hasModernMeta(body []byte) bool {
+	var env struct {
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(body, &env)
+	_, ok := env.Params.Meta[metaProtocolVersion]
+	return ok
 }
 
 // readMembers reads the top-level members of a JSON object one by one, stopping at the first
