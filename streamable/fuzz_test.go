@@ -28,9 +28,10 @@ func parseHeaderLines(s string) mapHeaders {
 	return h
 }
 
-// FuzzAdmission drives arbitrary heads and bodies through the host-neutral admission: it
-// never panics, every refusal has a 4xx/5xx status (or 202 for notifications) and a
-// well-formed JSON-RPC body, and whatever it admits is a request with a readable id.
+// FuzzAdmission drives arbitrary heads and bodies through the host-neutral admission, both
+// eras: it never panics, every refusal has a 4xx/5xx status (or 202 for notifications) and a
+// well-formed JSON-RPC body, and whatever it admits is a request with a readable id, in a
+// dialect the server serves.
 func FuzzAdmission(f *testing.F) {
 	std := "Host: 127.0.0.1:8080\nContent-Type: application/json\nAccept: application/json, text/event-stream\nMCP-Protocol-Version: 2026-07-28\n"
 	f.Add("POST", "/mcp", std+"Mcp-Method: tools/list", list("1"))
@@ -40,6 +41,14 @@ func FuzzAdmission(f *testing.F) {
 	f.Add("POST", "/mcp", std+"Origin: http://user@evil", "{")
 	f.Add("POST", "/mcp", "Host: evil\nContent-Type: text/plain", "[]")
 	f.Add("POST", "/mcp", std, `{"jsonrpc":"2.0","method":"notifications/cancelled"}`)
+	legacy := "Host: 127.0.0.1:8080\nContent-Type: application/json\nAccept: application/json, text/event-stream\n"
+	f.Add("POST", "/mcp", legacy, initializeBody("1", "2025-11-25"))
+	f.Add("POST", "/mcp", legacy+"MCP-Protocol-Version: 2025-06-18", legacyCall("2", "echo", `{"text":"x"}`))
+	f.Add("POST", "/mcp", legacy+"MCP-Protocol-Version: 2025-11-25\nMCP-Protocol-Version: 2025-06-18", `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	f.Add("POST", "/mcp", legacy+"MCP-Protocol-Version: 1999-01-01", `{"jsonrpc":"2.0","id":"x","method":"ping"}`)
+	f.Add("POST", "/mcp", legacy, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
+	f.Add("POST", "/mcp", legacy+"MCP-Protocol-Version: 2025-11-25", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x"}}`)
+	f.Add("POST", "/mcp", legacy+"MCP-Protocol-Version: 2025-11-25", `{"jsonrpc":"2.0","id":"fastmcp-x","result":{"action":"accept"}}`)
 	ep, err := newEndpoint(newCore(f), Config{})
 	if err != nil {
 		f.Fatal(err)
@@ -73,6 +82,9 @@ func FuzzAdmission(f *testing.F) {
 		default:
 			if j.msg.Kind() != decode.KindRequest || !j.msg.IDEchoable() {
 				t.Fatalf("admitted a %v (id echoable %v)", j.msg.Kind(), j.msg.IDEchoable())
+			}
+			if !ep.srv.Serves(j.dialect) {
+				t.Fatalf("admitted in dialect %v", j.dialect)
 			}
 		}
 	})

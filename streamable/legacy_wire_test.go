@@ -2,6 +2,8 @@ package streamable
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -13,6 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/wireschema"
 	"github.com/fastmcp-go/fastmcp/internal/wirevector"
 )
 
@@ -95,6 +99,11 @@ func TestLegacyHeaderRules(t *testing.T) {
 					resp, body := exchangeAt(t, addr, tc.raw)
 					assert.Equal(t, tc.status, resp.StatusCode)
 					assert.Equal(t, tc.body, body)
+					if strings.Contains(body, `"error":`) {
+						requireLegacyValid(t, v1125, "", body)
+					} else {
+						requireLegacyValid(t, v0618, "CallToolResult", body)
+					}
 					if tc.status == http.StatusMethodNotAllowed {
 						assert.Equal(t, "POST", resp.Header.Get("Allow"))
 					}
@@ -146,8 +155,41 @@ func TestEraClassificationHTTP(t *testing.T) {
 						return
 					}
 					assert.Equal(t, tc.body, body)
+					switch {
+					case tc.status == http.StatusAccepted:
+					case strings.Contains(body, `"error":`):
+						requireLegacyValid(t, v1125, "", body)
+						wireschema.RequireValidRev(t, wireschema.Latest, "JSONRPCErrorResponse", []byte(body))
+					default:
+						requireLegacyValid(t, v1125, "EmptyResult", body)
+					}
 				})
 			}
+		})
+	}
+}
+
+// With the initialize-era dialects off (Config.Dialects), initialize gets the modern-only
+// answer (404 -32601 naming the versions served) and a legacy header is a version not served.
+func TestModernOnlyHTTP(t *testing.T) {
+	for _, stack := range bothStacks {
+		t.Run(stack, func(t *testing.T) {
+			core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "test", Version: "1.0.0"}, &fastmcp.Config{Dialects: []fastmcp.Dialect{fastmcp.Modern}})
+			require.NoError(t, err)
+			core.AddRawTool(fastmcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)},
+				func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) { return fastmcp.ToolResult{}, nil })
+			addr, _ := startStack(t, stack, core, Config{Logger: discardLogger})
+			resp, body := exchangeAt(t, addr, legacyPost(addr, initializeBody("1", v1125), ""))
+			assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+			assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}`, body)
+			wireschema.RequireValidRev(t, wireschema.Latest, "JSONRPCErrorResponse", []byte(body))
+			resp, body = exchangeAt(t, addr, legacyPost(addr, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, v1125))
+			assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+			assert.Equal(t, `{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}`, body)
+			resp, body = exchangeAt(t, addr, legacyPost(addr, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, ""))
+			assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+			assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Missing required request metadata: io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities"}}`, body,
+				"no initialize-era client to address: the modern wording alone")
 		})
 	}
 }
@@ -175,6 +217,7 @@ func TestSeedCase59(t *testing.T) {
 			resp, body = exchangeAt(t, addr, legacyPost(addr, `{"jsonrpc":"2.0","id":3,"method":"no/such"}`, v1125))
 			assert.Equal(t, http.StatusOK, resp.StatusCode, "legacy: 200")
 			assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found"}}`, body)
+			requireLegacyValid(t, v1125, "", body)
 			resp, _ = exchangeAt(t, addr, legacyPost(addr, `{"jsonrpc":"2.0","id":3,"method":"no/such","params":{`+meta+`}}`, "2026-07-28", "Mcp-Method: no/such"))
 			assert.Equal(t, http.StatusNotFound, resp.StatusCode, "2026-07-28 keeps its 404")
 
@@ -183,12 +226,14 @@ func TestSeedCase59(t *testing.T) {
 			_, modernPage := exchangeAt(t, addr, legacyPost(addr, `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{`+meta+`}}`, "2026-07-28", "Mcp-Method: tools/list"))
 			modernCursor := cursorOf(t, modernPage)
 
+			requireLegacyValid(t, v1125, "ListToolsResult", legacyPage)
 			resp, body = exchangeAt(t, addr, legacyPost(addr, `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"cursor":"`+modernCursor+`"}}`, v1125))
 			assert.Equal(t, http.StatusOK, resp.StatusCode)
-			assert.Contains(t, body, `"error":{"code":-32602,`, "a 2026-07-28 cursor on 2025-11-25")
+			assert.Equal(t, `{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Invalid pagination cursor"}}`, body, "a 2026-07-28 cursor on 2025-11-25")
+			requireLegacyValid(t, v1125, "", body)
 			resp, body = exchangeAt(t, addr, legacyPost(addr, `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":"`+legacyCursor+`",`+meta+`}}`, "2026-07-28", "Mcp-Method: tools/list"))
 			assert.Equal(t, http.StatusOK, resp.StatusCode)
-			assert.Contains(t, body, `"error":{"code":-32602,`, "a 2025-11-25 cursor on 2026-07-28")
+			assert.Equal(t, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid pagination cursor"}}`, body, "a 2025-11-25 cursor on 2026-07-28")
 		})
 	}
 }
@@ -223,8 +268,10 @@ func TestEraInterleaved(t *testing.T) {
 				id := strconv.Itoa(i)
 				_, body := legacy.roundTrip(legacyPost(addr, legacyCall(id, "echo", `{"text":"legacy `+id+`"}`), v0618))
 				require.Equal(t, legacyReply(id), body)
+				requireLegacyValid(t, v0618, "CallToolResult", body)
 				_, body = modern.roundTrip(postTo(addr, call(id, "echo", `{"text":"modern `+id+`"}`), callHeaders("echo")...))
 				require.Equal(t, modernReply(id), body)
+				wireschema.RequireValid(t, "CallToolResultResponse", []byte(body))
 			}
 
 			var wg sync.WaitGroup
