@@ -177,7 +177,9 @@ func TestModernOnlyHTTP(t *testing.T) {
 			core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "test", Version: "1.0.0"}, &fastmcp.Config{Dialects: []fastmcp.Dialect{fastmcp.Modern}})
 			require.NoError(t, err)
 			core.AddRawTool(fastmcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)},
-				func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) { return fastmcp.ToolResult{}, nil })
+				func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
+					return fastmcp.ToolResult{}, nil
+				})
 			addr, _ := startStack(t, stack, core, Config{Logger: discardLogger})
 			resp, body := exchangeAt(t, addr, legacyPost(addr, initializeBody("1", v1125), ""))
 			assert.Equal(t, http.StatusNotFound, resp.StatusCode)
