@@ -128,7 +128,10 @@ type Config struct {
 	// listener only) a request that cannot stream (no progressToken, no logLevel) and finds a
 	// worker free runs on its connection's goroutine instead, still counted by the executor: it
 	// saves the hand-off, and its deadline and a disconnect cancel its context as usual, but a
-	// handler that ignores its context delays the 504 until it returns.
+	// handler that ignores its context delays the 504 until it returns. An initialize-era
+	// request runs inline too: its log messages are held for the answer, and one that needs
+	// to ask the client runs again on a worker (see "Initialize-era dialects" in the package
+	// doc).
 	DisableInline bool
 
 	// Logger receives the listener's structured logs. Nil means slog.Default().

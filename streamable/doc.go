@@ -1,5 +1,7 @@
-// Package streamable serves MCP over Streamable HTTP (revision 2026-07-28): a native
-// listener on fasthttp built for throughput ([New]), a net/http adapter for applications on
+// Package streamable serves MCP over Streamable HTTP, revision 2026-07-28 and the
+// initialize-era revisions 2025-11-25 and 2025-06-18 side by side, statelessly ("Initialize-era
+// dialects"): a native listener on fasthttp built for throughput ([New]), a net/http adapter
+// for applications on
 // the standard library, chi, echo or gin ([NewHandler]), a handler to mount in an
 // application's own fasthttp server or Fiber app ([NewRequestHandler]), and the host-neutral
 // [Endpoint] they share ("Other hosts"). All share one admission path and the same limits,
@@ -30,7 +32,9 @@
 // (trimmed, =?base64?…?= decoded) and, for tools/call, the Mcp-Param-* headers of
 // x-mcp-header arguments match the body (400 -32020); then the core answers (-32602 for
 // missing _meta and -32022 for an unsupported version with 400, -32601 with 404, -32021 with
-// 400, other errors with 200). Mcp-Session-Id and Last-Event-ID are ignored.
+// 400, other errors with 200). Mcp-Session-Id and Last-Event-ID are ignored. Before the
+// mirrored headers, each request is classified by era (see "Initialize-era dialects"): the
+// mirrored headers are checked only for a 2026-07-28 request.
 //
 // A result is sent as application/json. A request whose handler reports progress or logs
 // switches to a text/event-stream response scoped to it, ending with the reply.
@@ -39,6 +43,75 @@
 // acknowledging it gets an ordinary JSON response instead (an invalid filter: 200 -32602; the
 // core's subscription budget or a shutdown: 503 -32603). Once acknowledged, a stream keeps
 // its subscription and lets go of its request: body, decoded message and buffers.
+//
+// # Initialize-era dialects
+//
+// With the initialize-era dialects enabled (fastmcp.Config.Dialects, all by default), the
+// endpoint serves clients that open with initialize beside 2026-07-28 clients, on the same
+// path and the same stacks, without sessions: no Mcp-Session-Id is ever issued, and one a
+// client sends is ignored. Every POST is classified on its own ([fastmcp.Server.Classify]):
+// a request whose params._meta names a protocol version is 2026-07-28; initialize opens the
+// newest initialize-era revision served (it negotiates the version itself and counter-offers
+// an unknown one; its version header, if any, is not read); any other request is of the
+// revision its MCP-Protocol-Version header names. Mcp-Method and Mcp-Name never decide the
+// era, and an initialize-era request's are not checked. The header refusals, all 400:
+//
+//   - a repeated MCP-Protocol-Version on a request without _meta: -32020 "MCP-Protocol-Version
+//     header is repeated";
+//   - a version not served: -32022 "Unsupported protocol version" with data.supported (the
+//     versions served) and data.requested;
+//   - no version at all (no _meta, no header) while an initialize-era dialect is served:
+//     -32602 "Missing required request metadata: io.modelcontextprotocol/protocolVersion and
+//     io.modelcontextprotocol/clientCapabilities (an initialize-era client sends the
+//     MCP-Protocol-Version header it negotiated)". The 2025-03-26 fallback for clients that
+//     send no header is not offered. With the 2026-07-28 header and no _meta the request is
+//     2026-07-28's, refused -32602 as such.
+//
+// Statuses: an initialize-era JSON-RPC error about a request that reached its dialect is
+// sent as 200 with the error body (unknown method, unknown tool, invalid params: the
+// revisions' clients read the error from the body), except the core's admission errors
+// (400) and capacity refusals (503); the transport's own refusals (admission, 503 overload,
+// 504 timeout) keep their statuses. Notifications and JSON-RPC responses are answered 202
+// with no body, whatever they say: notifications/initialized needs nothing on a stateless
+// server; a response (the client's answer to a server-to-client request) is handed to
+// [fastmcp.Server.Answer] with the caller's principal, and one that answers nothing
+// outstanding (a late, repeated, unknown or another principal's id) is ignored. GET and
+// DELETE are 405 with Allow: POST: there is no standalone stream, so list_changed and
+// resources/updated are not pushed (initialize advertises neither).
+//
+// What the handlers see over stateless HTTP: the client's capabilities are unknown (a
+// handler may ask for any input; the client answers one it does not support with an error),
+// log messages go at the core's LegacyLogLevel ("info" by default: logging/setLevel is
+// answered {} and not remembered), and the request's context carries the gate's or host's
+// identity as for 2026-07-28.
+//
+// Server-to-client requests: when a handler needs input (elicitation, sampling, roots), the
+// core sends real JSON-RPC requests with server-minted ids; the POST's response turns into an
+// event stream (as for progress and logs), each request is an event on it, the client POSTs
+// its answer to the endpoint (202), and the handler's final reply is the stream's last event.
+// A client that never answers gets the request's deadline: the last event is -32603 "Request
+// execution timed out". The answer must come to the same process (behind a load balancer,
+// route by client or share the endpoint). On the native listener a request normally runs
+// inline on its connection goroutine, which cannot service a stream meanwhile: a request
+// that needs the client there is run again on a worker (Stats.InlineReruns; the first run's
+// work is repeated, as a new input round would repeat it). The log messages of an inline run
+// are held and sent, when there are any, as an event stream of them and then the reply: at
+// most 64 messages or 256 KiB, past which the handler's Log returns [ErrHeldNotesFull] and
+// the message is dropped. A request with a progress token never runs inline.
+//
+// Cancellation: notifications/cancelled {requestId} withdraws the running initialize-era
+// request with that id from the same principal ("" when there is no identity): the request
+// is cancelled and gets no response at all (its event stream ends with no response event;
+// a request that opened no stream has its connection closed unanswered), and the core
+// withdraws its outstanding requests to the client. Ids are compared as JSON literals (1 and
+// "1" differ). An id that two running requests of one principal share is ambiguous and
+// cancels neither; an unknown id is ignored; initialize is never cancelled. The registry
+// behind this is endpoint-wide, 16 shards keyed by a hash of principal and id, and is left
+// as soon as a request's outcome is known, before its answer is sent (Stats.ClientCancels
+// counts the cancels). The revisions say a dropped connection SHOULD NOT be read as a
+// cancel, but a stateless endpoint without resumable streams has nowhere to deliver the
+// result: a client that goes away cancels its request, in both eras, as under
+// "Cancellation".
 //
 // # Limits
 //
