@@ -254,7 +254,9 @@
 //   - When the client's capabilities are known (stdio, from initialize), asking for one it
 //     did not declare sends nothing and is -32021 "Missing required client capability", with
 //     data.requiredCapabilities naming each (elicitation.form, elicitation.url, sampling,
-//     sampling.tools, sampling.context, roots). Over stateless HTTP they are unknown: the
+//     sampling.tools, sampling.context, roots); a tools/call answers it, and a sink that is
+//     not a Requester, with an isError result instead (see Initialize-era dialects). Over
+//     stateless HTTP they are unknown: the
 //     request is sent, and a client without the feature answers with an error.
 //   - 2025-06-18 has no url elicitation and no sampling tools: asking for either there is
 //     -32021 naming elicitation.url or sampling.tools. Its elicitation/create carries no mode.
