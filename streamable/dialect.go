@@ -29,12 +29,12 @@ var (
 // the request's _meta, its method and the one MCP-Protocol-Version header), or returns the
 // refusal: a repeated header (400 -32020), a version not served (400 -32022 naming those
 // served), no version at all (400 -32602, errNoVersion). The header is read only when the
-// request carries no modern _meta, which classifies it alone.
+// request carries no modern _meta and is not initialize, which classify themselves.
 func (ep *endpoint) classify(j *job, h Headers) (*httpError, []byte) {
 	m := &j.msg
 	var version []byte
 	has := false
-	if !m.ProtocolVersion().Present() {
+	if !m.ProtocolVersion().Present() && string(m.Method().Text()) != methodInitialize {
 		switch vs := h.Values(HeaderProtocolVersion); len(vs) {
 		case 0:
 		case 1:

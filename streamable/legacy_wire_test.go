@@ -135,6 +135,7 @@ func TestEraClassificationHTTP(t *testing.T) {
 					`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`, ""},
 				{"initialize with Mcp-Method and a version header: legacy", legacyPost(addr, initializeBody("1", v1125), v1125, "Mcp-Method: initialize"), 200, "", v1125},
 				{"initialize with the modern header: legacy, counter-offered", legacyPost(addr, initializeBody("1", "2026-07-28"), "2026-07-28"), 200, "", v1125},
+				{"initialize with a repeated, unknown header: its header is not read", legacyPost(addr, initializeBody("1", v0618), "1999-01-01", "MCP-Protocol-Version: 2025-11-25"), 200, "", v0618},
 				{"legacy header, no _meta: that dialect", legacyPost(addr, bare, v0618), 200, `{"jsonrpc":"2.0","id":1,"result":{}}`, ""},
 				{"legacy header 2025-11-25", legacyPost(addr, bare, v1125), 200, `{"jsonrpc":"2.0","id":1,"result":{}}`, ""},
 				{"modern header, no _meta: modern, malformed", legacyPost(addr, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "2026-07-28", "Mcp-Method: tools/list"), 400,
