@@ -116,14 +116,20 @@ func TestAllocsNetHTTPLegacyBudget(t *testing.T) {
 
 // BenchmarkDialects measures a keep-alive tools/call in each dialect, side by side in one
 // run: through the native listener over in-memory connections, and through the net/http
-// adapter's ServeHTTP.
+// adapter's ServeHTTP. Beside the time, cpu-ns/op is the process's CPU time (user and
+// system, client included) per call: on a shared machine it moves less than the wall time,
+// and its inverse is the throughput a saturated server reaches.
 func BenchmarkDialects(b *testing.B) {
 	ln := serveInmemory(b)
 	for _, d := range []struct {
 		name string
 		req  []byte
 	}{{"2026-07-28", echoRequest()}, {"2025-11-25", legacyEchoRequest()}} {
-		b.Run("stack=native/dialect="+d.name, func(b *testing.B) { runClients(b, ln.Dial, d.req) })
+		b.Run("stack=native/dialect="+d.name, func(b *testing.B) {
+			t0 := cpuTime()
+			runClients(b, ln.Dial, d.req)
+			b.ReportMetric(float64(cpuTime()-t0)/float64(b.N), "cpu-ns/op")
+		})
 	}
 	h, err := NewHandler(newCore(b), Config{Addr: "127.0.0.1:0"})
 	if err != nil {
@@ -135,9 +141,11 @@ func BenchmarkDialects(b *testing.B) {
 		b.Run("stack=nethttp/dialect="+d, func(b *testing.B) {
 			c := calls[d]
 			b.ReportAllocs()
+			t0 := cpuTime()
 			for b.Loop() {
 				c.do(b)
 			}
+			b.ReportMetric(float64(cpuTime()-t0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -19,7 +19,7 @@ import (
 func TestLegacyRefusalsFlat(t *testing.T) {
 	rounds := 300
 	if raceEnabled {
-		rounds = 60
+		rounds = 200
 	}
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
@@ -72,7 +72,9 @@ func TestLegacyRefusalsFlat(t *testing.T) {
 			require.Eventually(t, func() bool { g1, h1 = settle(); return g1 <= g0+4 }, 5*time.Second, 10*time.Millisecond,
 				"goroutines %d, were %d", g1, g0)
 			t.Logf("%d rounds: goroutines %d -> %d, heap %d -> %d KiB", rounds, g0, g1, h0>>10, h1>>10)
-			assert.Less(t, int64(h1)-int64(h0), int64(rounds)*512, "the heap grows by under 512 bytes a round")
+			// A leak of one request's job, body or connection state is a kilobyte or more a
+			// round; 128 KiB absorbs the collector's and the pools' own movement.
+			assert.Less(t, int64(h1)-int64(h0), int64(128<<10+rounds*256), "the heap grows by under 256 bytes a round")
 			assert.Equal(t, int64(rounds+20), stats().ClientCancels)
 		})
 	}

@@ -95,6 +95,7 @@ func TestLegacyUnanswered(t *testing.T) {
 				}
 				if isNotification([]byte(ev)) { // the withdrawal's best-effort notice
 					assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`}}`, ev)
+					requireLegacyValid(t, v1125, "CancelledNotification", ev)
 					continue
 				}
 				last = ev
@@ -132,6 +133,7 @@ func TestLegacyAnswerUnknownID(t *testing.T) {
 			final, ok := s.next()
 			require.True(t, ok)
 			assert.Equal(t, `{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"hello, Ada (accept)"}]}}`, final)
+			requireLegacyValid(t, v1125, "CallToolResult", final)
 		})
 	}
 }
@@ -151,6 +153,7 @@ func TestLegacyCancelMidRoundTrip(t *testing.T) {
 			assert.Empty(t, body)
 			for ev, ok := s.next(); ok; ev, ok = s.next() {
 				require.True(t, isNotification([]byte(ev)), "no response after the cancel: %s", ev)
+				requireLegacyValid(t, v1125, "CancelledNotification", ev)
 			}
 			assert.Equal(t, int64(1), stats().ClientCancels)
 			resp, _ = exchangeAt(t, addr, legacyPost(addr, `{"jsonrpc":"2.0","id":`+id+`,"result":{"action":"accept","content":{"name":"late"}}}`, v1125))
@@ -213,6 +216,7 @@ func TestLegacyCancel(t *testing.T) {
 				resp, body := readResponse(t, k.br)
 				assert.Equal(t, http.StatusOK, resp.StatusCode)
 				assert.Equal(t, `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"released"}]}}`, body)
+				requireLegacyValid(t, v1125, "CallToolResult", body)
 			}
 		})
 	}
