@@ -94,7 +94,7 @@ func TestLegacyUnanswered(t *testing.T) {
 					t.Fatalf("an event after the response: %s", ev)
 				}
 				if isNotification([]byte(ev)) { // the withdrawal's best-effort notice
-					assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`}}`, ev)
+					assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"The request timed out"}}`, ev)
 					requireLegacyValid(t, v1125, "CancelledNotification", ev)
 					continue
 				}
@@ -152,7 +152,8 @@ func TestLegacyCancelMidRoundTrip(t *testing.T) {
 			assert.Equal(t, http.StatusAccepted, resp.StatusCode)
 			assert.Empty(t, body)
 			for ev, ok := s.next(); ok; ev, ok = s.next() {
-				require.True(t, isNotification([]byte(ev)), "no response after the cancel: %s", ev)
+				require.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"The request was cancelled"}}`, ev,
+					"no response after the cancel: at most the withdrawal's notice")
 				requireLegacyValid(t, v1125, "CancelledNotification", ev)
 			}
 			assert.Equal(t, int64(1), stats().ClientCancels)
