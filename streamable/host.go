@@ -311,6 +311,9 @@ func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Respons
 		case <-done:
 			j.settled()
 			ok := j.completed() && j.reply != nil
+			if !ok && outcomeError(j.result) == errRequestTimeout {
+				ep.stats.reqTimeouts.Add(1) // the executor's deadline came before the timer's
+			}
 			switch {
 			case j.cancelledByClient() && sw == nil:
 				return gone // withdrawn: no response at all
