@@ -222,3 +222,28 @@ func TestLegacyCancel(t *testing.T) {
 		})
 	}
 }
+
+// An answer counts only from the principal the server's request was made for: another
+// caller's answer to the same id is accepted (202) and ignored, the right one completes it.
+func TestLegacyAnswerPrincipal(t *testing.T) {
+	for _, stack := range bothStacks {
+		t.Run(stack, func(t *testing.T) {
+			addr, _ := startStack(t, stack, legacyCore(t), Config{Logger: discardLogger, RequestGate: userGate})
+			s := openPost(t, addr, legacyPost(addr, legacyCall("3", "ask", `{}`), v1125, "X-Test-User: alice"))
+			ask, ok := s.next()
+			require.True(t, ok)
+			answer := func(user, name string) {
+				t.Helper()
+				resp, body := exchangeAt(t, addr, legacyPost(addr, `{"jsonrpc":"2.0","id":`+idOf(t, ask)+`,"result":{"action":"accept","content":{"name":"`+name+`"}}}`, v1125, "X-Test-User: "+user))
+				assert.Equal(t, http.StatusAccepted, resp.StatusCode)
+				assert.Empty(t, body)
+			}
+			answer("mallory", "Mallory")
+			answer("alice", "Alice")
+			final, ok := s.next()
+			require.True(t, ok)
+			assert.Equal(t, `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hello, Alice (accept)"}]}}`, final)
+			requireLegacyValid(t, v1125, "CallToolResult", final)
+		})
+	}
+}
