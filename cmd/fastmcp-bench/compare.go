@@ -445,7 +445,7 @@ const (
 // measure runs one scenario run against t with a generator and returns its headline value.
 func measure(ctx context.Context, o *compareOptions, scen, gen string, t loadtest.Target, rate float64, live *liveLine) (float64, loadtest.Reporter, error) {
 	if gen == "wrk" {
-		rps, err := runWrk(ctx, t.URL, o.connections, o.warmup, o.duration)
+		rps, err := runWrk(ctx, t.URL, t.Dialect, o.connections, o.warmup, o.duration)
 		return rps, nil, err
 	}
 	if scen == "latency" {

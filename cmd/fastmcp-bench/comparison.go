@@ -45,6 +45,8 @@ type comparison struct {
 	AllocBytesMedians map[string]float64   `json:"server_alloc_bytes_per_request_median,omitempty"`
 	// Machine[target] is the machine's state during each of the target's runs.
 	Machine map[string][]*loadtest.MachineState `json:"machine,omitempty"`
+	// Eras are the legacy/modern ratios of each server measured in both revisions.
+	Eras []eraRatio `json:"legacy_over_modern,omitempty"`
 }
 
 // targetKey names a server's target in one protocol revision: the server's own name for
@@ -145,6 +147,7 @@ func (c *comparison) summarize() {
 	c.CPUMedians = medians(c.CPU)
 	c.AllocMedians = medians(c.Allocs)
 	c.AllocBytesMedians = medians(c.AllocBytes)
+	c.Eras = c.eraRatios()
 }
 
 // medians maps each key of samples to the median of its values (nil when there are none).
@@ -354,12 +357,7 @@ func printComparison(w io.Writer, c *comparison) {
 		}
 		fmt.Fprintln(w)
 	}
-	for _, t := range c.Targets {
-		if why, ok := c.NotServed[t]; ok {
-			fmt.Fprintf(w, "%s %s not served: %s\n", c.server(t), c.protocol(t), why)
-		}
-	}
-	printEras(w, c)
+	printPaths(w, c)
 	if c.Metric != "rps" {
 		return
 	}
@@ -393,6 +391,16 @@ func printComparison(w io.Writer, c *comparison) {
 			fmt.Fprintf(w, "our generator reaches %.1f%% of wrk against the ceiling (medians; goal ≥ 90%%): %s\n", 100*ours/wrk, mark)
 		}
 	}
+}
+
+// printPaths says why each target not served was not, and prints the legacy/modern lines.
+func printPaths(w io.Writer, c *comparison) {
+	for _, t := range c.Targets {
+		if why, ok := c.NotServed[t]; ok {
+			fmt.Fprintf(w, "%s %s not served: %s\n", c.server(t), c.protocol(t), why)
+		}
+	}
+	printEras(w, c)
 }
 
 // protocols are the revisions of the targets, in their order.

@@ -22,17 +22,21 @@ const minAllocsForRatio = 0.5
 
 // eraRatio is one server's initialize-era path over its 2026-07-28 path, from the medians.
 type eraRatio struct {
-	Server string
+	Server string `json:"server"`
 	// Missing says why there is no ratio (a path not served); the figures are then zero.
-	Missing string
+	Missing string `json:"missing,omitempty"`
 	// Value is the legacy median over the modern one for the compared metric (rps or p99),
 	// Rounds the same ratio round by round.
-	Value  float64
-	Rounds []float64
+	Value  float64   `json:"value,omitempty"`
+	Rounds []float64 `json:"rounds,omitempty"`
 	// CPU and Allocs are the ratios of the server CPU and of the allocations per request
 	// (zero when not measured); LegacyAllocs and ModernAllocs the allocations themselves.
-	CPU, Allocs                float64
-	LegacyAllocs, ModernAllocs float64
+	CPU          float64 `json:"server_cpu,omitempty"`
+	Allocs       float64 `json:"allocs,omitempty"`
+	LegacyAllocs float64 `json:"legacy_allocs_per_request,omitempty"`
+	ModernAllocs float64 `json:"modern_allocs_per_request,omitempty"`
+	// Goal is fastmcp's mark (see eraGoal).
+	Goal string `json:"goal,omitempty"`
 }
 
 // eraRatios has one entry per server that has a target in both revisions, in table order.
@@ -61,7 +65,7 @@ func (c *comparison) eraRatios() []eraRatio {
 			if !strings.HasSuffix(r.Missing, "unmeasured") {
 				r.Missing += " not served"
 			}
-			out = append(out, r)
+			out = append(out, r.marked(c.Metric))
 			continue
 		}
 		r.Value = c.Medians[gen][legacy] / c.Medians[gen][modern]
@@ -77,9 +81,17 @@ func (c *comparison) eraRatios() []eraRatio {
 				}
 			}
 		}
-		out = append(out, r)
+		out = append(out, r.marked(c.Metric))
 	}
 	return out
+}
+
+// marked sets fastmcp's Goal.
+func (r eraRatio) marked(metric string) eraRatio {
+	if r.Server == nameFastmcp {
+		r.Goal = r.eraGoal(metric)
+	}
+	return r
 }
 
 // eraGoal is fastmcp's mark: "ok", "MISSED", or why it cannot be told.
@@ -102,7 +114,7 @@ func (r *eraRatio) eraGoal(metric string) string {
 
 // printEras prints the legacy/modern line of each server measured in both revisions.
 func printEras(w io.Writer, c *comparison) {
-	rs := c.eraRatios()
+	rs := c.Eras
 	if len(rs) == 0 {
 		return
 	}
@@ -131,10 +143,8 @@ func printEras(w io.Writer, c *comparison) {
 				line += fmt.Sprintf(", allocs/req %.1f vs %.1f", r.LegacyAllocs, r.ModernAllocs)
 			}
 		}
-		if r.Server == nameFastmcp {
-			if g := r.eraGoal(c.Metric); g != "" {
-				line += fmt.Sprintf("; goal %s ≥ %.2f× and allocs/req ≤ %.2f×: %s", c.Metric, eraGoalRPS, eraGoalAllocs, g)
-			}
+		if r.Goal != "" {
+			line += fmt.Sprintf("; goal %s ≥ %.2f× and allocs/req ≤ %.2f×: %s", c.Metric, eraGoalRPS, eraGoalAllocs, r.Goal)
 		}
 		fmt.Fprintln(w, line)
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/internal/wireschema"
 	"github.com/fastmcp-go/fastmcp/loadtest"
 )
 
@@ -151,7 +154,8 @@ func TestComparisonEras(t *testing.T) {
 	assert.InDelta(t, 92000.0/95000, f.Value, 1e-9)
 	assert.InDeltaSlice(t, []float64{0.96, 88000.0 / 90000}, f.Rounds, 1e-9, "legacy over modern round by round")
 	assert.InDelta(t, 1.0, f.Allocs, 1e-9, "2.1 allocs on both paths")
-	assert.Equal(t, "ok", f.eraGoal("rps"))
+	assert.Equal(t, "ok", f.Goal)
+	assert.Empty(t, eras[2].Goal, "only fastmcp has the goal")
 	assert.Zero(t, eras[1].Allocs, "the ceiling's near-zero allocations have no ratio")
 	assert.Equal(t, "2026-07-28 not served", eras[3].Missing)
 
@@ -166,6 +170,19 @@ func TestComparisonEras(t *testing.T) {
 		"  mcp-go         no ratio: 2026-07-28 not served\n")
 	assert.Contains(t, out, "fastmcp 2026-07-28 reaches 77.6% of the bare fasthttp ceiling (medians; 75.0%–80.0% round by round; goal ≥ 75%): ok")
 	assert.Contains(t, out, "fastmcp 2025-11-25 reaches 74.8% of the bare fasthttp ceiling (medians; 74.6%–75.0% round by round; goal ≥ 75%): MISSED")
+
+	var page strings.Builder
+	require.NoError(t, writeHTML(&page, &runReport{Command: "compare throughput", Comparison: c}))
+	assert.Contains(t, page.String(), "<pre>mcp-go 2026-07-28 not served: status 400\n\nlegacy/modern: each server&#39;s 2025-11-25 tools/call")
+	assert.Contains(t, page.String(), "<th>protocol</th>")
+
+	js, err := json.Marshal(c)
+	require.NoError(t, err)
+	var back comparison
+	require.NoError(t, json.Unmarshal(js, &back))
+	assert.Equal(t, c.Eras, back.Eras, "the JSON has the legacy/modern ratios")
+	assert.Equal(t, "fastmcp@2025-11-25", back.Targets[1])
+	assert.Equal(t, "2025-11-25", back.Protocol["fastmcp@2025-11-25"])
 
 	var legend strings.Builder
 	printLegend(&legend, &runReport{Comparison: c})
@@ -263,4 +280,25 @@ func TestComparePeersQuick(t *testing.T) {
 	assert.Regexp(t, `(?m)^legacy/modern: each server's 2025-11-25 tools/call over its 2026-07-28 one`, out)
 	assert.Regexp(t, `(?m)^  go-sdk\s+rps \d+\.\d\d× \(.*\), server CPU/req \d+\.\d\d×, allocs/req \d+\.\d\d×`, out)
 	assert.Regexp(t, `(?m)^  fastmcp\s+.*; goal rps ≥ 0\.90× and allocs/req ≤ 1\.10×: `, out)
+}
+
+// TestWrkScripts: wrk sends each revision's call, valid against that revision's schema,
+// with the headers our generator sends.
+func TestWrkScripts(t *testing.T) {
+	body := regexp.MustCompile(`(?m)^wrk\.body = '(.*)'$`)
+	for _, tc := range []struct {
+		script, rev string
+		headers     []string
+	}{
+		{wrkScript, loadtest.ProtocolVersion, []string{`["MCP-Protocol-Version"] = "2026-07-28"`, `["Mcp-Method"] = "tools/call"`, `["Mcp-Name"] = "echo"`}},
+		{wrkLegacyScript, loadtest.LegacyVersion, []string{`["MCP-Protocol-Version"] = "2025-11-25"`}},
+	} {
+		m := body.FindStringSubmatch(tc.script)
+		require.Len(t, m, 2, tc.rev)
+		wireschema.RequireValidRev(t, tc.rev, "CallToolRequest", []byte(m[1]))
+		for _, h := range tc.headers {
+			assert.Contains(t, tc.script, h)
+		}
+	}
+	assert.NotContains(t, wrkLegacyScript, "Mcp-Method", "a legacy client mirrors nothing")
 }

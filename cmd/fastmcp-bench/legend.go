@@ -119,7 +119,7 @@ func printLegend(w io.Writer, r *runReport) {
 	}
 	if r.Comparison != nil {
 		head := r.Comparison.table()[0]
-		if len(r.Comparison.eraRatios()) > 0 {
+		if len(r.Comparison.Eras) > 0 {
 			head = append(head, "legacy/modern")
 		}
 		for _, t := range compareGlossary {
