@@ -28,8 +28,8 @@ func init() {
 
 const compareUsage = `Usage: fastmcp-bench compare [throughput|latency] [flags]
 
-Runs one scenario against several endpoints in turn, in interleaved rounds, and prints the
-median of each with ratios. The endpoints are fastmcp (fastmcp-bench serve, a child process),
+Runs one scenario against several endpoints in turn, in interleaved rounds (odd rounds in
+reverse order), and prints the median of each with ratios. The endpoints are fastmcp (fastmcp-bench serve, a child process),
 with --peers the servers of the nested module bench/peers (built here with the Go toolchain:
 an echo tool on go-sdk v1.8.0 and on mcp-go v1.2.1, and a bare fasthttp server answering the
 same bytes with no MCP work, the ceiling of the network stack), and any --target NAME=URL.
@@ -358,7 +358,14 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 	perTarget := map[string][]loadtest.Report{}
 	perTargetRes := map[string][]loadtest.Reporter{}
 	for round := range o.rounds {
-		for _, ep := range eps {
+		// Odd rounds run the endpoints in reverse, so that neither of two neighbours (a
+		// server's two paths, fastmcp and the ceiling) always runs first.
+		order := eps
+		if round%2 == 1 {
+			order = slices.Clone(eps)
+			slices.Reverse(order)
+		}
+		for _, ep := range order {
 			for _, gen := range cmp.Generators {
 				if ctx.Err() != nil {
 					return 1
