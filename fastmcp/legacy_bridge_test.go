@@ -2,6 +2,7 @@ package fastmcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"regexp"
@@ -583,6 +584,81 @@ func BenchmarkAnswer(b *testing.B) {
 			if !s.outstanding.add(ids, "", round, 1<<30) || !s.Answer(&m, "") {
 				b.Error("not answered")
 				return
+			}
+		}
+	})
+}
+
+// FuzzAnswer feeds arbitrary client responses to an outstanding request: Answer never
+// panics, and what it keeps is a valid copy.
+func FuzzAnswer(f *testing.F) {
+	for _, body := range []string{ansElicit, ansSample, ansRoots, `"result":[]`, `"result":null`,
+		`"error":{"code":-32601,"message":"Method \"x\" not found","data":{"a":[1,2]}}`,
+		`"error":{"code":99999999999,"message":"big"}`, `"error":{"code":1.5,"message":"m"}`, `"error":"nope"`} {
+		f.Add(`{"jsonrpc":"2.0","id":"fastmcp-fuzz",` + body + `}`)
+	}
+	f.Add(`{"jsonrpc":"2.0","id":"fastmcp-fuzz","result":{},"error":{"code":1,"message":"both"}}`)
+	f.Add(`{"jsonrpc":"2.0","id":"fastmcp-fu\u007az","result":{}}`)
+	s := newTestServer(f, nil)
+	f.Fuzz(func(t *testing.T, msg string) {
+		src := []byte(msg)
+		var m decode.Message
+		if s.Decoder().Decode(&m, src) != nil {
+			return
+		}
+		round := newInputRound(1)
+		require.True(t, s.outstanding.add([]string{`"fastmcp-fuzz"`}, "", round, 1))
+		defer s.outstanding.withdraw([]string{`"fastmcp-fuzz"`})
+		if !s.Answer(&m, "") {
+			return
+		}
+		for i := range src {
+			src[i] = 0
+		}
+		a := round.collect([]string{"k"})
+		if a.errs == nil {
+			require.True(t, json.Valid(a.results), "%q", a.results)
+			return
+		}
+		e := a.errs["k"]
+		require.NotNil(t, e)
+		assert.True(t, e.Data == nil || json.Valid(e.Data), "%q", e.Data)
+	})
+}
+
+// FuzzAdaptInput checks the revision adaptation of arbitrary handler params: what it sends is
+// one line of valid JSON, with no elicitation mode on 2025-06-18 and an elicitationId for a
+// url elicitation on 2025-11-25.
+func FuzzAdaptInput(f *testing.F) {
+	f.Add(`{"mode":"form","message":"m","requestedSchema":{"type":"object","properties":{}}}`)
+	f.Add(`{"mode":"url","message":"m","url":"https://x.example/"}`)
+	f.Add(`{"mo\u0064e":"url","message":"m"}`)
+	f.Add(`{ "mode" : "form" , "mode":"x" }`)
+	f.Add(`{}`)
+	f.Add(sampleParams)
+	f.Fuzz(func(t *testing.T, params string) {
+		if !json.Valid([]byte(params)) || !strings.HasPrefix(strings.TrimLeft(params, " \t\r\n"), "{") {
+			return
+		}
+		for _, d := range []Dialect{Legacy20251125, Legacy20250618} {
+			for _, method := range []string{"elicitation/create", "sampling/createMessage", "roots/list"} {
+				p, err := adaptInput(d, InputRequest{Method: method, Params: []byte(params)})
+				if err != nil {
+					continue
+				}
+				require.True(t, json.Valid(p), "%s %s: %q", d, method, p)
+				require.NotContains(t, string(p), "\n")
+				var members map[string]json.RawMessage
+				require.NoError(t, json.Unmarshal(p, &members))
+				if method != "elicitation/create" {
+					continue
+				}
+				_, hasMode := members["mode"]
+				if d == Legacy20250618 {
+					assert.False(t, hasMode, "%q", p)
+				} else if decode.Lookup(p, "mode").String() == "url" { // the first of duplicate keys, the one adaptInput read
+					assert.Contains(t, members, "elicitationId", "%q", p)
+				}
 			}
 		}
 	})
