@@ -29,26 +29,6 @@ func (s *Server) Answer(m *decode.Message, principal string) bool {
 	return false
 }
 
-// LegacyEvents is one initialize-era connection's subscriptions: the resource URIs it
-// subscribed to. Make one with [NewLegacyEvents]; it is safe for concurrent use.
-type LegacyEvents struct {
-	mu   sync.Mutex
-	uris map[string]struct{}
-}
-
-// NewLegacyEvents returns an empty subscription set.
-func NewLegacyEvents() *LegacyEvents { return &LegacyEvents{uris: map[string]struct{}{}} }
-
-// ServeLegacyEvents writes to sink, until ctx ends, the notifications an initialize-era
-// connection gets unasked: notifications/tools/list_changed, prompts/list_changed and
-// resources/list_changed when the catalog changes, and notifications/resources/updated for
-// the URIs subscribed in ev. It returns ctx's error, or the sink's when a write fails.
-func (s *Server) ServeLegacyEvents(ctx context.Context, ev *LegacyEvents, sink Sink) error {
-	// TODO(legacy-core)
-	<-ctx.Done()
-	return ctx.Err()
-}
-
 // outstanding is the set of server-to-client requests awaiting answers.
 type outstanding struct {
 	mu sync.Mutex
