@@ -3,6 +3,7 @@ package stdio
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -97,6 +98,11 @@ func (c *conn) adoptLocked(j *job, next *fastmcp.LegacyClient) {
 // initialize-era state until a later initialize replaces it or the connection ends.
 func (c *conn) serveEvents(ctx context.Context, ev *fastmcp.LegacyEvents) {
 	defer c.events.Done()
+	defer func() {
+		if v := recover(); v != nil {
+			c.set.log.Error("stdio: initialize-era notifications panicked", "panic", v, "stack", string(debug.Stack()))
+		}
+	}()
 	err := c.h.ServeLegacyEvents(ctx, ev, eventSink{c})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, errOutputClosed) {
 		c.set.log.Warn("stdio: initialize-era notifications stopped", "err", err)

@@ -27,6 +27,7 @@ type legacyCore struct {
 	*fastmcp.Server
 	initGate    chan struct{} // when not nil, initialize waits for it, after initStarted
 	initStarted chan struct{}
+	evPanic     bool // ServeLegacyEvents panics once started
 
 	mu      sync.Mutex
 	minted  int
@@ -71,6 +72,8 @@ func (h *legacyCore) HandleLegacy(ctx context.Context, m *decode.Message, c *fas
 		next := &fastmcp.LegacyClient{Dialect: d, Capabilities: bytes.Clone(decode.Lookup(params, "capabilities").Raw()), LogLevel: c.LogLevel}
 		return fastmcp.Reply{Body: result(`{"protocolVersion":"` + d.Version() +
 			`","capabilities":{"logging":{},"tools":{"listChanged":true}},"serverInfo":{"name":"stand-in","version":"1.0.0"}}`), Client: next}
+	case "ping": // precomputed, as the core's ping: what the transport costs alone
+		return fastmcp.Reply{Body: append(append(append(dst, `{"jsonrpc":"2.0","id":`...), m.ID().Raw()...), `,"result":{}}`...)}
 	case "logging/setLevel":
 		next := *c
 		next.LogLevel = levelNames[decode.Lookup(params, "level").String()]
@@ -149,6 +152,9 @@ func (h *legacyCore) Answer(m *decode.Message, _ string) bool {
 func (h *legacyCore) ServeLegacyEvents(ctx context.Context, _ *fastmcp.LegacyEvents, sink fastmcp.Sink) error {
 	h.evRuns <- "start"
 	defer func() { h.evRuns <- "end" }()
+	if h.evPanic {
+		panic("events")
+	}
 	for {
 		select {
 		case <-ctx.Done():

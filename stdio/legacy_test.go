@@ -223,3 +223,19 @@ func TestLegacyEventsWritten(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "end", <-h.evRuns)
 }
+
+// A panic in the connection's events goroutine is logged, and the connection serves on.
+func TestLegacyEventsPanicContained(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := newLegacyCore(s)
+	h.evPanic = true
+	c := startClient(t, h.run(context.Background()), Config{})
+	c.send(initialize("1", "2025-11-25", `{}`))
+	c.expect("2025-11-25", "InitializeResult", standInInitialized("1", "2025-11-25"))
+	require.Equal(t, "start", <-h.evRuns)
+	require.Equal(t, "end", <-h.evRuns)
+	c.send(legacyCall("2", "probe"))
+	c.expect("2025-11-25", "CallToolResult", textResult("2", `"2025-11-25 caps={} level=1 events=true"`))
+	_, err := c.close()
+	require.NoError(t, err)
+}
