@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fastmcp-go/fastmcp/internal/wirevector"
+	"github.com/fastmcp-go/fastmcp/pool"
 )
 
 // initialize returns an initialize request line offering version with the capabilities
@@ -238,4 +239,25 @@ func TestLegacyEventsPanicContained(t *testing.T) {
 	c.expect("2025-11-25", "CallToolResult", textResult("2", `"2025-11-25 caps={} level=1 events=true"`))
 	_, err := c.close()
 	require.NoError(t, err)
+}
+
+// An answer is never queued behind requests: with the only worker held by a request
+// awaiting the client, and another request queued behind it, the answer still reaches the
+// waiting request, which finishes and frees the worker for the queued one.
+func TestLegacyAnswerNotBehindQueuedRequests(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := newLegacyCore(s)
+	ex := newExecutor(t, pool.Config{MaxConcurrency: 1, MaxQueue: 1})
+	c := startClient(t, h.run(context.Background()), Config{Executor: ex})
+	c.send(initialize("1", "2025-11-25", `{"elicitation":{}}`))
+	c.expect("2025-11-25", "InitializeResult", standInInitialized("1", "2025-11-25"))
+	<-h.evRuns
+	c.send(legacyCall("2", "ask"))
+	require.Equal(t, `"srv-1"`, lineID(c.rawLine()))
+	c.send(legacyCall("3", "probe"), `{"jsonrpc":"2.0","id":"srv-1","result":{"action":"decline"}}`)
+	c.expect("2025-11-25", "CallToolResult", textResult("2", `"answered {\"action\":\"decline\"}"`))
+	c.expect("2025-11-25", "CallToolResult", textResult("3", `"2025-11-25 caps={\"elicitation\":{}} level=1 events=true"`))
+	_, err := c.close()
+	require.NoError(t, err)
+	<-h.evRuns
 }
