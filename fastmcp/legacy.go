@@ -15,8 +15,7 @@ import (
 // which must be a [Requester] for it, answered through [Server.Answer]; the handler then
 // runs again with the answers.
 func (s *Server) HandleLegacy(ctx context.Context, m *decode.Message, c *LegacyClient, sink Sink, dst []byte) Reply {
-	// TODO(legacy-core): the initialize-era dialects.
-	return s.Handle(ctx, m, sink, dst)
+	return s.handleLegacy(ctx, m, c, sink, dst)
 }
 
 // Answer delivers a JSON-RPC response from the client (m is KindResponse) to the
