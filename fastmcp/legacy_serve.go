@@ -2,16 +2,12 @@ package fastmcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 )
 
-var (
-	errTooManyRounds = &Error{Code: CodeInternalError, Message: "Too many input rounds"}
-	errNoRequester   = &Error{Code: CodeInternalError, Message: "The transport cannot send requests to the client"}
-)
+var errTooManyRounds = &Error{Code: CodeInternalError, Message: "Too many input rounds"}
 
 // handleLegacy is HandleLegacy: it serves m in c.Dialect and runs the rounds of
 // server-to-client requests a handler asks for (see legacyRound).
@@ -51,42 +47,24 @@ func (s *Server) handleLegacy(ctx context.Context, m *decode.Message, c *LegacyC
 	}
 }
 
-// legacyRound sends the requests of ir to the client and waits for its answers, which the
-// handler then reads (Request.InputResponse), with ir.State as its state: it returns nil,
-// nil for the handler to run again. An input the client cannot give (a capability its
-// initialize did not declare, or a transport that carries no requests) ends the request: a
-// tool's result is an isError result saying so, which the model can act on; a prompt or a
-// resource answers -32021 with data.requiredCapabilities, or -32603.
+// legacyRound sends the requests of ir to the client and waits for its answers (see
+// bridgeInput), which the handler then reads (Request.InputResponse), with ir.State as its
+// state: it returns nil, nil for the handler to run again. An input the client cannot give
+// (a capability its initialize did not declare or its revision lacks, or a transport that
+// carries no requests) ends the request: a tool's result is an isError result saying so,
+// which the model can act on; a prompt or a resource answers the error (-32021 with
+// data.requiredCapabilities, or -32603).
 func (s *Server) legacyRound(ctx context.Context, r *Request, ir *InputRequired, dst []byte) ([]byte, error) {
-	kinds := make(map[string]byte, len(ir.Requests))
-	var missing capabilitySet
-	for k, req := range ir.Requests {
-		if kinds[k] = inputKindOf(req.Method); kinds[k] == 0 || !json.Valid(req.Params) {
-			s.cfg.Logger.Error("fastmcp: invalid input request", "method", r.method, "key", k, "input", req.Method)
-			return nil, errInvalidResult
-		}
-		if r.client.Capabilities != nil { // unknown over stateless HTTP: the client answers
-			missing.need(req, r.client.Capabilities)
-		}
-	}
-	var refusal *Error
-	if _, ok := r.sink.(Requester); !ok {
-		refusal = errNoRequester
-	} else if !missing.empty() {
-		refusal = missing.error()
-	}
-	if refusal != nil {
-		if r.method == MethodToolsCall {
-			return s.legacyToolRefusal(dst, r, refusal)
-		}
-		return nil, refusal
-	}
 	answers, err := s.bridgeInput(ctx, r, r.client, r.sink, ir)
 	if err != nil {
+		if e, ok := errors.AsType[*Error](err); ok && r.method == MethodToolsCall &&
+			(e.Code == CodeMissingCapability || e == errNoRequester) {
+			return s.legacyToolRefusal(dst, r, e)
+		}
 		return nil, err
 	}
-	for key, kind := range kinds {
-		if a := decode.Lookup(answers.results, key); a.Present() && !validAnswer(kind, a.Raw()) {
+	for key, req := range ir.Requests {
+		if a := decode.Lookup(answers.results, key); a.Present() && !validAnswer(inputKindOf(req.Method), a.Raw()) {
 			return nil, errResponseShape
 		}
 	}
