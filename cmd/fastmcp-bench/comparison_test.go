@@ -267,16 +267,19 @@ func TestComparePeersQuick(t *testing.T) {
 	require.NotNil(t, c)
 	assert.Equal(t, []string{"fastmcp", "fastmcp@2025-11-25", "bare-fasthttp", "bare-fasthttp@2025-11-25", "mcp-go", "mcp-go@2025-11-25",
 		"go-sdk", "go-sdk@2025-11-25"}, c.Targets)
+	assert.Empty(t, c.NotServed, "every server serves both revisions")
 	for _, target := range c.Targets {
-		if target == "fastmcp@2025-11-25" {
-			continue // served once the legacy dialects land; until then its row says not served
-		}
 		assert.Positive(t, c.Medians["ours"][target], target)
 		assert.Len(t, c.Allocs[target], 2, "%s: allocations read from its pprof endpoint in each round", target)
 	}
 	for _, s := range []string{"mcp-go", "go-sdk"} {
 		assert.Greater(t, c.AllocMedians[s], 10.0, "%s allocates on every request", s)
 	}
+	require.Len(t, c.Eras, 4)
+	assert.Equal(t, nameFastmcp, c.Eras[0].Server)
+	assert.Positive(t, c.Eras[0].Value)
+	assert.Positive(t, c.Eras[0].ModernAllocs)
+	assert.NotEmpty(t, c.Eras[0].Goal, "fastmcp's goal is judged (ok or MISSED: a quick run on a shared machine proves no figure)")
 	assert.Regexp(t, `(?m)^legacy/modern: each server's 2025-11-25 tools/call over its 2026-07-28 one`, out)
 	assert.Regexp(t, `(?m)^  go-sdk\s+rps \d+\.\d\d× \(.*\), server CPU/req \d+\.\d\d×, allocs/req \d+\.\d\d×`, out)
 	assert.Regexp(t, `(?m)^  fastmcp\s+.*; goal rps ≥ 0\.90× and allocs/req ≤ 1\.10×: `, out)
