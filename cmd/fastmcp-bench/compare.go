@@ -29,10 +29,11 @@ func init() {
 const compareUsage = `Usage: fastmcp-bench compare [throughput|latency] [flags]
 
 Runs one scenario against several endpoints in turn, in interleaved rounds (odd rounds in
-reverse order), and prints the median of each with ratios. The endpoints are fastmcp (fastmcp-bench serve, a child process),
-with --peers the servers of the nested module bench/peers (built here with the Go toolchain:
-an echo tool on go-sdk v1.8.0 and on mcp-go v1.2.1, and a bare fasthttp server answering the
-same bytes with no MCP work, the ceiling of the network stack), and any --target NAME=URL.
+reverse order), and prints the median of each with ratios. The endpoints are fastmcp
+(fastmcp-bench serve, a child process), with --peers the servers of the nested module
+bench/peers (built here with the Go toolchain: an echo tool on go-sdk v1.8.0 and on mcp-go
+v1.2.1, and a bare fasthttp server answering the same bytes with no MCP work, the ceiling of
+the network stack), and any --target NAME=URL.
 
 Every server is driven in each revision of --dialects, one row each: 2026-07-28 (the request
 carries its _meta and mirrors MCP-Protocol-Version, Mcp-Method and Mcp-Name) and 2025-11-25
