@@ -37,8 +37,8 @@ func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, 
 		return nil, errArgumentsType
 	}
 	t := r.cat.tools[string(name.Text())]
-	if t == nil {
-		return nil, unknownTool(name)
+	if t == nil || r.dialect.Legacy() && !t.legacy {
+		return nil, unknownTool(name) // a tool the dialect cannot express is hidden from it
 	}
 	if err := s.authorizeInvocation(ctx, r.method, t.component(), func() *Error { return unknownTool(name) }); err != nil {
 		return nil, err
@@ -123,6 +123,9 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 			return nil, errOutputSchema
 		}
 	}
+	if structured != nil && r.dialect.Legacy() && !isJSONObject(structured) {
+		structured = nil // the initialize-era revisions only carry an object
+	}
 	meta, err := metaObject(res.Meta)
 	if err != nil {
 		return invalid("result _meta", err)
@@ -139,7 +142,7 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 			return invalid("content", fmt.Errorf("block %d: %w", i, err))
 		}
 	}
-	dst = beginResult(dst, r.ID(), resultComplete)
+	dst = r.beginResult(dst)
 	dst = append(dst, `,"content":[`...)
 	n := 0
 	if res.Text != "" || len(res.Content) == 0 && structured == nil {
@@ -161,5 +164,5 @@ func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res Tool
 	if res.IsError {
 		dst = append(dst, `,"isError":true`...)
 	}
-	return s.endResult(dst, meta), nil
+	return r.endResult(dst, meta), nil
 }

@@ -35,7 +35,12 @@ type catalog struct {
 	templateList  []*templateEntry
 	publicPages   sync.Map // pageKey -> []byte: first pages of the lists, without authorization
 	discoverBytes []byte
-	discoverOnce  sync.Once
+
+	// legacyToolList is toolList without the tools the initialize-era revisions cannot
+	// express; legacyPages are publicPages for 2025-11-25 and 2025-06-18.
+	legacyToolList []*toolEntry
+	legacyPages    [2]sync.Map
+	discoverOnce   sync.Once
 }
 
 func newCatalog(version uint64) *catalog {
@@ -54,7 +59,27 @@ func (c *catalog) sorted() {
 		c.promptList = sortedValues(c.prompts, func(e *promptEntry) string { return e.name })
 		c.resourceList = sortedValues(c.resources, func(e *resourceEntry) string { return e.uri })
 		c.templateList = sortedValues(c.templates, func(e *templateEntry) string { return e.pattern })
+		c.legacyToolList = c.toolList
+		for i, e := range c.toolList {
+			if !e.legacy { // copy on the first hidden tool; most catalogs have none
+				c.legacyToolList = slices.Clone(c.toolList[:i])
+				for _, e := range c.toolList[i:] {
+					if e.legacy {
+						c.legacyToolList = append(c.legacyToolList, e)
+					}
+				}
+				break
+			}
+		}
 	})
+}
+
+// pages returns the cache of first list pages of dialect d.
+func (c *catalog) pages(d Dialect) *sync.Map {
+	if d.Legacy() {
+		return &c.legacyPages[d-Legacy20251125]
+	}
+	return &c.publicPages
 }
 
 func sortedValues[E any](m map[string]E, key func(E) string) []E {

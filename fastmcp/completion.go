@@ -115,7 +115,7 @@ func (s *Server) complete(ctx context.Context, r *Request, dst []byte) ([]byte, 
 			"values", len(res.Values), "total", res.Total)
 		return nil, errInvalidResult
 	}
-	dst = beginResult(dst, r.ID(), resultComplete)
+	dst = r.beginResult(dst)
 	dst = append(dst, `,"completion":{"values":[`...)
 	for i, v := range res.Values {
 		if i > 0 {
@@ -132,7 +132,7 @@ func (s *Server) complete(ctx context.Context, r *Request, dst []byte) ([]byte, 
 		dst = append(dst, `,"hasMore":true`...)
 	}
 	dst = append(dst, '}')
-	return s.endResult(dst, nil), nil
+	return r.endResult(dst, nil), nil
 }
 
 func parseCompleteParams(params []byte) (completeParams, *Error) {

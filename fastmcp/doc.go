@@ -178,4 +178,39 @@
 //     most 1,024 bytes and 32 variables.
 //
 // It is safe to call Server methods from concurrently running goroutines.
+//
+// # Initialize-era clients: requests to the client
+//
+// On an initialize-era connection (2025-11-25, 2025-06-18) a handler's [InputRequired] goes
+// to the client as real JSON-RPC requests (elicitation/create, sampling/createMessage,
+// roots/list), written by a transport whose sink is a [Requester]; the client's responses
+// come back through [Server.Answer], and the handler runs again with the answers. Each
+// request's id is "fastmcp-" and 22 base64url characters (128 random bits); an answer counts
+// once, and only with the principal the request was made for: any other (unknown, late,
+// repeated, foreign) is ignored.
+//   - At most [DefaultMaxOutstandingRequests] (10,000; [Config.MaxOutstandingRequests])
+//     requests await answers, server-wide; a round that would pass it sends nothing and is
+//     -32603 "Server input request capacity exhausted".
+//   - Requests still unanswered when the request ends (its deadline, the client's
+//     notifications/cancelled, the connection closing) are withdrawn: the client gets
+//     notifications/cancelled {requestId, reason}, written within 1 s.
+//   - When the client's capabilities are known (stdio, from initialize), asking for one it
+//     did not declare sends nothing and is -32021 "Missing required client capability", with
+//     data.requiredCapabilities naming each (elicitation.form, elicitation.url, sampling,
+//     sampling.tools, sampling.context, roots). Over stateless HTTP they are unknown: the
+//     request is sent, and a client without the feature answers with an error.
+//   - 2025-06-18 has no url elicitation and no sampling tools: asking for either there is
+//     -32021 naming elicitation.url or sampling.tools. Its elicitation/create carries no mode.
+//     A 2025-11-25 url elicitation without an elicitationId gets a minted one.
+//   - A sink that is not a Requester: -32603 "The transport cannot send requests to the
+//     client". A response that is neither a result object nor an error with an integer code
+//     and a string message reads as the error -32603 "The client answered with a malformed
+//     response".
+//
+// [Server.ServeLegacyEvents] writes, for a connection that carries unsolicited messages
+// (stdio), notifications/tools/list_changed, prompts/list_changed and
+// resources/list_changed, and notifications/resources/updated for the URIs of its
+// [LegacyEvents], which holds at most [MaxResourceSubscriptions] (1,000). Bursts coalesce
+// into one notification per kind and URI; at most [Config.SubscriptionBuffer] (100) URIs wait
+// while a write is in progress, and updates past it are dropped with a logged warning.
 package fastmcp

@@ -24,8 +24,10 @@ const (
 	// Streamable HTTP answers it with 404.
 	CodeMethodNotFound Code = -32601
 	// CodeInvalidParams: missing or invalid request _meta, unknown tool or prompt, resource not
-	// found (data.uri), bad cursor, bad logLevel, tampered or expired requestState, malformed
-	// input responses.
+	// found (data.uri; -32002 in the initialize-era dialects), bad cursor, bad logLevel,
+	// tampered or expired requestState, malformed input responses; in the initialize-era
+	// dialects also malformed initialize params, an invalid logging/setLevel level, and the
+	// multi round-trip params (inputResponses, requestState), which those revisions lack.
 	CodeInvalidParams = decode.CodeInvalidParams
 	// CodeInternalError: a handler panicked or produced an invalid result, capacity was
 	// exhausted, execution timed out, or an authorization policy failed.
@@ -39,6 +41,9 @@ const (
 	// CodeUnsupportedVersion: the requested protocol version is not served; data has
 	// supported and requested.
 	CodeUnsupportedVersion Code = -32022
+	// CodeResourceNotFound: resources/read of a URI nothing serves, in the initialize-era
+	// dialects (2026-07-28 answers -32602); data.uri names it.
+	CodeResourceNotFound Code = -32002
 )
 
 // Error is a JSON-RPC error: the code, a one-sentence message and optional data. Handlers

@@ -15,7 +15,7 @@ import (
 // server-validation rules and the conformance check server-stateless ask for a method that
 // does not exist; its data names the versions served.
 func TestInitializeStatus(t *testing.T) {
-	s := newTestServer(t, nil)
+	s := newTestServer(t, &Config{Dialects: []Dialect{Modern}})
 	for _, msg := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"},` + meta + `}}`,

@@ -2,7 +2,6 @@ package fastmcp
 
 import (
 	"context"
-	"sync"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 )
@@ -15,56 +14,5 @@ import (
 // which must be a [Requester] for it, answered through [Server.Answer]; the handler then
 // runs again with the answers.
 func (s *Server) HandleLegacy(ctx context.Context, m *decode.Message, c *LegacyClient, sink Sink, dst []byte) Reply {
-	// TODO(legacy-core): the initialize-era dialects.
-	return s.Handle(ctx, m, sink, dst)
-}
-
-// Answer delivers a JSON-RPC response from the client (m is KindResponse) to the
-// server-to-client request it answers. principal is the identity the answer arrived with
-// ("" when none): it must be the one the request was made for. Answer reports false when
-// no outstanding request has the id (a late, repeated or foreign answer): the transport
-// ignores it.
-func (s *Server) Answer(m *decode.Message, principal string) bool {
-	// TODO(legacy-core)
-	return false
-}
-
-// LegacyEvents is one initialize-era connection's subscriptions: the resource URIs it
-// subscribed to. Make one with [NewLegacyEvents]; it is safe for concurrent use.
-type LegacyEvents struct {
-	mu   sync.Mutex
-	uris map[string]struct{}
-}
-
-// NewLegacyEvents returns an empty subscription set.
-func NewLegacyEvents() *LegacyEvents { return &LegacyEvents{uris: map[string]struct{}{}} }
-
-// ServeLegacyEvents writes to sink, until ctx ends, the notifications an initialize-era
-// connection gets unasked: notifications/tools/list_changed, prompts/list_changed and
-// resources/list_changed when the catalog changes, and notifications/resources/updated for
-// the URIs subscribed in ev. It returns ctx's error, or the sink's when a write fails.
-func (s *Server) ServeLegacyEvents(ctx context.Context, ev *LegacyEvents, sink Sink) error {
-	// TODO(legacy-core)
-	<-ctx.Done()
-	return ctx.Err()
-}
-
-// outstanding is the set of server-to-client requests awaiting answers.
-type outstanding struct {
-	mu sync.Mutex
-}
-
-// inputAnswers is what the client answered to one round of server-to-client requests.
-type inputAnswers struct {
-	results []byte            // a JSON object: key -> the client's result object
-	errs    map[string]*Error // key -> the client's error response, by key
-}
-
-// bridgeInput sends the requests of ir to the client through sink (a [Requester]) as real
-// JSON-RPC requests, adapted to c.Dialect, and waits for every answer (see Server.Answer),
-// within ctx. It returns ErrCannotWait when the sink cannot wait here, a context error when
-// ctx ends (the requests still outstanding are then withdrawn), or an *Error.
-func (s *Server) bridgeInput(ctx context.Context, r *Request, c *LegacyClient, sink Sink, ir *InputRequired) (*inputAnswers, error) {
-	// TODO(legacy-bridge)
-	return nil, ErrCannotWait
+	return s.handleLegacy(ctx, m, c, sink, dst)
 }

@@ -11,11 +11,20 @@ import (
 
 // listed is a component as the list methods see it.
 type listed interface {
-	listedJSON() []byte
+	// listedJSON is the component's object in its list, in dialect d.
+	listedJSON(d Dialect) []byte
 	component() Component
 }
 
-func (e *toolEntry) listedJSON() []byte { return e.listed }
+// listedIn picks a component's listed object for dialect d: 2025-06-18 has no icons.
+func listedIn(d Dialect, listed, noIcons []byte) []byte {
+	if d == Legacy20250618 && noIcons != nil {
+		return noIcons
+	}
+	return listed
+}
+
+func (e *toolEntry) listedJSON(d Dialect) []byte { return listedIn(d, e.listed, e.listedNoIcons) }
 func (e *toolEntry) component() Component {
 	return Component{Kind: "tool", Name: e.name}
 }
@@ -24,8 +33,9 @@ func (e *toolEntry) component() Component {
 // filters before paging), from the cursor's offset, under key.
 func listPage[E listed](ctx context.Context, s *Server, r *Request, dst []byte, key string, items []E, hint CacheHint) ([]byte, error) {
 	cursor := r.msg.Cursor()
+	pages := r.cat.pages(r.dialect)
 	if !cursor.Present() && s.cfg.Authorizer == nil {
-		if cached, ok := r.cat.publicPages.Load(key); ok {
+		if cached, ok := pages.Load(key); ok {
 			return appendResult(dst, r.ID(), cached.([]byte)), nil
 		}
 	}
@@ -42,7 +52,7 @@ func listPage[E listed](ctx context.Context, s *Server, r *Request, dst []byte, 
 			}
 		}
 	}
-	scope := cursorScope(ctx, r.method)
+	scope := cursorScope(ctx, r.method, r.dialect)
 	offset := 0
 	if cursor.Present() {
 		var err *Error
@@ -51,7 +61,7 @@ func listPage[E listed](ctx context.Context, s *Server, r *Request, dst []byte, 
 		}
 	}
 	end := min(offset+s.cfg.PageSize, len(visible))
-	b := openResult(nil, resultComplete)
+	b := r.openResult(nil)
 	b = append(b, `,"`...)
 	b = append(b, key...)
 	b = append(b, `":[`...)
@@ -59,7 +69,7 @@ func listPage[E listed](ctx context.Context, s *Server, r *Request, dst []byte, 
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, it.listedJSON()...)
+		b = append(b, it.listedJSON(r.dialect)...)
 	}
 	b = append(b, ']')
 	if end < len(visible) {
@@ -67,24 +77,27 @@ func listPage[E listed](ctx context.Context, s *Server, r *Request, dst []byte, 
 		b = s.appendCursor(b, r.cat.version, scope, end)
 		b = append(b, '"')
 	}
-	b = appendCacheHint(b, hint)
-	b = s.closeResult(b, nil)
+	b = r.appendCacheHint(b, hint)
+	b = r.closeResult(b)
 	if !cursor.Present() && s.cfg.Authorizer == nil {
-		r.cat.publicPages.Store(key, b)
+		pages.Store(key, b)
 	}
 	return appendResult(dst, r.ID(), b), nil
 }
 
 // Cursors are opaque to clients: base64url of a version byte, the catalog version, the offset
-// and a scope fingerprint (method and principal). A cursor from another method, principal or
-// catalog version is refused.
+// and a scope fingerprint (method, principal and, for the initialize-era dialects, the
+// dialect). A cursor from another method, principal, dialect or catalog version is refused.
 const cursorVersion = 1
 
-func cursorScope(ctx context.Context, method string) uint64 {
+func cursorScope(ctx context.Context, method string, d Dialect) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(method))
 	h.Write([]byte{0})
 	h.Write([]byte(principalOf(ctx)))
+	if d.Legacy() { // 2026-07-28 cursors keep the scope they always had
+		h.Write([]byte{0, byte(d)})
+	}
 	return h.Sum64()
 }
 
@@ -120,5 +133,9 @@ func (s *Server) openCursor(c decode.Value, version, scope uint64, n int) (int, 
 
 func (s *Server) listTools(ctx context.Context, r *Request, dst []byte) ([]byte, error) {
 	r.cat.sorted()
-	return listPage(ctx, s, r, dst, "tools", r.cat.toolList, s.cfg.ToolsCache)
+	tools := r.cat.toolList
+	if r.dialect.Legacy() {
+		tools = r.cat.legacyToolList
+	}
+	return listPage(ctx, s, r, dst, "tools", tools, s.cfg.ToolsCache)
 }

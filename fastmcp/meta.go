@@ -16,8 +16,8 @@ func (s *Server) checkMeta(r *Request) *Error {
 	if pv.Type() != decode.TypeString || caps.Type() != decode.TypeObject {
 		return errInvalidMeta
 	}
-	if string(pv.Text()) != Version {
-		return s.unsupportedVersion(pv.Raw())
+	if string(pv.Text()) != Version || !s.Serves(Modern) {
+		return s.unsupportedVersion(pv.Raw()) // Config.Dialects may leave 2026-07-28 out
 	}
 	if lv := m.LogLevel(); lv.Present() {
 		level, ok := parseLogLevel(lv)

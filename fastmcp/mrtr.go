@@ -170,6 +170,9 @@ func validAnswer(kind byte, answer []byte) bool {
 // appendInputRequired writes an input_required result: the requests (checked against the
 // request's client capabilities) and the sealed state.
 func (s *Server) appendInputRequired(ctx context.Context, dst []byte, r *Request, identity string, args []byte, ir *InputRequired) ([]byte, error) {
+	if r.dialect.Legacy() {
+		return nil, ir // HandleLegacy asks the client itself, then runs the handler again
+	}
 	keys := make([]string, 0, len(ir.Requests))
 	for k := range ir.Requests {
 		keys = append(keys, k)

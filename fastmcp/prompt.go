@@ -82,12 +82,14 @@ type promptEntry struct {
 	description string
 	args        []PromptArgument
 	listed      []byte
-	wrap        []Wrapper
-	get         PromptHandler
-	complete    CompletionHandler
+	// listedNoIcons is listed without its icons, for 2025-06-18; nil when it has none.
+	listedNoIcons []byte
+	wrap          []Wrapper
+	get           PromptHandler
+	complete      CompletionHandler
 }
 
-func (e *promptEntry) listedJSON() []byte { return e.listed }
+func (e *promptEntry) listedJSON(d Dialect) []byte { return listedIn(d, e.listed, e.listedNoIcons) }
 func (e *promptEntry) component() Component {
 	return Component{Kind: "prompt", Name: e.name}
 }
@@ -174,17 +176,30 @@ func newPromptEntry(p Prompt, h PromptHandler) (*promptEntry, error) {
 		b = append(b, '}')
 	}
 	b = append(b, ']')
-	var err error
-	if b, err = appendOptJSON(b, "icons", p.Icons, len(p.Icons) > 0); err != nil {
-		return nil, err
-	}
-	if b, err = appendMetaMember(b, p.Meta); err != nil {
+	listed, noIcons, err := appendIconsAndMeta(b, p.Icons, p.Meta)
+	if err != nil {
 		return nil, err
 	}
 	return &promptEntry{
 		name: p.Name, description: p.Description, args: append([]PromptArgument(nil), p.Arguments...),
-		listed: append(b, '}'), wrap: p.Wrap, get: h, complete: p.Complete,
+		listed: listed, listedNoIcons: noIcons, wrap: p.Wrap, get: h, complete: p.Complete,
 	}, nil
+}
+
+// appendIconsAndMeta ends a component's listed object b with its icons and _meta, and
+// returns it, and when there are icons the same object without them (for 2025-06-18).
+func appendIconsAndMeta(b []byte, icons []Icon, meta []byte) (listed, noIcons []byte, err error) {
+	tail, err := appendMetaMember(nil, meta)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(icons) > 0 {
+		noIcons = append(append(append([]byte(nil), b...), tail...), '}')
+	}
+	if b, err = appendOptJSON(b, "icons", icons, len(icons) > 0); err != nil {
+		return nil, nil, err
+	}
+	return append(append(b, tail...), '}'), noIcons, nil
 }
 
 func (s *Server) listPrompts(ctx context.Context, r *Request, dst []byte) ([]byte, error) {
@@ -323,7 +338,7 @@ func (s *Server) appendPromptResult(dst []byte, r *Request, p *promptEntry, res 
 	if desc == "" {
 		desc = p.description
 	}
-	dst = beginResult(dst, r.ID(), resultComplete)
+	dst = r.beginResult(dst)
 	dst = appendOptString(dst, "description", desc)
 	dst = append(dst, `,"messages":[`...)
 	for i := range res.Messages {
@@ -345,7 +360,7 @@ func (s *Server) appendPromptResult(dst []byte, r *Request, p *promptEntry, res 
 		dst = append(dst, '}')
 	}
 	dst = append(dst, ']')
-	return s.endResult(dst, meta), nil
+	return r.endResult(dst, meta), nil
 }
 
 // cleanContent checks the _meta objects of a content block and compacts them, so a result is

@@ -25,6 +25,16 @@ type Request struct {
 	logLevel LogLevel // logOff when the request set no logLevel
 	state    []byte   // the handler's own state, opened from requestState
 
+	// An initialize-era request's dialect (0 for 2026-07-28), its client as the transport
+	// knows it, and the client's answers to the last round of server-to-client requests.
+	dialect Dialect
+	client  *LegacyClient
+	answers *inputAnswers
+	// resultAt is where an initialize-era result object starts in the reply (see
+	// Request.beginResult); newClient is the client state initialize or logging/setLevel made.
+	resultAt  int
+	newClient *LegacyClient
+
 	progress progressGate
 }
 
@@ -42,13 +52,35 @@ func (r *Request) ID() []byte { return r.msg.ID().Raw() }
 // vendor keys, unchanged. Borrowed.
 func (r *Request) Meta() json.RawMessage { return r.msg.Meta().Raw() }
 
-// ProtocolVersion returns the protocol version the request pinned.
-func (r *Request) ProtocolVersion() string { return string(r.msg.ProtocolVersion().Text()) }
+// ProtocolVersion returns the protocol version the request pinned: its _meta's, or for an
+// initialize-era request its dialect's.
+func (r *Request) ProtocolVersion() string {
+	if r.dialect.Legacy() {
+		return r.dialect.Version()
+	}
+	return string(r.msg.ProtocolVersion().Text())
+}
 
-// ClientCapabilities returns the raw ClientCapabilities object the request declared. Borrowed.
-func (r *Request) ClientCapabilities() json.RawMessage { return r.msg.ClientCapabilities().Raw() }
+// Dialect returns the protocol revision the request is served in.
+func (r *Request) Dialect() Dialect {
+	if r.dialect.Legacy() {
+		return r.dialect
+	}
+	return Modern
+}
 
-// ClientInfo returns the raw clientInfo object, or nil when the request sent none. Borrowed.
+// ClientCapabilities returns the raw ClientCapabilities object the request declared; for an
+// initialize-era request, the one its client declared in initialize, or nil when the
+// transport does not know it (stateless HTTP). Borrowed.
+func (r *Request) ClientCapabilities() json.RawMessage {
+	if r.dialect.Legacy() {
+		return r.client.Capabilities
+	}
+	return r.msg.ClientCapabilities().Raw()
+}
+
+// ClientInfo returns the raw clientInfo object, or nil when the request sent none (an
+// initialize-era request never does). Borrowed.
 func (r *Request) ClientInfo() json.RawMessage { return r.msg.ClientInfo().Raw() }
 
 // TraceContext returns the W3C trace context the request carried (empty strings when absent).
@@ -59,18 +91,27 @@ func (r *Request) TraceContext() (traceparent, tracestate, baggage string) {
 // State returns the state the handler sealed into its previous input-required result, or nil
 // on a first round. The server has verified it: it was sealed by this server (or a replica
 // sharing its StateKey) for the same method, component, arguments and principal, and has not
-// expired.
+// expired. For an initialize-era request it is InputRequired.State of the previous round,
+// kept in process, never sealed.
 func (r *Request) State() []byte { return r.state }
 
 // InputResponse decodes the client's answer to the input request named key into v. It reports
 // false when the request carries no answer for key (a first round, or a partial retry): the
-// handler then asks again.
+// handler then asks again. For an initialize-era request the answers are the client's
+// responses to the server-to-client requests of the previous round; a client that answered
+// key with a JSON-RPC error makes it return (true, that *Error).
 func (r *Request) InputResponse(key string, v any) (bool, error) {
-	raw := decode.Lookup(r.msg.InputResponses().Raw(), key)
-	if !raw.Present() {
+	raw := r.inputResponses()
+	if r.answers != nil {
+		if e, ok := r.answers.errs[key]; ok {
+			return true, e
+		}
+	}
+	answer := decode.Lookup(raw, key)
+	if !answer.Present() {
 		return false, nil
 	}
-	if err := sonic.Unmarshal(raw.Raw(), v); err != nil {
+	if err := sonic.Unmarshal(answer.Raw(), v); err != nil {
 		return true, NewError(CodeInvalidParams, "Invalid input response: "+key, nil)
 	}
 	return true, nil
@@ -78,7 +119,24 @@ func (r *Request) InputResponse(key string, v any) (bool, error) {
 
 // HasInputResponse reports whether the request answers the input request named key.
 func (r *Request) HasInputResponse(key string) bool {
-	return decode.Lookup(r.msg.InputResponses().Raw(), key).Present()
+	if r.answers != nil {
+		if _, ok := r.answers.errs[key]; ok {
+			return true
+		}
+	}
+	return decode.Lookup(r.inputResponses(), key).Present()
+}
+
+// inputResponses is the JSON object of the answers: the retry's inputResponses, or for an
+// initialize-era request the results the client sent to the last round.
+func (r *Request) inputResponses() []byte {
+	if r.dialect.Legacy() {
+		if r.answers == nil {
+			return nil
+		}
+		return r.answers.results
+	}
+	return r.msg.InputResponses().Raw()
 }
 
 // Identity is a caller identity verified by a transport (an HTTP gate, a net/http middleware),

@@ -64,12 +64,14 @@ type resourceEntry struct {
 	name   string
 	mime   string
 	listed []byte
-	cache  *CacheHint
-	wrap   []Wrapper
-	read   ResourceHandler
+	// listedNoIcons is listed without its icons, for 2025-06-18; nil when it has none.
+	listedNoIcons []byte
+	cache         *CacheHint
+	wrap          []Wrapper
+	read          ResourceHandler
 }
 
-func (e *resourceEntry) listedJSON() []byte { return e.listed }
+func (e *resourceEntry) listedJSON(d Dialect) []byte { return listedIn(d, e.listed, e.listedNoIcons) }
 func (e *resourceEntry) component() Component {
 	return Component{Kind: "resource", Name: e.name, URI: e.uri}
 }
@@ -129,7 +131,7 @@ func (s *Server) newResourceEntry(res Resource, h ResourceHandler) (*resourceEnt
 	}
 	b := append([]byte(nil), `{"uri":`...)
 	b = decode.AppendString(b, res.URI, false)
-	b, err = appendDescriptor(b, descriptor{
+	b, noIcons, err := appendDescriptor(b, descriptor{
 		name: res.Name, title: res.Title, description: res.Description, mimeType: res.MimeType,
 		size: res.Size, annotations: res.Annotations, icons: res.Icons, meta: res.Meta, wrap: res.Wrap,
 	})
@@ -137,7 +139,7 @@ func (s *Server) newResourceEntry(res Resource, h ResourceHandler) (*resourceEnt
 		return nil, err
 	}
 	return &resourceEntry{
-		uri: res.URI, name: res.Name, mime: res.MimeType, listed: b,
+		uri: res.URI, name: res.Name, mime: res.MimeType, listed: b, listedNoIcons: noIcons,
 		cache: cache, wrap: res.Wrap, read: h,
 	}, nil
 }
@@ -172,14 +174,15 @@ type descriptor struct {
 	wrap                               []Wrapper
 }
 
-// appendDescriptor validates d and appends its members and the closing brace.
-func appendDescriptor(b []byte, d descriptor) ([]byte, error) {
+// appendDescriptor validates d and appends its members and the closing brace; noIcons is
+// the same object without icons (for 2025-06-18), nil when d has none.
+func appendDescriptor(b []byte, d descriptor) (listed, noIcons []byte, err error) {
 	if d.name == "" {
-		return nil, errors.New("a Name is required")
+		return nil, nil, errors.New("a Name is required")
 	}
 	for _, w := range d.wrap {
 		if err := w.validate(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	b = append(b, `,"name":`...)
@@ -193,20 +196,13 @@ func appendDescriptor(b []byte, d descriptor) ([]byte, error) {
 	}
 	if a := d.annotations; a != nil {
 		if err := a.validate(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	var err error
 	if b, err = appendOptJSON(b, "annotations", d.annotations, d.annotations != nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if b, err = appendOptJSON(b, "icons", d.icons, len(d.icons) > 0); err != nil {
-		return nil, err
-	}
-	if b, err = appendMetaMember(b, d.meta); err != nil {
-		return nil, err
-	}
-	return append(b, '}'), nil
+	return appendIconsAndMeta(b, d.icons, d.meta)
 }
 
 func (a *Annotations) validate() error {

@@ -17,10 +17,15 @@ var (
 // emptyArguments are the arguments a resources/read binds its requestState to.
 var emptyArguments = []byte("{}")
 
-// resourceNotFound is -32602 "Resource not found" with data {"uri":...} (SEP-2164).
-func resourceNotFound(uri string) *Error {
+// resourceNotFound is -32602 "Resource not found" with data {"uri":...} (SEP-2164); in the
+// initialize-era dialects the code is -32002.
+func resourceNotFound(d Dialect, uri string) *Error {
 	data := append([]byte(`{"uri":`), decode.AppendString(nil, uri, false)...)
-	return &Error{Code: CodeInvalidParams, Message: "Resource not found", Data: append(data, '}')}
+	code := CodeInvalidParams
+	if d.Legacy() {
+		code = CodeResourceNotFound
+	}
+	return &Error{Code: code, Message: "Resource not found", Data: append(data, '}')}
 }
 
 // readTarget is what a resources/read URI resolved to: a resource, or a template and its
@@ -42,7 +47,7 @@ func (t *readTarget) component(uri string) Component {
 
 // resolveURI finds what serves uri: the resource registered with exactly that URI, else the
 // one template that matches it (in sorted order; a second match is a server bug).
-func (s *Server) resolveURI(cat *catalog, uri string) (readTarget, *Error) {
+func (s *Server) resolveURI(cat *catalog, d Dialect, uri string) (readTarget, *Error) {
 	if e := cat.resources[uri]; e != nil {
 		return readTarget{res: e}, nil
 	}
@@ -63,7 +68,7 @@ func (s *Server) resolveURI(cat *catalog, uri string) (readTarget, *Error) {
 		}
 	}
 	if t.tmpl == nil {
-		return readTarget{}, resourceNotFound(uri)
+		return readTarget{}, resourceNotFound(d, uri)
 	}
 	return t, nil
 }
@@ -76,12 +81,12 @@ func (s *Server) readResource(ctx context.Context, r *Request, dst []byte) ([]by
 		return nil, errReadURI
 	}
 	uri := u.String()
-	target, rerr := s.resolveURI(r.cat, uri)
+	target, rerr := s.resolveURI(r.cat, r.dialect, uri)
 	if rerr != nil {
 		return nil, rerr
 	}
 	c := target.component(uri)
-	if err := s.authorizeInvocation(ctx, r.method, c, func() *Error { return resourceNotFound(uri) }); err != nil {
+	if err := s.authorizeInvocation(ctx, r.method, c, func() *Error { return resourceNotFound(r.dialect, uri) }); err != nil {
 		return nil, err
 	}
 	if err := s.openState(ctx, r, uri, emptyArguments); err != nil {
@@ -150,7 +155,7 @@ func (s *Server) appendReadResult(dst []byte, r *Request, t *readTarget, uri str
 		return nil, errInvalidResult
 	}
 	mime, hint := t.defaults(s)
-	dst = beginResult(dst, r.ID(), resultComplete)
+	dst = r.beginResult(dst)
 	dst = append(dst, `,"contents":[`...)
 	for i := range contents {
 		rc := contents[i] // a copy: the defaults are filled without touching the handler's slice
@@ -172,8 +177,8 @@ func (s *Server) appendReadResult(dst []byte, r *Request, t *readTarget, uri str
 		dst = appendResourceContents(dst, &rc)
 	}
 	dst = append(dst, ']')
-	dst = appendCacheHint(dst, hint)
-	return s.endResult(dst, nil), nil
+	dst = r.appendCacheHint(dst, hint)
+	return r.endResult(dst, nil), nil
 }
 
 // defaults returns the MimeType the contents default to and the cache hint of the read.

@@ -58,6 +58,8 @@ type Server struct {
 
 	dialects      uint8  // bit d set when Dialect d is served
 	supportedJSON []byte // the versions served, a JSON array, newest first
+	// legacyInfo is the serverInfo of initialize, for 2025-11-25 and 2025-06-18.
+	legacyInfo [2][]byte
 
 	// outstanding holds the server-to-client requests awaiting the client's answer (see
 	// Server.Answer).
@@ -95,6 +97,9 @@ func NewServer(info Implementation, cfg *Config) (*Server, error) {
 		s.dialects |= 1 << d
 	}
 	s.supportedJSON = appendSupported(nil, s.dialects)
+	for _, d := range []Dialect{Legacy20251125, Legacy20250618} {
+		s.legacyInfo[d-Legacy20251125] = appendLegacyInfo(nil, info, d)
+	}
 	s.catalog.Store(newCatalog(0))
 	return s, nil
 }

@@ -48,19 +48,21 @@ type TemplateHandler func(ctx context.Context, r *Request, uri string, vars map[
 
 // templateEntry is a registered resource template with its list JSON precomputed.
 type templateEntry struct {
-	pattern  string
-	name     string
-	mime     string
-	tmpl     *uritemplate.Template
-	vars     []string // the variable names, which completion may ask about
-	listed   []byte
-	cache    *CacheHint
-	wrap     []Wrapper
-	read     TemplateHandler
-	complete CompletionHandler
+	pattern string
+	name    string
+	mime    string
+	tmpl    *uritemplate.Template
+	vars    []string // the variable names, which completion may ask about
+	listed  []byte
+	// listedNoIcons is listed without its icons, for 2025-06-18; nil when it has none.
+	listedNoIcons []byte
+	cache         *CacheHint
+	wrap          []Wrapper
+	read          TemplateHandler
+	complete      CompletionHandler
 }
 
-func (e *templateEntry) listedJSON() []byte { return e.listed }
+func (e *templateEntry) listedJSON(d Dialect) []byte { return listedIn(d, e.listed, e.listedNoIcons) }
 func (e *templateEntry) component() Component {
 	return Component{Kind: "resource_template", Name: e.name, URI: e.pattern}
 }
@@ -121,7 +123,7 @@ func (s *Server) newTemplateEntry(t ResourceTemplate, h TemplateHandler) (*templ
 	}
 	b := append([]byte(nil), `{"uriTemplate":`...)
 	b = decode.AppendString(b, t.URITemplate, false)
-	b, err = appendDescriptor(b, descriptor{
+	b, noIcons, err := appendDescriptor(b, descriptor{
 		name: t.Name, title: t.Title, description: t.Description, mimeType: t.MimeType,
 		annotations: t.Annotations, icons: t.Icons, meta: t.Meta, wrap: t.Wrap,
 	})
@@ -129,7 +131,7 @@ func (s *Server) newTemplateEntry(t ResourceTemplate, h TemplateHandler) (*templ
 		return nil, err
 	}
 	return &templateEntry{
-		pattern: t.URITemplate, name: t.Name, mime: t.MimeType, tmpl: tmpl, vars: tmpl.Variables(), listed: b,
+		pattern: t.URITemplate, name: t.Name, mime: t.MimeType, tmpl: tmpl, vars: tmpl.Variables(), listed: b, listedNoIcons: noIcons,
 		cache: cache, wrap: t.Wrap, read: h, complete: t.Complete,
 	}, nil
 }

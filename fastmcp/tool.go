@@ -72,8 +72,13 @@ type RawToolHandler func(ctx context.Context, r *Request, arguments json.RawMess
 
 // toolEntry is a registered tool with everything precomputed for serving it.
 type toolEntry struct {
-	name    string
-	listed  []byte // the tool's object in tools/list
+	name   string
+	listed []byte // the tool's object in tools/list
+	// listedNoIcons is listed without its icons, for 2025-06-18; nil when it has none.
+	listedNoIcons []byte
+	// legacy reports whether the initialize-era revisions can express the tool's schemas
+	// (see legacySchema); they neither list nor call a tool they cannot.
+	legacy  bool
 	input   *jsonschema.Schema
 	output  *jsonschema.Schema
 	headers []jsonschema.HeaderParam
@@ -214,6 +219,19 @@ func newToolEntry(t Tool, call RawToolHandler, checked func(*jsonschema.Schema) 
 			return nil, err
 		}
 	}
+	if e.listed, err = toolListed(t, input, output, true); err != nil {
+		return nil, err
+	}
+	if len(t.Icons) > 0 {
+		e.listedNoIcons, _ = toolListed(t, input, output, false)
+	}
+	e.legacy = legacySchema(input) && (output == nil || legacySchema(output))
+	return e, nil
+}
+
+// toolListed returns the tool's object in tools/list, with its icons or without them (for
+// 2025-06-18, which has none).
+func toolListed(t Tool, input, output []byte, icons bool) ([]byte, error) {
 	b := append([]byte(nil), `{"name":`...)
 	b = decode.AppendString(b, t.Name, false)
 	b = appendOptString(b, "title", t.Title)
@@ -224,10 +242,11 @@ func newToolEntry(t Tool, call RawToolHandler, checked func(*jsonschema.Schema) 
 		b = append(b, `,"outputSchema":`...)
 		b = append(b, output...)
 	}
+	var err error
 	if b, err = appendOptJSON(b, "annotations", t.Annotations, t.Annotations != nil); err != nil {
 		return nil, err
 	}
-	if b, err = appendOptJSON(b, "icons", t.Icons, len(t.Icons) > 0); err != nil {
+	if b, err = appendOptJSON(b, "icons", t.Icons, icons && len(t.Icons) > 0); err != nil {
 		return nil, err
 	}
 	if t.Meta != nil {
@@ -237,8 +256,7 @@ func newToolEntry(t Tool, call RawToolHandler, checked func(*jsonschema.Schema) 
 		}
 		b = append(append(b, `,"_meta":`...), meta...)
 	}
-	e.listed = append(b, '}')
-	return e, nil
+	return append(b, '}'), nil
 }
 
 // HeaderParams returns the x-mcp-header annotations of the named tool's input schema, for

@@ -1,8 +1,9 @@
 package fastmcp_test
 
 // Wire vectors: literal JSON-RPC exchanges in testdata/vectors/*.txtar (the format is in the
-// documentation of internal/wirevector), run against the core through Dispatch. The stdio and
-// Streamable HTTP transports run the same files through their own exchanges.
+// documentation of internal/wirevector), run against the core as a stateless HTTP transport
+// serves it (Classify, then Handle or HandleLegacy). The stdio and Streamable HTTP transports
+// run the same files through their own exchanges.
 
 import (
 	"bytes"
@@ -26,7 +27,7 @@ func TestVectors(t *testing.T) {
 	for _, v := range wirevector.Load(t, vectorDir) {
 		t.Run(strings.TrimSuffix(v.File, ".txtar"), func(t *testing.T) {
 			s, fx := wirevector.NewFixtureServer(t, v.Setup)
-			wirevector.Run(t, v, wirevector.CoreExchange(s, fx), wirevector.Options{})
+			wirevector.RunSteps(t, v, wirevector.CoreSteps(s, fx), wirevector.Options{})
 		})
 	}
 }
@@ -37,9 +38,9 @@ func TestVectorsASCII(t *testing.T) {
 	for _, v := range wirevector.Load(t, vectorDir) {
 		t.Run(strings.TrimSuffix(v.File, ".txtar"), func(t *testing.T) {
 			s, fx := wirevector.NewFixtureServer(t, v.Setup)
-			core := wirevector.CoreExchange(s, fx)
-			wirevector.Run(t, v, func(req []byte) ([]byte, [][]byte) {
-				reply, notes := core(req)
+			core := wirevector.CoreSteps(s, fx)
+			wirevector.RunSteps(t, v, func(st wirevector.Step, req []byte) ([]byte, [][]byte) {
+				reply, notes := core(st, req)
 				for i, n := range notes {
 					notes[i] = decode.AppendASCII(nil, n)
 				}
@@ -76,12 +77,15 @@ func TestVectorsCoverMethods(t *testing.T) {
 		fastmcp.MethodDiscover, fastmcp.MethodToolsList, fastmcp.MethodToolsCall, fastmcp.MethodPromptsList,
 		fastmcp.MethodPromptsGet, fastmcp.MethodResourcesList, fastmcp.MethodResourceTemplates,
 		fastmcp.MethodResourcesRead, fastmcp.MethodComplete, fastmcp.MethodListen,
+		fastmcp.MethodInitialize, fastmcp.MethodPing, fastmcp.MethodSetLevel,
+		fastmcp.MethodResourcesSubscribe, fastmcp.MethodResourcesUnsubscribe,
 	} {
 		require.True(t, methods[m], "no vector sends %s", m)
 	}
 	for _, c := range []fastmcp.Code{
 		fastmcp.CodeParseError, fastmcp.CodeInvalidRequest, fastmcp.CodeMethodNotFound, fastmcp.CodeInvalidParams,
 		fastmcp.CodeInternalError, fastmcp.CodeMissingCapability, fastmcp.CodeUnsupportedVersion, fastmcp.CodeAccessDenied,
+		fastmcp.CodeResourceNotFound,
 	} {
 		require.True(t, codes[strconv.Itoa(int(c))], "no vector replies with code %d", c)
 	}

@@ -97,6 +97,9 @@ func (r *Request) detach() (d *Request, release func()) {
 		method:   r.method,
 		logLevel: r.logLevel,
 		state:    r.state, // opened into a buffer of its own
+		dialect:  r.dialect,
+		client:   r.client,
+		answers:  r.answers, // the bridge's own bytes
 	}
 	if r.sink == nil {
 		return d, func() {}

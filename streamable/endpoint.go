@@ -3,6 +3,7 @@ package streamable
 import (
 	"errors"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -20,6 +21,10 @@ type endpoint struct {
 	ownExec bool
 	hosts   hostPolicy
 	stats   counters
+	// inflight is the registry of running legacy requests, for notifications/cancelled.
+	inflight *inflight
+	// owners numbers the executor keys of the hosts' legacy jobs (see legacyKey).
+	owners atomic.Uint64
 }
 
 func newEndpoint(srv *fastmcp.Server, cfg Config) (*endpoint, error) {
@@ -30,7 +35,7 @@ func newEndpoint(srv *fastmcp.Server, cfg Config) (*endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep := &endpoint{cfg: cfg, srv: srv, exec: cfg.Executor, hosts: newHostPolicy(cfg)}
+	ep := &endpoint{cfg: cfg, srv: srv, exec: cfg.Executor, hosts: newHostPolicy(cfg), inflight: newInflight()}
 	if ep.exec == nil {
 		ep.exec, err = pool.New(pool.Config{
 			MaxConcurrency: cfg.MaxConcurrency,
@@ -77,9 +82,12 @@ func (ep *endpoint) admitHead(method, path []byte, h Headers, host []byte) *http
 	return nil
 }
 
-// admitBody decodes the body into j and checks the envelope and the mirrored headers. It
-// returns the error response to send (with idEcho true when it may echo the id), or nil
-// when j is a request to execute.
+// admitBody decodes the body into j, classifies it, and checks the envelope and, for a
+// 2026-07-28 request, the mirrored headers. It returns the error response to send (reply,
+// when set, is its whole body), or nil when j is a request to execute, its dialect recorded.
+// A notification or a response object is served here and accepted with 202: a response
+// (the answer to a server-to-client request) goes to the core's Answer, and
+// notifications/cancelled cancels the legacy request it names.
 func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
 	m := &j.msg
 	if err := ep.srv.Decoder().Decode(m, j.body); err != nil {
@@ -91,12 +99,26 @@ func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
 		return &httpError{status: http.StatusBadRequest}, r.Body
 	}
 	switch m.Kind() {
-	case decode.KindNotification, decode.KindResponse:
-		return errAccepted, nil // nothing to cancel over HTTP: closing the stream cancels
+	case decode.KindNotification:
+		if string(m.Method().Text()) == methodCancelled {
+			ep.cancelLegacy(j.principal(), decode.Lookup(m.Params().Raw(), "requestId"))
+		}
+		return errAccepted, nil // a modern request is cancelled by closing its stream
+	case decode.KindResponse:
+		// Accepted whether or not it answers an outstanding request: a late, repeated or
+		// unknown answer is ignored, as the client can do nothing about it.
+		ep.srv.Answer(m, j.principal())
+		return errAccepted, nil
 	case decode.KindRequest:
 	default:
 		r := fastmcp.AppendDecodeError(j.reply[:0], m, errInvalidEnvelope)
 		return &httpError{status: http.StatusBadRequest}, r.Body
+	}
+	if e, reply := ep.classify(j, h); e != nil {
+		return e, reply
+	}
+	if j.dialect.Legacy() {
+		return nil, nil // no mirrored headers: Mcp-Method and Mcp-Name are modern's
 	}
 	if !m.ProtocolVersion().Present() || !m.ClientCapabilities().Present() {
 		return nil, nil // the core answers -32602 before any header is compared
@@ -114,13 +136,20 @@ func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
 
 var errInvalidEnvelope = &decode.Error{Code: decode.CodeInvalidRequest, Message: "Invalid Request: not a JSON-RPC request"}
 
-// replyStatus is the HTTP status of a core reply.
-func replyStatus(r fastmcp.Reply) int {
-	if r.Err == nil {
+// replyStatus is the HTTP status of a core reply in dialect d: 2026-07-28's mapping
+// ([HTTPStatus]), or the initialize-era one (legacyStatus).
+func replyStatus(d fastmcp.Dialect, err *fastmcp.Error) int {
+	switch {
+	case err == nil:
 		return http.StatusOK
+	case d.Legacy():
+		return legacyStatus(err)
 	}
-	return HTTPStatus(r.Err)
+	return HTTPStatus(err)
 }
+
+// status is the HTTP status of the job's reply.
+func (j *job) status() int { return replyStatus(j.dialect, j.rerr) }
 
 // outcomeError maps an executor outcome that produced no reply to the transport's error
 // (the core's table, fastmcp.OutcomeError); a cancelled request gets no body.

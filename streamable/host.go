@@ -278,7 +278,7 @@ func (e *Endpoint) Handle(ctx context.Context, r *Request, w ResponseWriter) {
 
 func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Response {
 	j := p.j
-	if fastmcp.IsStreaming(string(j.msg.Method().Text())) {
+	if j.dialect == fastmcp.Modern && fastmcp.IsStreaming(string(j.msg.Method().Text())) {
 		return ep.listen(ctx, j, s)
 	}
 	ep.stats.inFlight.Add(1)
@@ -288,7 +288,12 @@ func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Respons
 	jctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	id := j.msg.ID().Raw()
-	if err := j.submit(jctx, zeroKey); err != nil {
+	key := zeroKey
+	if j.dialect.Legacy() {
+		key = ep.legacyKey() // notifications/cancelled cancels by key
+	}
+	ep.register(j, key)
+	if err := j.submit(jctx, key); err != nil {
 		return errorResponse(submitError(err), id)
 	}
 	// One timer for the request's deadline and, with a Peer, its probes.
@@ -306,6 +311,8 @@ func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Respons
 		case <-done:
 			ok := j.completed() && j.reply != nil
 			switch {
+			case j.cancelledByClient() && sw == nil:
+				return gone // withdrawn: no response at all
 			case sw != nil && ok:
 				_ = sw.WriteEvent(j.reply)
 			case sw != nil:
@@ -313,7 +320,7 @@ func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Respons
 					_ = sw.WriteEvent(e.appendBody(nil, id))
 				}
 			case ok:
-				return Response{Status: replyStatus(fastmcp.Reply{Body: j.reply, Err: j.rerr}), ContentType: "application/json", Body: j.reply}
+				return Response{Status: j.status(), ContentType: "application/json", Body: j.reply}
 			default:
 				return errorResponse(outcomeError(j.result), id)
 			}
@@ -391,5 +398,5 @@ func (ep *endpoint) listen(ctx context.Context, j *job, s Streamer) Response {
 	case reply.Body == nil || lctx.Err() != nil:
 		return Response{Close: true}
 	}
-	return Response{Status: replyStatus(reply), ContentType: "application/json", Body: reply.Body}
+	return Response{Status: replyStatus(fastmcp.Modern, reply.Err), ContentType: "application/json", Body: reply.Body}
 }

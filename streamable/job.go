@@ -2,6 +2,7 @@ package streamable
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -32,16 +33,41 @@ type job struct {
 	finished, parked atomic.Bool
 	done             chan struct{}
 
-	// Notifications from the handler (progress, logs) cross to the HTTP side one at a time:
-	// the handler sends on notes and waits on ack, which the HTTP side sends after writing.
+	// Notifications from the handler (progress, logs) and server-to-client requests cross to
+	// the HTTP side one at a time: the handler sends on notes and waits on ack, which the HTTP
+	// side sends after writing.
 	notes chan []byte
 	ack   chan error
+	// left holds a token once the HTTP side has answered and stops reading notes, so that a
+	// handler still running (past its deadline, or withdrawing its requests to the client)
+	// fails at once instead of waiting for a reader.
+	left chan struct{}
+
+	// dialect serves the request (admission classifies it); legacy is what an initialize-era
+	// handler is told of its client over stateless HTTP.
+	dialect fastmcp.Dialect
+	legacy  fastmcp.LegacyClient
+	// key is the executor key the job runs under, by which a notifications/cancelled cancels it.
+	key pool.Key
+	// inlining is set by the native listener around SubmitInline; a run that starts while it is
+	// set runs inline (on the connection goroutine, which cannot service notes meanwhile):
+	// its log messages are held in the job and its server-to-client requests are refused with
+	// fastmcp.ErrCannotWait, which makes the core ask for a rerun on a worker (rerun).
+	inlining, inline atomic.Bool
+	held             heldNotes
+	rerun            bool
+	// The registration in the endpoint's inflight registry (a legacy request), and whether a
+	// notifications/cancelled withdrew the request: it then gets no response at all.
+	regHash    uint64
+	regNext    *job
+	registered bool
+	withdrawn  atomic.Bool
 
 	refs atomic.Int32
 }
 
 var jobPool = sync.Pool{New: func() any {
-	return &job{done: make(chan struct{}, 1), notes: make(chan []byte), ack: make(chan error, 1)}
+	return &job{done: make(chan struct{}, 1), notes: make(chan []byte), ack: make(chan error, 1), left: make(chan struct{}, 1)}
 }}
 
 func acquireJob(ep *endpoint) *job {
@@ -51,9 +77,20 @@ func acquireJob(ep *endpoint) *job {
 	return j
 }
 
-// release drops one holder's reference (the HTTP side's, or the executor's through
-// Release); the last returns the job to the pool.
+// release drops the HTTP side's reference, after it has answered: the request leaves the
+// inflight registry first, so that no cancel reaches it once its connection has moved on.
 func (j *job) release() {
+	j.ep.inflight.remove(j)
+	select {
+	case j.left <- struct{}{}:
+	default:
+	}
+	j.drop()
+}
+
+// drop drops one holder's reference (the HTTP side's through release, or the executor's
+// through Release); the last returns the job to the pool.
+func (j *job) drop() {
 	if j.refs.Add(-1) != 0 {
 		return
 	}
@@ -66,6 +103,11 @@ func (j *job) release() {
 	j.body, j.reply = j.body[:0], j.reply[:0]
 	j.msg.Reset()
 	j.identity, j.rerr, j.result = nil, nil, pool.Result{}
+	j.dialect, j.legacy, j.key, j.rerun = 0, fastmcp.LegacyClient{}, pool.Key{}, false
+	j.inlining.Store(false)
+	j.inline.Store(false)
+	j.withdrawn.Store(false)
+	j.held.reset()
 	j.finished.Store(false)
 	j.parked.Store(false)
 	select { // drain a completion nobody waited for
@@ -74,6 +116,10 @@ func (j *job) release() {
 	}
 	select {
 	case <-j.ack:
+	default:
+	}
+	select {
+	case <-j.left:
 	default:
 	}
 	jobPool.Put(j)
@@ -108,8 +154,10 @@ func (j *job) submitInline(ctx context.Context, key pool.Key) (inline bool, err 
 	return inline, err
 }
 
-// mayStream reports whether the request can produce notifications (progress or log
-// messages), which need the HTTP side free to switch to an event stream.
+// mayStream reports whether the request can produce notifications that must reach the
+// client as they happen (progress, a modern request's log messages), which need the HTTP side
+// free to switch to an event stream. A legacy request's log messages (its level is the
+// server's LegacyLogLevel, so any handler may log) are held while it runs inline instead.
 func (j *job) mayStream() bool {
 	return j.msg.ProgressToken().Present() || j.msg.LogLevel().Present()
 }
@@ -117,13 +165,21 @@ func (j *job) mayStream() bool {
 // completed reports whether the job ran to its end; only then is its reply readable.
 func (j *job) completed() bool { return j.result.Outcome == pool.Completed }
 
-// Run serves the request on an executor worker.
+// Run serves the request, on an executor worker or inline.
 func (j *job) Run(ctx context.Context) error {
 	if j.identity != nil {
 		ctx = fastmcp.WithIdentity(ctx, j.identity)
 	}
-	r := j.ep.srv.Handle(ctx, &j.msg, j, j.reply[:0])
-	j.reply, j.rerr = r.Body, r.Err
+	j.inline.Store(j.inlining.Load())
+	var r fastmcp.Reply
+	if j.dialect.Legacy() {
+		// Stateless: capabilities unknown, the server's default level, no event channel.
+		j.legacy = fastmcp.LegacyClient{Dialect: j.dialect, LogLevel: j.ep.srv.LegacyLogLevel()}
+		r = j.ep.srv.HandleLegacy(ctx, &j.msg, &j.legacy, j, j.reply[:0])
+	} else {
+		r = j.ep.srv.Handle(ctx, &j.msg, j, j.reply[:0])
+	}
+	j.reply, j.rerr, j.rerun = r.Body, r.Err, r.Rerun
 	return nil
 }
 
@@ -138,7 +194,7 @@ func (j *job) Done(r pool.Result) {
 
 // Release drops the executor's reference: the executor calls it once, after Run has
 // returned (or will never start) and Done has returned (or will never be called).
-func (j *job) Release() { j.release() }
+func (j *job) Release() { j.drop() }
 
 // awaitDone returns a channel that is ready once the outcome is recorded. Of Done and
 // awaitDone, at least one sees the other's flag, so the outcome is never missed.
@@ -153,10 +209,35 @@ func (j *job) awaitDone() <-chan struct{} {
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // Notify implements fastmcp.Sink: it hands the notification to the HTTP side and waits until
-// it has been written.
+// it has been written. An inline run holds it for the answer instead (see heldNotes).
 func (j *job) Notify(ctx context.Context, msg []byte) error {
+	if j.inline.Load() {
+		return j.held.add(msg)
+	}
+	return j.hand(ctx, msg)
+}
+
+// Request implements fastmcp.Requester: the server-to-client request goes to the HTTP side as
+// a notification does (it opens the POST's event stream); the client answers it with a POST
+// of its own (see endpoint.admitBody). An inline run cannot wait for that answer:
+// fastmcp.ErrCannotWait.
+func (j *job) Request(ctx context.Context, msg []byte) error {
+	if j.inline.Load() {
+		return fastmcp.ErrCannotWait
+	}
+	return j.hand(ctx, msg)
+}
+
+// hand gives msg to the HTTP side and waits until it has been written.
+func (j *job) hand(ctx context.Context, msg []byte) error {
 	select {
 	case j.notes <- msg:
+	case <-j.left:
+		select { // for the next one: the HTTP side has left for good
+		case j.left <- struct{}{}:
+		default:
+		}
+		return errAnswered
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -168,9 +249,21 @@ func (j *job) Notify(ctx context.Context, msg []byte) error {
 	}
 }
 
-var _ fastmcp.Sink = (*job)(nil)
+// principal is the caller's principal, "" when unauthenticated.
+func (j *job) principal() string {
+	if j.identity == nil {
+		return ""
+	}
+	return j.identity.Principal
+}
+
+var _ fastmcp.Requester = (*job)(nil)
 var _ pool.Task = (*job)(nil)
 var _ pool.Releaser = (*job)(nil)
+
+// errAnswered is what a notification gets once its request has been answered (or refused at
+// its deadline): nothing reads them any more.
+var errAnswered = errors.New("streamable: the request has been answered")
 
 // zeroKey submits a job with no key (the net/http adapter cancels through the owner context).
 var zeroKey pool.Key

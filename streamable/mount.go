@@ -186,10 +186,11 @@ func (h *RequestHandler) serve(ctx *fasthttp.RequestCtx) {
 	}
 	j := p.j
 	switch {
-	case fastmcp.IsStreaming(string(j.msg.Method().Text())):
+	case j.dialect == fastmcp.Modern && fastmcp.IsStreaming(string(j.msg.Method().Text())):
 		h.serveListen(ctx, p)
 		return
-	case j.mayStream():
+	case j.mayStream() || j.dialect.Legacy():
+		// Any legacy request may log (at LegacyLogLevel) or ask the client for input.
 		h.executeStreaming(ctx, p)
 		return
 	}
@@ -217,7 +218,12 @@ func (h *RequestHandler) executeStreaming(ctx *fasthttp.RequestCtx, p Prepared) 
 		ep.stats.inFlight.Add(-1)
 		j.release()
 	}
-	if err := j.submit(jctx, zeroKey); err != nil {
+	key := zeroKey
+	if j.dialect.Legacy() {
+		key = ep.legacyKey() // notifications/cancelled cancels by key
+	}
+	ep.register(j, key)
+	if err := j.submit(jctx, key); err != nil {
 		writeFast(ctx, errorResponse(submitError(err), id))
 		finish()
 		return
@@ -229,9 +235,12 @@ func (h *RequestHandler) executeStreaming(ctx *fasthttp.RequestCtx, p Prepared) 
 	for {
 		select {
 		case <-done:
-			if j.completed() && j.reply != nil {
-				writeFast(ctx, Response{Status: replyStatus(fastmcp.Reply{Body: j.reply, Err: j.rerr}), ContentType: "application/json", Body: j.reply})
-			} else {
+			switch {
+			case j.cancelledByClient():
+				abandon(ctx) // withdrawn: no response at all
+			case j.completed() && j.reply != nil:
+				writeFast(ctx, Response{Status: j.status(), ContentType: "application/json", Body: j.reply})
+			default:
 				e := outcomeError(j.result)
 				if e == errRequestTimeout {
 					ep.stats.reqTimeouts.Add(1)
@@ -330,7 +339,7 @@ func (h *RequestHandler) runListen(c net.Conn, head *fasthttp.ResponseHeader, j 
 	switch {
 	case r.Body == nil || lctx.Err() != nil:
 	case sink.w == nil:
-		if writeHead(replyStatus(r), "application/json", len(r.Body)) == nil {
+		if writeHead(replyStatus(fastmcp.Modern, r.Err), "application/json", len(r.Body)) == nil {
 			_, _ = c.Write(r.Body)
 		}
 	default:

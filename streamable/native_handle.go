@@ -151,7 +151,7 @@ func (s *Server) serveRequest(ctx *fasthttp.RequestCtx) {
 		j.release()
 		return
 	}
-	if fastmcp.IsStreaming(string(j.msg.Method().Text())) {
+	if j.dialect == fastmcp.Modern && fastmcp.IsStreaming(string(j.msg.Method().Text())) {
 		s.serveListen(ctx, j)
 		return
 	}
@@ -181,16 +181,24 @@ func closeHijacked(c net.Conn) { _ = c.Close() }
 // enforces RequestTimeout (one deadline heap for all requests, and it reports a timeout even
 // when a handler ignores its context); the server's coarse tick starts watching the
 // connection of a request still running after about two ticks. A fast request sets no timer.
+//
+// A request runs inline, on the connection goroutine, unless it may stream (a progress token,
+// a modern log level). An inline run holds its notifications for the answer, and one that
+// needs to wait for the client (a legacy server-to-client request) completes asking for a
+// rerun, which goes to a worker while this goroutine services its event stream.
 func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	ep := s.ep
 	c := ctx.Conn().(*conn)
 	key := pool.Key{Owner: c.id}
 	ep.stats.inFlight.Add(1)
 	defer ep.stats.inFlight.Add(-1)
+	ep.register(j, key)
 
 	if !ep.cfg.DisableInline && !j.mayStream() {
 		c.beginInline()
+		j.inlining.Store(true)
 		inline, err := j.submitInline(context.Background(), key)
+		j.inlining.Store(false)
 		gone := c.endInline()
 		switch {
 		case err != nil:
@@ -209,11 +217,16 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 			return
 		case inline:
 			<-j.awaitDone() // recorded already: no channel operation
-			s.writeReply(ctx, j)
-			j.release()
-			return
+			if !j.rerunDue() {
+				s.answer(ctx, j)
+				j.release()
+				return
+			}
+			if !s.rerun(ctx, j, key) {
+				return
+			}
 		}
-		// Queued: it runs on a worker; wait for it below.
+		// Queued (or rerun): it runs on a worker; wait for it below.
 	} else if err := j.submit(context.Background(), key); err != nil {
 		s.writeError(ctx, submitError(err), j.msg.ID().Raw())
 		j.release()
@@ -225,10 +238,17 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	for {
 		select {
 		case <-done:
+			if j.rerunDue() { // a queued run that began before SubmitInline returned
+				if !s.rerun(ctx, j, key) {
+					return
+				}
+				done = j.awaitDone()
+				continue
+			}
 			if c.unwatch() {
 				ep.stats.disconnects.Add(1)
 			}
-			s.writeReply(ctx, j)
+			s.answer(ctx, j)
 			j.release()
 			return
 		case note := <-j.notes:
@@ -257,6 +277,47 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	}
 }
 
+// rerun submits again, to a worker, a job whose run completed asking for a rerun. It reports
+// false when the executor refused it, having answered with the refusal.
+func (s *Server) rerun(ctx *fasthttp.RequestCtx, j *job, key pool.Key) bool {
+	s.ep.stats.inlineReruns.Add(1)
+	j.rearm()
+	if err := j.submit(context.Background(), key); err != nil {
+		s.writeError(ctx, submitError(err), j.msg.ID().Raw())
+		j.release()
+		return false
+	}
+	return true
+}
+
+// answer answers with the job's outcome: nothing at all, the connection closed, for a request
+// its client withdrew; an event stream for a reply with held notifications; else writeReply.
+func (s *Server) answer(ctx *fasthttp.RequestCtx, j *job) {
+	switch {
+	case j.cancelledByClient():
+		abandon(ctx)
+	case j.held.len() > 0:
+		s.writeHeld(ctx, j)
+	default:
+		s.writeReply(ctx, j)
+	}
+}
+
+// writeHeld answers an inline run that held notifications with an event stream carrying
+// them, then the reply (or the error of an outcome that produced none) as the last event. The
+// whole stream is known, so it goes out as one body.
+func (s *Server) writeHeld(ctx *fasthttp.RequestCtx, j *job) {
+	setStreamHeaders(&ctx.Response.Header)
+	ctx.SetStatusCode(http.StatusOK)
+	sw, _ := sse.NewWriter(ctx.Response.BodyWriter(), nil, sse.Config{WriteTimeout: s.ep.cfg.WriteTimeout})
+	_ = j.held.each(sw.WriteEvent)
+	if j.completed() && j.reply != nil {
+		_ = sw.WriteEvent(j.reply)
+	} else if e := outcomeError(j.result); !e.noBody {
+		_ = sw.WriteEvent(e.appendBody(nil, j.msg.ID().Raw()))
+	}
+}
+
 // writeReply answers with the job's reply, or with the error of an outcome that produced
 // none.
 func (s *Server) writeReply(ctx *fasthttp.RequestCtx, j *job) {
@@ -268,7 +329,7 @@ func (s *Server) writeReply(ctx *fasthttp.RequestCtx, j *job) {
 		s.writeError(ctx, e, j.msg.ID().Raw())
 		return
 	}
-	ctx.SetStatusCode(replyStatus(fastmcp.Reply{Body: j.reply, Err: j.rerr}))
+	ctx.SetStatusCode(j.status())
 	ctx.SetContentType("application/json")
 	ctx.SetBody(j.reply)
 }

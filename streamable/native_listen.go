@@ -115,7 +115,7 @@ func (s *Server) runListen(c net.Conn, j *job) {
 	case r.Body == nil || lctx.Err() != nil:
 	case sink.w == nil:
 		_ = c.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
-		_ = writeJSONResponse(c, replyStatus(r), r.Body)
+		_ = writeJSONResponse(c, replyStatus(fastmcp.Modern, r.Err), r.Body)
 	default:
 		_ = sink.w.WriteEvent(r.Body)
 	}

@@ -111,9 +111,23 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		resp = ep.execute(r.Context(), p, sr)
 		defer p.Release()
 	}
-	if resp.Status != 0 {
+	switch {
+	case resp.Status != 0:
 		_ = sr.WriteResponse(resp)
+	case !resp.Streamed:
+		sr.abort()
 	}
+}
+
+// abort closes the connection of a request that gets no response at all (its client went
+// away, or withdrew it with notifications/cancelled), where net/http would otherwise send an
+// empty 200 when the handler returns. Over HTTP/2, which cannot hijack, the stream is reset.
+func (s *stdResponse) abort() {
+	if c, _, err := http.NewResponseController(s.w).Hijack(); err == nil {
+		_ = c.Close()
+		return
+	}
+	panic(http.ErrAbortHandler)
 }
 
 // viewBytes is s as bytes, without a copy: the Request's fields are only read (the gate

@@ -18,12 +18,17 @@ type Stats struct {
 	Disconnects int64
 	// Drains counts completed Shutdowns.
 	Drains int64
+	// ClientCancels counts initialize-era requests withdrawn by the client's
+	// notifications/cancelled; InlineReruns those that ran inline, needed to wait for the
+	// client, and were run again on a worker (native listener).
+	ClientCancels, InlineReruns int64
 }
 
 type counters struct {
 	openConns, closedAtCap, inFlight, openStreams         atomic.Int64
 	headTimeouts, bodyTimeouts, gateTimeouts, reqTimeouts atomic.Int64
 	disconnects, drains                                   atomic.Int64
+	clientCancels, inlineReruns                           atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -38,5 +43,7 @@ func (c *counters) snapshot() Stats {
 		RequestTimeouts: c.reqTimeouts.Load(),
 		Disconnects:     c.disconnects.Load(),
 		Drains:          c.drains.Load(),
+		ClientCancels:   c.clientCancels.Load(),
+		InlineReruns:    c.inlineReruns.Load(),
 	}
 }

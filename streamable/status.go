@@ -30,3 +30,19 @@ func HTTPStatus(err *fastmcp.Error) int {
 	}
 	return http.StatusOK
 }
+
+// legacyStatus maps an error of an initialize-era reply: a JSON-RPC error about a request
+// that reached its dialect travels in a 200 (what the revisions' clients, the TypeScript SDK
+// among them, expect: they read the error from the body), except the admission errors
+// ([fastmcp.Error.Admission]: the MCP-Protocol-Version header, "it MUST respond with 400
+// Bad Request"), which are 400, and the core's capacity refusals
+// ([fastmcp.Error.Unavailable]), which are 503 as the transport's own are.
+func legacyStatus(err *fastmcp.Error) int {
+	switch {
+	case err.Unavailable():
+		return http.StatusServiceUnavailable
+	case err.Admission():
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}

@@ -3,10 +3,12 @@
 // helper (it imports testing and testify) and is imported only by tests.
 //
 // [Load] parses the files, [NewFixtureServer] builds the server a file's setup names, and
-// [Run] sends each request through an [Exchange] and compares what comes back. The core's
-// tests use [CoreExchange] (Dispatch); a transport's tests wrap the same server in the
-// transport and pass an Exchange that sends one request and collects the reply and the
-// notifications written for the request before it. Such an exchange must call
+// [RunSteps] sends each request through a [StepExchange] and compares what comes back. The
+// core's tests use [CoreSteps] (Classify, then Handle or HandleLegacy, as a stateless HTTP
+// transport does); a transport's tests wrap the same server in the transport and pass a
+// StepExchange that sends one request, with the step's version beside it, and collects the
+// reply and the notifications written for the request before it. [Run] takes an [Exchange]
+// of the request bytes alone, and skips the vectors that need more ([Vector.Legacy]). Such an exchange must call
 // Fixture.OnNotify for each notification as it arrives, as CoreExchange does (the listen
 // fixture ends its stream that way), and a transport that writes 7-bit output passes
 // Options{ASCII: true}. The runner and the fixtures use only the public API of package
@@ -20,11 +22,11 @@
 // adopts. A section marker is a line "-- NAME --"; its content runs to the next marker.
 //
 //	-- setup --                 one line: the fixture the server is built from (see fixtures)
-//	-- request [Def] --         one line: the exact bytes sent; Def, if given, is the schema
+//	-- request [Def] [opts] --  one line: the exact bytes sent; Def, if given, is the schema
 //	                            definition the request itself must match (left out for
-//	                            deliberately malformed requests)
+//	                            deliberately malformed requests); opts below
 //	-- reply Def --             one line: the exact bytes expected back, and the definition of
-//	                            the official 2026-07-28 schema they must match
+//	                            the step's schema revision they must match
 //	-- no reply --              nothing must come back (a notification, a response object)
 //	-- notifications Def... --  the notifications the request's sink receives, one per line,
 //	                            in order; one Def for all lines or one per line. Without this
@@ -32,6 +34,24 @@
 //
 // Every request is followed by exactly one of reply and no reply; blank lines and lines
 // starting with "#" inside a section are ignored (JSON-RPC messages are one line each).
+//
+// The request options say what a transport carries beside the message, and which revision
+// the step's messages follow:
+//
+//	version=V    the protocol version the transport carries with the request: over HTTP the
+//	             MCP-Protocol-Version header; over stdio the version the connection
+//	             negotiated (the transport initializes it to V first when it is at another).
+//	             Without it the request goes with no header (stdio: a connection that has
+//	             negotiated nothing). See Server.Classify.
+//	schema=REV   the revision (2026-07-28, 2025-11-25, 2025-06-18) whose definitions the
+//	             step's request, reply and notifications are validated against. If absent:
+//	             V when it names one, else 2026-07-28. An initialize names the revision it
+//	             negotiates this way.
+//
+// The initialize-era vectors (legacy_*.txtar) expect what a stateless HTTP transport gets:
+// the client's capabilities unknown, log messages at Server.LegacyLogLevel, and no
+// listChanged or resources.subscribe in initialize (a transport that delivers them, stdio,
+// replaces those replies with Options.Replace).
 //
 // # Placeholders
 //
@@ -44,7 +64,10 @@
 //
 // # Schema definitions
 //
-// Each reply and notification is validated against its definition with wireschema:
+// Each reply and notification is validated against its definition in the step's revision
+// with wireschema (the initialize-era revisions lack the error object definitions: there
+// they check the code they stand for, and the message against the revision's error
+// response):
 //   - a definition whose name ends in "Response", the MCP error responses
 //     (UnsupportedProtocolVersionError, MissingRequiredClientCapabilityError,
 //     HeaderMismatchError) and the notifications are validated as the whole message;

@@ -32,6 +32,8 @@ var vectorInfo = fastmcp.Implementation{Name: "vectors", Version: "1.0.0"}
 
 var fixtures = map[string]func() *Fixture{
 	"echo":          echoFixture,
+	"echo_modern":   echoModernFixture,
+	"legacy":        legacyFixture,
 	"discover":      discoverFixture,
 	"empty":         func() *Fixture { return &Fixture{Info: vectorInfo} },
 	"mrtr":          mrtrFixture,

@@ -179,3 +179,11 @@ func discoverFixture() *Fixture {
 		},
 	}
 }
+
+// echoModernFixture is echoFixture on a server that serves 2026-07-28 only (Config.Dialects
+// [Modern]): initialize gets the modern-only answer.
+func echoModernFixture() *Fixture {
+	fx := echoFixture()
+	fx.Config.Dialects = []fastmcp.Dialect{fastmcp.Modern}
+	return fx
+}

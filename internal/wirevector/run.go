@@ -17,6 +17,13 @@ import (
 // request produced, in order. Run calls it once per step, in the order of the file.
 type Exchange func(req []byte) (reply []byte, notes [][]byte)
 
+// StepExchange is an Exchange that also gets the step, for what a transport carries beside
+// the message: st.Version, when st.HasVersion, is the protocol version (over HTTP the
+// MCP-Protocol-Version header; over stdio the version the connection negotiated, which a
+// connection at another version, or at none, reaches with an initialize of its own first).
+// RunSteps calls it once per step, in the order of the file.
+type StepExchange func(st Step, req []byte) (reply []byte, notes [][]byte)
+
 // Options adapt Run to a transport.
 type Options struct {
 	// ASCII says the transport writes 7-bit output (stdio escapes every non-ASCII character
@@ -40,8 +47,20 @@ type Replacement struct {
 }
 
 // Run runs the steps of v through exchange, comparing every reply and notification with
-// the vector byte for byte and validating each against its schema definition.
+// the vector byte for byte and validating each against its schema definition. A vector
+// whose steps need more than the request bytes ([Vector.Legacy]) is skipped: run it with
+// [RunSteps].
 func Run(t *testing.T, v *Vector, exchange Exchange, opts Options) {
+	t.Helper()
+	if v.Legacy() {
+		t.Skipf("%s carries protocol versions beside its requests: run it with RunSteps", v.File)
+	}
+	RunSteps(t, v, func(_ Step, req []byte) ([]byte, [][]byte) { return exchange(req) }, opts)
+}
+
+// RunSteps is Run for an exchange that carries each step's version (see [StepExchange]);
+// every vector runs.
+func RunSteps(t *testing.T, v *Vector, exchange StepExchange, opts Options) {
 	t.Helper()
 	vars := map[string]string{}
 	expect := func(line string) string {
@@ -63,9 +82,9 @@ func Run(t *testing.T, v *Vector, exchange Exchange, opts Options) {
 		}
 		req := substitute(t, where, st.Request, vars)
 		if st.RequestDef != "" {
-			Validate(t, where+" (request)", st.RequestDef, req)
+			ValidateRevision(t, where+" (request)", st.Schema, st.RequestDef, req)
 		}
-		reply, notes := exchange(req)
+		reply, notes := exchange(st, req)
 		if st.NoReply {
 			if reply != nil {
 				t.Fatalf("%s: want no reply, got\n%s", where, reply)
@@ -74,7 +93,7 @@ func Run(t *testing.T, v *Vector, exchange Exchange, opts Options) {
 			if want := expect(st.Reply); !matchExpected(want, reply, vars) {
 				t.Fatalf("%s: reply differs\nwant: %s\n got: %s\n%s", where, want, reply, firstDiff(want, reply))
 			}
-			Validate(t, where+" (reply)", st.ReplyDef, reply)
+			ValidateRevision(t, where+" (reply)", st.Schema, st.ReplyDef, reply)
 		}
 		if len(notes) != len(st.Notes) {
 			t.Fatalf("%s: want %d notifications, got %d:\n%s", where, len(st.Notes), len(notes), bytes.Join(notes, []byte("\n")))
@@ -83,7 +102,7 @@ func Run(t *testing.T, v *Vector, exchange Exchange, opts Options) {
 			if want := expect(st.Notes[i]); !matchExpected(want, n, vars) {
 				t.Fatalf("%s: notification %d differs\nwant: %s\n got: %s\n%s", where, i+1, want, n, firstDiff(want, n))
 			}
-			Validate(t, fmt.Sprintf("%s (notification %d)", where, i+1), st.NoteDefs[i], n)
+			ValidateRevision(t, fmt.Sprintf("%s (notification %d)", where, i+1), st.Schema, st.NoteDefs[i], n)
 		}
 	}
 }
@@ -97,6 +116,36 @@ func CoreExchange(s *fastmcp.Server, fx *Fixture) Exchange {
 		defer cancel()
 		reply := s.Dispatch(ctx, req, sink)
 		return reply, sink.notes
+	}
+}
+
+// CoreSteps serves each step as a stateless HTTP transport does, without HTTP: it decodes
+// the request, classifies it with the step's version (Server.Classify; a refusal is the
+// reply), and serves it with Handle, or with HandleLegacy for an initialize-era client the
+// transport knows nothing of (capabilities unknown, the log level Server.LegacyLogLevel, no
+// event delivery). A transport that keeps a connection's state (stdio) gets other
+// initialize and log replies where that state shows, which its own run replaces.
+func CoreSteps(s *fastmcp.Server, fx *Fixture) StepExchange {
+	return func(st Step, req []byte) ([]byte, [][]byte) {
+		sink := &vectorSink{server: s, fx: fx}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var m decode.Message
+		if err := s.Decoder().Decode(&m, req); err != nil {
+			return fastmcp.AppendDecodeError(nil, &m, err).Body, sink.notes
+		}
+		d, refusal := s.Classify(&m, []byte(st.Version), st.HasVersion)
+		var reply fastmcp.Reply
+		switch {
+		case refusal != nil && m.Kind() == decode.KindRequest:
+			reply.Body = decode.AppendError(nil, m.ID().Raw(), int64(refusal.Code), refusal.Message, refusal.Data, false)
+		case refusal != nil:
+		case d.Legacy():
+			reply = s.HandleLegacy(ctx, &m, &fastmcp.LegacyClient{Dialect: d, LogLevel: s.LegacyLogLevel()}, sink, nil)
+		default:
+			reply = s.Handle(ctx, &m, sink, nil)
+		}
+		return reply.Body, sink.notes
 	}
 }
 

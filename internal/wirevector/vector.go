@@ -5,10 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/internal/wireschema"
 )
 
 // Vector is one parsed vector file.
@@ -19,16 +22,35 @@ type Vector struct {
 	Steps   []Step
 }
 
+// Legacy reports whether a step of v needs what only [RunSteps] gives an exchange: a
+// protocol version carried beside the message, or messages of an initialize-era revision.
+func (v *Vector) Legacy() bool {
+	for _, st := range v.Steps {
+		if st.HasVersion || st.Schema != wireschema.Latest {
+			return true
+		}
+	}
+	return false
+}
+
 // Step is one request and what it must produce.
 type Step struct {
 	Line       int // of the request marker, for messages
 	Request    string
 	RequestDef string
-	NoReply    bool
-	Reply      string
-	ReplyDef   string
-	Notes      []string
-	NoteDefs   []string
+	// Version is the protocol version the transport carries beside the request (the
+	// MCP-Protocol-Version header over HTTP; over stdio, the version the connection
+	// negotiated with initialize), when HasVersion: the request marker's version=V.
+	Version    string
+	HasVersion bool
+	// Schema is the revision the step's messages are validated against: the marker's
+	// schema=REV, else Version when it names an embedded revision, else 2026-07-28.
+	Schema   string
+	NoReply  bool
+	Reply    string
+	ReplyDef string
+	Notes    []string
+	NoteDefs []string
 }
 
 var markerRE = regexp.MustCompile(`^-- (.+) --$`)
@@ -90,13 +112,10 @@ func Parse(file string, data []byte) (*Vector, error) {
 			if cur != nil && !cur.NoReply && cur.Reply == "" {
 				return nil, fmt.Errorf("%s:%d: the request at line %d has no reply section", file, s.line, cur.Line)
 			}
-			if len(s.args) > 1 {
-				return nil, fmt.Errorf("%s:%d: request takes at most one definition", file, s.line)
-			}
 			v.Steps = append(v.Steps, Step{Line: s.line})
 			cur = &v.Steps[len(v.Steps)-1]
-			if len(s.args) == 1 {
-				cur.RequestDef = s.args[0]
+			if err = parseRequestArgs(cur, s.args); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", file, s.line, err)
 			}
 			cur.Request, err = oneLine(s)
 		case "reply", "no reply":
@@ -149,6 +168,36 @@ func Parse(file string, data []byte) (*Vector, error) {
 		return nil, fmt.Errorf("%s:%d: the last request has no reply section", file, cur.Line)
 	}
 	return v, nil
+}
+
+// parseRequestArgs reads a request marker's arguments: at most one definition, and the
+// options version=V and schema=REV.
+func parseRequestArgs(st *Step, args []string) error {
+	for _, a := range args {
+		key, val, isOption := strings.Cut(a, "=")
+		switch {
+		case !isOption && st.RequestDef != "":
+			return fmt.Errorf("request takes at most one definition")
+		case !isOption:
+			st.RequestDef = a
+		case key == "version":
+			st.Version, st.HasVersion = val, true
+		case key == "schema":
+			if !slices.Contains(wireschema.Revisions(), val) {
+				return fmt.Errorf("schema=%s names no embedded revision", val)
+			}
+			st.Schema = val
+		default:
+			return fmt.Errorf("unknown request option %q", a)
+		}
+	}
+	if st.Schema == "" {
+		st.Schema = wireschema.Latest
+		if st.HasVersion && slices.Contains(wireschema.Revisions(), st.Version) {
+			st.Schema = st.Version
+		}
+	}
+	return nil
 }
 
 // Load parses every vector file in dir.

@@ -1,0 +1,80 @@
+package fastmcp
+
+import (
+	"context"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// The methods the initialize-era dialects have beside those of 2026-07-28 (server/discover
+// and subscriptions/listen they lack).
+const (
+	MethodInitialize           = methodInitialize
+	MethodPing                 = "ping"
+	MethodSetLevel             = "logging/setLevel"
+	MethodResourcesSubscribe   = "resources/subscribe"
+	MethodResourcesUnsubscribe = "resources/unsubscribe"
+)
+
+const (
+	legacyMRTRMessage       = "Invalid params: inputResponses and requestState are not part of protocol version "
+	legacyModernMetaMessage = "Invalid params: io.modelcontextprotocol/protocolVersion is not part of protocol version "
+)
+
+// serveLegacy resolves an initialize-era method (r's dialect), checks its capability and the
+// params those revisions lack, and serves it with the shared component code, which writes
+// the revision's shapes for r.dialect.
+func (s *Server) serveLegacy(ctx context.Context, r *Request, method []byte, dst []byte) ([]byte, error) {
+	var serve func(*Server, context.Context, *Request, []byte) ([]byte, error)
+	var needs componentKind
+	switch string(method) {
+	case methodInitialize:
+		return s.initialize(r, dst)
+	case MethodPing:
+		return appendEmptyResult(dst, r.ID()), nil
+	case MethodSetLevel:
+		return s.setLevel(r, dst)
+	case MethodToolsList:
+		r.method, serve, needs = MethodToolsList, (*Server).listTools, kindTool
+	case MethodToolsCall:
+		r.method, serve, needs = MethodToolsCall, (*Server).callTool, kindTool
+	case MethodPromptsList:
+		r.method, serve, needs = MethodPromptsList, (*Server).listPrompts, kindPrompt
+	case MethodPromptsGet:
+		r.method, serve, needs = MethodPromptsGet, (*Server).getPrompt, kindPrompt
+	case MethodResourcesList:
+		r.method, serve, needs = MethodResourcesList, (*Server).listResources, kindResource
+	case MethodResourceTemplates:
+		r.method, serve, needs = MethodResourceTemplates, (*Server).listTemplates, kindResource
+	case MethodResourcesRead:
+		r.method, serve, needs = MethodResourcesRead, (*Server).readResource, kindResource
+	case MethodResourcesSubscribe:
+		r.method, serve, needs = MethodResourcesSubscribe, (*Server).subscribe, kindResource
+	case MethodResourcesUnsubscribe:
+		r.method, serve, needs = MethodResourcesUnsubscribe, (*Server).unsubscribe, kindResource
+	case MethodComplete:
+		r.method, serve, needs = MethodComplete, (*Server).complete, kindCompletion
+	default:
+		return nil, ErrMethodNotFound // server/discover and subscriptions/listen included
+	}
+	if r.cat.kinds&needs != needs {
+		return nil, ErrMethodNotFound // the capability is not advertised
+	}
+	if err := legacyParams(r.msg, r.dialect); err != nil {
+		return nil, err
+	}
+	return serve(s, ctx, r, dst)
+}
+
+// legacyParams refuses the params of 2026-07-28 an initialize-era request cannot carry: the
+// multi round-trip retry (these revisions ask with server-to-client requests instead) and a
+// _meta protocol version (which would have made the request modern, see Server.Classify).
+func legacyParams(m *decode.Message, d Dialect) *Error {
+	switch {
+	case m.InputResponses().Present() || m.RequestState().Present():
+		return &Error{Code: CodeInvalidParams, Message: legacyMRTRMessage + d.Version()}
+	case m.ProtocolVersion().Present():
+		return &Error{Code: CodeInvalidParams, Message: legacyModernMetaMessage + d.Version()}
+	}
+	return nil
+}

@@ -1,0 +1,149 @@
+package stdio
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/wirevector"
+)
+
+// newLegacyServer is newTestServer with what the initialize-era tests call: "ask" (elicits
+// a name, and answers with what the client chose), "logs" (three info messages, one debug)
+// and the resource test://watched-resource.
+func newLegacyServer(tb testing.TB) (*fastmcp.Server, *testTools) {
+	tb.Helper()
+	s, tt := newTestServer(tb)
+	fastmcp.AddTool(s, fastmcp.Tool{Name: "ask"}, func(_ context.Context, r *fastmcp.Request, _ struct{}) (fastmcp.ToolResult, error) {
+		var answer struct {
+			Action  string `json:"action"`
+			Content struct {
+				Name string `json:"name"`
+			} `json:"content"`
+		}
+		if ok, err := r.InputResponse("name", &answer); err != nil || !ok {
+			if err != nil {
+				return fastmcp.ToolResult{}, err
+			}
+			return fastmcp.ToolResult{}, &fastmcp.InputRequired{Requests: map[string]fastmcp.InputRequest{
+				"name": fastmcp.ElicitForm("Your name?", json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)),
+			}}
+		}
+		return fastmcp.ToolResult{Text: answer.Action + " " + answer.Content.Name}, nil
+	})
+	fastmcp.AddTool(s, fastmcp.Tool{Name: "logs"}, func(ctx context.Context, r *fastmcp.Request, _ struct{}) (fastmcp.ToolResult, error) {
+		for _, m := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
+			if err := r.Log(ctx, fastmcp.LogInfo, "", m); err != nil {
+				return fastmcp.ToolResult{}, err
+			}
+		}
+		if err := r.Log(ctx, fastmcp.LogDebug, "", "detail"); err != nil {
+			return fastmcp.ToolResult{}, err
+		}
+		return fastmcp.ToolResult{Text: "logged"}, nil
+	})
+	s.AddResource(fastmcp.Resource{URI: "test://watched-resource", Name: "watched"}, func(context.Context, *fastmcp.Request, string) ([]fastmcp.ResourceContents, error) {
+		return []fastmcp.ResourceContents{{Text: "watched"}}, nil
+	})
+	return s, tt
+}
+
+// legacyE2E starts a connection to s and opens it at rev with the capabilities caps.
+func legacyE2E(t *testing.T, s *fastmcp.Server, cfg Config, rev, caps string) *client {
+	t.Helper()
+	c := startClient(t, func(cfg Config) error { return Serve(context.Background(), s, cfg) }, cfg)
+	c.send(initialize("0", rev, caps))
+	c.expect(rev, "InitializeResult", initializedE2E("0", rev))
+	c.send(initialized)
+	return c
+}
+
+// initializedE2E is the server's initialize result at rev: the connection carries list_changed
+// and resources/updated, so it advertises them.
+func initializedE2E(id, rev string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"result":{"protocolVersion":"` + rev + `","capabilities":{"logging":{},` +
+		`"resources":{"subscribe":true,"listChanged":true},"tools":{"listChanged":true}},"serverInfo":{"name":"test","version":"1.0.0"}}}`
+}
+
+// toolsListE2E is the tools/list result of newLegacyServer, the same on both revisions.
+const toolsListE2E = `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"ask","inputSchema":{"type":"object","properties":{}}},` +
+	`{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}},` +
+	`{"name":"logs","inputSchema":{"type":"object","properties":{}}},{"name":"panic","inputSchema":{"type":"object","properties":{}}},` +
+	`{"name":"progress","inputSchema":{"type":"object","properties":{"steps":{"type":"integer"}},"required":["steps"]}},` +
+	`{"name":"wait","inputSchema":{"type":"object","properties":{"key":{"type":"string"}},"required":["key"]}}]}}`
+
+func closeClean(t *testing.T, c *client) {
+	t.Helper()
+	rest, err := c.close()
+	require.NoError(t, err)
+	require.Empty(t, rest)
+}
+
+// initialize, then tools/list and tools/call, on each initialize-era revision.
+func TestLegacyE2EToolsOnEachRevision(t *testing.T) {
+	for _, rev := range []string{"2025-11-25", "2025-06-18"} {
+		t.Run(rev, func(t *testing.T) {
+			s, _ := newLegacyServer(t)
+			c := legacyE2E(t, s, Config{}, rev, `{}`)
+			c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+			c.expect(rev, "ListToolsResult", toolsListE2E)
+			c.send(legacyCallArgs("2", "echo", `{"text":"hi"}`))
+			c.expect(rev, "CallToolResult", textResult("2", `"hi"`))
+			c.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+			c.expect(rev, "EmptyResult", `{"jsonrpc":"2.0","id":3,"result":{}}`)
+			closeClean(t, c)
+		})
+	}
+}
+
+// legacyCallArgs is legacyCall with arguments.
+func legacyCallArgs(id, tool, args string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
+}
+
+// modern → 2025-11-25 → 2025-06-18 on one connection; a modern request stays modern.
+func TestLegacyE2EConnectionSwitches(t *testing.T) {
+	s, _ := newLegacyServer(t)
+	c := startClient(t, func(cfg Config) error { return Serve(context.Background(), s, cfg) }, Config{})
+	modern := func(id, text string) {
+		t.Helper()
+		line := c.rawLine()
+		require.Equal(t, `{"jsonrpc":"2.0","id":`+id+`,"result":{"resultType":"complete","content":[{"type":"text","text":"`+text+`"}],`+
+			`"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test","version":"1.0.0"}}}}`, line, "classification is per request")
+		wirevector.Validate(t, "modern echo", "CallToolResult", []byte(line))
+	}
+	c.send(call("1", "echo", `{"text":"a"}`))
+	modern("1", "a")
+	for i, rev := range []string{"2025-11-25", "2025-06-18"} {
+		id := string(rune('2' + 2*i))
+		c.send(initialize(id, rev, `{}`), initialized)
+		c.expect(rev, "InitializeResult", initializedE2E(id, rev))
+		c.send(legacyCallArgs("9", "echo", `{"text":"`+rev+`"}`))
+		c.expect(rev, "CallToolResult", textResult("9", `"`+rev+`"`))
+		c.send(call("10", "echo", `{"text":"modern"}`))
+		modern("10", "modern")
+	}
+	closeClean(t, c)
+}
+
+// logging/setLevel sets the level the connection's later requests log at.
+func TestLegacyE2ESetLevelThenLogs(t *testing.T) {
+	s, _ := newLegacyServer(t)
+	c := legacyE2E(t, s, Config{}, "2025-11-25", `{}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}}`)
+	c.expect("2025-11-25", "EmptyResult", `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	c.send(legacyCall("2", "logs"))
+	for _, m := range []string{`"info","data":"Tool execution started"`, `"info","data":"Tool processing data"`, `"info","data":"Tool execution completed"`, `"debug","data":"detail"`} {
+		c.expect("2025-11-25", "LoggingMessageNotification", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":`+m+`}}`)
+	}
+	c.expect("2025-11-25", "CallToolResult", textResult("2", `"logged"`))
+
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"error"}}`)
+	c.expect("2025-11-25", "EmptyResult", `{"jsonrpc":"2.0","id":3,"result":{}}`)
+	c.send(legacyCall("4", "logs"))
+	c.expect("2025-11-25", "CallToolResult", textResult("4", `"logged"`))
+	closeClean(t, c)
+}

@@ -1,0 +1,97 @@
+package streamable
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/pool"
+)
+
+const (
+	methodCancelled  = "notifications/cancelled"
+	methodInitialize = "initialize"
+)
+
+var (
+	errVersionRepeated = mismatch("MCP-Protocol-Version header is repeated")
+	// errNoVersion refuses a request that names no protocol version at all, neither in _meta
+	// nor in the header, when initialize-era dialects are served: the modern rule's -32602
+	// (400), worded for both kinds of client.
+	errNoVersion = &httpError{status: http.StatusBadRequest, code: fastmcp.CodeInvalidParams,
+		message: "Missing required request metadata: io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities" +
+			" (an initialize-era client sends the MCP-Protocol-Version header it negotiated)"}
+	errClientCancelled = errors.New("streamable: cancelled by the client")
+)
+
+// classify records in j the dialect that serves its request (fastmcp.Server.Classify, from
+// the request's _meta, its method and the one MCP-Protocol-Version header), or returns the
+// refusal: a repeated header (400 -32020), a version not served (400 -32022 naming those
+// served), no version at all (400 -32602, errNoVersion). The header is read only when the
+// request carries no modern _meta, which classifies it alone.
+func (ep *endpoint) classify(j *job, h Headers) (*httpError, []byte) {
+	m := &j.msg
+	var version []byte
+	has := false
+	if !m.ProtocolVersion().Present() {
+		switch vs := h.Values(HeaderProtocolVersion); len(vs) {
+		case 0:
+		case 1:
+			version, has = trimOWS(vs[0]), true
+		default:
+			return errVersionRepeated, nil
+		}
+	}
+	d, err := ep.srv.Classify(m, version, has)
+	if err != nil {
+		body := decode.AppendError(j.reply[:0], m.ID().Raw(), int64(err.Code), err.Message, err.Data, false)
+		return &httpError{status: http.StatusBadRequest}, body
+	}
+	if d == fastmcp.Modern && !has && !m.ProtocolVersion().Present() && ep.servesLegacy() {
+		return errNoVersion, nil
+	}
+	j.dialect = d
+	return nil, nil
+}
+
+// servesLegacy reports whether an initialize-era dialect is enabled.
+func (ep *endpoint) servesLegacy() bool {
+	return ep.srv.Serves(fastmcp.Legacy20251125) || ep.srv.Serves(fastmcp.Legacy20250618)
+}
+
+// cancelLegacy serves notifications/cancelled: the one running legacy request of principal
+// with that id is withdrawn (see inflight.cancel); an unknown, malformed or ambiguous id is
+// ignored, as the revisions ask.
+func (ep *endpoint) cancelLegacy(principal string, id decode.Value) {
+	if t := id.Type(); t != decode.TypeString && t != decode.TypeNumber {
+		return
+	}
+	ep.inflight.cancel(principal, id.Raw(), ep.withdraw)
+}
+
+// withdraw cancels j for its client, who will get no response: its event stream ends with no
+// response event, or its connection closes unanswered.
+func (ep *endpoint) withdraw(j *job) {
+	j.withdrawn.Store(true)
+	if ep.exec.Cancel(j.key, errClientCancelled) {
+		ep.stats.clientCancels.Add(1)
+	}
+}
+
+// register enters a legacy request (but initialize, which cannot be cancelled) in the
+// inflight registry under key, the executor key it will run under.
+func (ep *endpoint) register(j *job, key pool.Key) {
+	j.key = key
+	if j.dialect.Legacy() && string(j.msg.Method().Text()) != methodInitialize {
+		ep.inflight.add(j)
+	}
+}
+
+// legacyKey is a fresh executor key for a hosted legacy request, which the hosts otherwise
+// submit with none (they cancel through the owner context): notifications/cancelled cancels
+// by key. The top bit keeps them apart from the native listener's connection ids, should
+// both share an injected executor.
+func (ep *endpoint) legacyKey() pool.Key {
+	return pool.Key{Owner: 1<<63 | ep.owners.Add(1)}
+}
