@@ -50,6 +50,7 @@ func TestBinary(t *testing.T) {
 	}
 	t.Run("stdio", func(t *testing.T) { testServeStdio(t, bin, ver) })
 	t.Run("conformance fixtures and limit flags", func(t *testing.T) { testServeConformance(t, bin) })
+	t.Run("dialects", func(t *testing.T) { testServeDialects(t, bin) })
 	t.Run("pprof", func(t *testing.T) { testServePprof(t, bin) })
 	t.Run("usage errors", func(t *testing.T) { testUsageErrors(t, bin) })
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
@@ -301,6 +302,38 @@ func testServeConformance(t *testing.T, bin string) {
 	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
 }
 
+// testServeDialects: with --dialects 2026-07-28 alone, initialize gets the modern-only
+// answer naming the one version served.
+func testServeDialects(t *testing.T, bin string) {
+	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--dialects", "2026-07-28")
+	code, body := postLegacy(t, s.url, "",
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	assert.Equal(t, http.StatusNotFound, code)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}`, body)
+	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
+}
+
+// postLegacy sends one initialize-era request: no _meta, and MCP-Protocol-Version only when
+// version is not empty.
+func postLegacy(t *testing.T, url, version, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+	client := &http.Client{Timeout: 30 * time.Second}
+	defer client.CloseIdleConnections()
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, string(out)
+}
+
 // testServeStdio speaks newline-delimited JSON-RPC with serve --stdio: stdout carries only
 // replies; the end of stdin ends the process with 0, and so does SIGTERM.
 func testServeStdio(t *testing.T, bin, ver string) {
@@ -397,6 +430,9 @@ func testUsageErrors(t *testing.T, bin string) {
 		{[]string{"serve", "--pprof", "0.0.0.0:6060"}, "not a loopback address"},
 		{[]string{"serve", "--max-connections", "-1", "--addr", "127.0.0.1:0"}, "invalid config"},
 		{[]string{"serve", "--no-such-flag"}, "flag provided but not defined"},
+		{[]string{"serve", "--dialects", "2026-07-28,2024-11-05"}, `serve: --dialects: unknown protocol version "2024-11-05" (known: 2026-07-28,2025-11-25,2025-06-18)`},
+		{[]string{"serve", "--dialects", ","}, "serve: --dialects: no protocol version given"},
+		{[]string{"serve", "--dialects", "2025-06-18, 2025-06-18"}, `serve: --dialects: protocol version "2025-06-18" is listed twice`},
 		{[]string{"serve", "extra"}, "unexpected arguments"},
 		{[]string{"bogus"}, `unknown command "bogus"`},
 		// With no arguments the binary runs the default suite (suite.go), not the usage.
@@ -421,7 +457,7 @@ func testUsageErrors(t *testing.T, bin string) {
 func testHelp(t *testing.T, bin string) {
 	out, err := exec.Command(bin, "serve", "-h").CombinedOutput()
 	require.NoError(t, err)
-	for _, flag := range []string{"-addr", "-stack", "-fixtures", "-pprof", "-stdio", "-max-connections", "-head-timeout",
+	for _, flag := range []string{"-addr", "-stack", "-fixtures", "-dialects", "-pprof", "-stdio", "-max-connections", "-head-timeout",
 		"-read-timeout", "-body-timeout", "-max-header-bytes", "-max-body-bytes", "-request-timeout", "-drain-timeout",
 		"-max-subscriptions", "-keepalive-interval", "-allowed-origin-hosts", "-allowed-hosts", "-max-concurrency",
 		"-max-queue", "-max-line-bytes", "-write-timeout"} {
