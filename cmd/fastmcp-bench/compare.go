@@ -122,7 +122,7 @@ func compareCmd(ctx context.Context, args []string) int {
 	if o.quick {
 		o.applyQuick(fs)
 	}
-	if o.dialectList, err = parseDialects(o.dialects); err != nil {
+	if o.dialectList, err = parseCompareDialects(o.dialects); err != nil {
 		fmt.Fprintln(os.Stderr, "compare: --dialects:", err)
 		return 2
 	}
@@ -172,8 +172,9 @@ func (o *compareOptions) applyQuick(fs *flag.FlagSet) {
 	}
 }
 
-// parseDialects parses the --dialects list; each revision once.
-func parseDialects(s string) ([]loadtest.Dialect, error) {
+// parseCompareDialects parses compare's --dialects, the request forms of the load (serve's
+// --dialects, parseDialects, names the dialects a server serves); each revision once.
+func parseCompareDialects(s string) ([]loadtest.Dialect, error) {
 	var ds []loadtest.Dialect
 	for _, item := range splitList(s) {
 		d, err := loadtest.ParseDialect(item)

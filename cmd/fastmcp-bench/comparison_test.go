@@ -231,14 +231,14 @@ func TestHeapCounters(t *testing.T) {
 // TestCompareFlags: --dialects takes each revision once; --quick fills in what the command
 // line left unset.
 func TestCompareFlags(t *testing.T) {
-	ds, err := parseDialects("2026-07-28, legacy")
+	ds, err := parseCompareDialects("2026-07-28, legacy")
 	require.NoError(t, err)
 	assert.Equal(t, []loadtest.Dialect{loadtest.Dialect2026, loadtest.DialectLegacy}, ds)
-	_, err = parseDialects("2025-11-25,2025-11-25")
+	_, err = parseCompareDialects("2025-11-25,2025-11-25")
 	require.EqualError(t, err, "2025-11-25 given twice")
-	_, err = parseDialects("1999-01-01")
+	_, err = parseCompareDialects("1999-01-01")
 	require.Error(t, err)
-	_, err = parseDialects(" , ")
+	_, err = parseCompareDialects(" , ")
 	require.EqualError(t, err, "no revision given")
 
 	o := compareOptions{rounds: 3, duration: 5 * time.Second, warmup: time.Second, connections: 32, goals: true}
