@@ -29,6 +29,25 @@ func TestAllocsDispatch(t *testing.T) {
 	}
 }
 
+// TestAllocsLegacyBudget pins the initialize-era path to the 2026-07-28 budgets: tools/call
+// allocates no more than the modern call (2), and the first page of tools/list is served
+// from bytes precomputed for the dialect (none).
+func TestAllocsLegacyBudget(t *testing.T) {
+	s := newBenchServer(t)
+	c := &LegacyClient{Dialect: Legacy20251125, LogLevel: s.LegacyLogLevel()}
+	budgets := map[string]float64{"tools-call": 2, "tools-list": 0}
+	for _, bm := range legacyBenchMessages {
+		var m decode.Message
+		msg := []byte(bm.msg)
+		dst := make([]byte, 0, 1024)
+		dst = handleLegacyOnce(t, s, c, &m, msg, dst) // warm the caches
+		allocs := testing.AllocsPerRun(100, func() {
+			dst = handleLegacyOnce(t, s, c, &m, msg, dst)
+		})
+		assert.LessOrEqual(t, allocs, budgets[bm.method], bm.method)
+	}
+}
+
 // TestAllocsResultWriter checks that writing a result into a buffer with room allocates
 // nothing.
 func TestAllocsResultWriter(t *testing.T) {

@@ -91,3 +91,41 @@ func BenchmarkHandle(b *testing.B) {
 		})
 	}
 }
+
+// legacyBenchMessages are benchMessages' tools/call and tools/list in 2025-11-25, as a
+// stateless HTTP transport hands them to HandleLegacy (the version in its header).
+var legacyBenchMessages = []struct{ method, msg string }{
+	{"tools-call", `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"}}}`},
+	{"tools-list", `{"jsonrpc":"2.0","id":43,"method":"tools/list"}`},
+}
+
+// handleLegacyOnce decodes msg into m and serves it in 2025-11-25 into dst.
+func handleLegacyOnce(tb testing.TB, s *Server, c *LegacyClient, m *decode.Message, msg, dst []byte) []byte {
+	if err := s.Decoder().Decode(m, msg); err != nil {
+		tb.Fatal(err)
+	}
+	r := s.HandleLegacy(context.Background(), m, c, nil, dst[:0])
+	if r.Err != nil || r.Body == nil {
+		tb.Fatalf("reply %s", r.Body)
+	}
+	return r.Body
+}
+
+// BenchmarkDispatchLegacy is BenchmarkDispatch for the initialize-era path (decode plus
+// HandleLegacy), beside which the 2026-07-28 figures compare.
+func BenchmarkDispatchLegacy(b *testing.B) {
+	s := newBenchServer(b)
+	c := &LegacyClient{Dialect: Legacy20251125, LogLevel: s.LegacyLogLevel()}
+	for _, bm := range legacyBenchMessages {
+		b.Run("method="+bm.method, func(b *testing.B) {
+			var m decode.Message
+			msg := []byte(bm.msg)
+			dst := make([]byte, 0, 1024)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(msg)))
+			for b.Loop() {
+				dst = handleLegacyOnce(b, s, c, &m, msg, dst)
+			}
+		})
+	}
+}

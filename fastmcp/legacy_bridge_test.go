@@ -169,6 +169,7 @@ func TestBridgeRoundTrip(t *testing.T) {
 				}
 				assert.Equal(t, want, msg)
 				require.NoError(t, wireschema.Validate(tc.dialect.Version(), tc.def, []byte(msg)))
+				require.NoError(t, wireschema.Validate(tc.dialect.Version(), "JSONRPCRequest", []byte(msg)))
 				assert.Equal(t, 1, s.OutstandingRequests())
 
 				require.True(t, answerWith(t, s, id, "", tc.answer))
@@ -661,5 +662,106 @@ func FuzzAdaptInput(f *testing.F) {
 				}
 			}
 		}
+	})
+}
+
+// confirmServer has a tool that asks the user to confirm, as an initialize-era client sees it
+// through HandleLegacy.
+func confirmServer(t *testing.T, cfg *Config) *Server {
+	s := newTestServer(t, cfg)
+	s.AddRawTool(Tool{Name: "confirm", Description: "Asks for confirmation", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, r *Request, _ json.RawMessage) (ToolResult, error) {
+			var a struct {
+				Action  string
+				Content struct{ Username string }
+			}
+			ok, err := r.InputResponse("who", &a)
+			switch {
+			case err != nil:
+				return ToolResult{Text: "refused: " + err.Error(), IsError: true}, nil
+			case !ok:
+				return ToolResult{}, &InputRequired{Requests: map[string]InputRequest{"who": ElicitForm("Who are you?", formSchema)}}
+			}
+			return ToolResult{Text: a.Action + ": " + a.Content.Username}, nil
+		})
+	return s
+}
+
+// handleLegacyAsync serves one literal request through HandleLegacy on its own goroutine.
+func handleLegacyAsync(ctx context.Context, t *testing.T, s *Server, c *LegacyClient, sink Sink, req string) <-chan Reply {
+	var m decode.Message
+	require.NoError(t, s.Decoder().Decode(&m, []byte(req)))
+	out := make(chan Reply, 1)
+	go func() { out <- s.HandleLegacy(ctx, &m, c, sink, nil) }()
+	return out
+}
+
+const callConfirm = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`
+
+func TestHandleLegacyBridgesElicitation(t *testing.T) {
+	for _, tc := range []struct {
+		dialect Dialect
+		caps    string
+		want    string
+		answer  string
+		result  string
+	}{
+		{Legacy20251125, capsNew, reqFormNew, ansElicit, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"accept: testuser"}]}}`},
+		{Legacy20250618, "", reqFormOld, `"result":{"action":"decline"}`, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"decline: "}]}}`},
+		{Legacy20251125, "", reqFormNew, `"error":{"code":-32601,"message":"Method not found"}`, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"refused: fastmcp: Method not found (-32601)"}],"isError":true}}`},
+	} {
+		t.Run(tc.dialect.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := confirmServer(t, nil)
+				sink := newBridgeSink()
+				c := &LegacyClient{Dialect: tc.dialect, LogLevel: LogOff}
+				if tc.caps != "" {
+					c.Capabilities = []byte(tc.caps)
+				}
+				reply := handleLegacyAsync(t.Context(), t, s, c, sink, callConfirm)
+				msg := <-sink.sent
+				id := sentID(t, msg)
+				assert.Equal(t, strings.ReplaceAll(tc.want, "<ID>", id), msg)
+				rev := tc.dialect.Version()
+				require.NoError(t, wireschema.Validate(rev, "ElicitRequest", []byte(msg)))
+				require.NoError(t, wireschema.Validate(rev, "JSONRPCRequest", []byte(msg)))
+
+				require.True(t, answerWith(t, s, id, "", tc.answer))
+				r := <-reply
+				assert.Equal(t, tc.result, string(r.Body))
+				require.NoError(t, wireschema.Validate(rev, "CallToolResult", []byte(decode.Lookup(r.Body, "result").Raw())))
+				require.NoError(t, wireschema.Validate(rev, "JSONRPCResponse", r.Body))
+				assert.Zero(t, s.OutstandingRequests())
+			})
+		})
+	}
+}
+
+func TestHandleLegacyRerunsWhereItCanWait(t *testing.T) {
+	s := confirmServer(t, nil)
+	sink := newBridgeSink()
+	sink.cannotWait = true
+	r := <-handleLegacyAsync(t.Context(), t, s, &LegacyClient{Dialect: Legacy20251125, LogLevel: LogOff}, sink, callConfirm)
+	assert.Equal(t, Reply{Rerun: true}, r)
+	assert.Zero(t, s.OutstandingRequests())
+	assert.Empty(t, sink.notifications())
+}
+
+func TestHandleLegacyUnansweredEndsAtDeadline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := confirmServer(t, nil)
+		sink := newBridgeSink()
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second) // fake time in the bubble
+		defer cancel()
+		reply := handleLegacyAsync(ctx, t, s, &LegacyClient{Dialect: Legacy20250618, LogLevel: LogOff}, sink, callConfirm)
+		id := sentID(t, <-sink.sent)
+		r := <-reply
+		assert.Nil(t, r.Body, "the request's context ended: no response")
+		notes := sink.notifications()
+		require.Len(t, notes, 1)
+		assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"The request timed out"}}`, notes[0])
+		require.NoError(t, wireschema.Validate("2025-06-18", "CancelledNotification", []byte(notes[0])))
+		require.NoError(t, wireschema.Validate("2025-06-18", "JSONRPCNotification", []byte(notes[0])))
+		assert.Zero(t, s.OutstandingRequests())
 	})
 }

@@ -368,20 +368,10 @@ func (j *job) Notify(ctx context.Context, msg []byte) error {
 }
 
 // send writes msg, a message of owner (nil: of the connection), as one line and waits until
-// it is written. A legacy request's withdrawal of its own server-to-client request
-// (notifications/cancelled) is written even after the request's last word, since the
-// client still holds that request open; it is then not waited for.
+// it is written, the connection fails, or ctx ends.
 func (c *conn) send(ctx context.Context, msg []byte, owner *job) error {
-	line := msg
-	if !clean(msg) {
-		line = wire(new([]byte), msg)
-	}
-	written, err := c.put(line, owner, false)
-	if err == errRequestDone && owner.dialect.Legacy() && isCancelNotice(msg) {
-		_, err = c.put(line, nil, false)
-		return err
-	}
-	if err != nil {
+	written, err := c.queue(msg, owner)
+	if err != nil || written == nil {
 		return err
 	}
 	select {
@@ -392,6 +382,24 @@ func (c *conn) send(ctx context.Context, msg []byte, owner *job) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// queue puts msg, a message of owner (nil: of the connection), made ready for the wire, in
+// line for the writer, and returns the channel closed once it is written (nil: not to be
+// waited for). A legacy request's withdrawal of its own server-to-client request
+// (notifications/cancelled) is written even after the request's last word, since the
+// client still holds that request open; it is not waited for then.
+func (c *conn) queue(msg []byte, owner *job) (<-chan struct{}, error) {
+	line := msg
+	if !clean(msg) {
+		line = wire(new([]byte), msg)
+	}
+	written, err := c.put(line, owner, false)
+	if err == errRequestDone && owner.dialect.Legacy() && isCancelNotice(msg) {
+		_, err = c.put(line, nil, false)
+		return nil, err
+	}
+	return written, err
 }
 
 var _ fastmcp.Requester = (*job)(nil)

@@ -130,14 +130,26 @@ func (s eventSink) Notify(ctx context.Context, msg []byte) error {
 }
 
 // Request writes a server-to-client request of the job's request (elicitation, sampling,
-// roots) as one line, before the request's response, and returns once it is written. It
+// roots) as one line, before the request's response, and returns once it is written. Once
+// the line is queued it waits for the write even if ctx ends meanwhile (the write timeout
+// bounds the wait), so nil always means the client got the request, and an error that it
+// was not sent (or the connection failed): the caller knows which requests to withdraw. It
 // never answers fastmcp.ErrCannotWait: requests run on executor workers, where they may
 // wait for the client.
 func (j *job) Request(ctx context.Context, msg []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return j.c.send(ctx, msg, j)
+	written, err := j.c.queue(msg, j)
+	if err != nil || written == nil {
+		return err
+	}
+	select {
+	case <-written:
+		return nil
+	case <-j.c.stopped:
+		return errOutputClosed
+	}
 }
 
 // answer hands a response line from the client to the server-to-client request it answers.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -145,5 +147,86 @@ func TestLegacyE2ESetLevelThenLogs(t *testing.T) {
 	c.expect("2025-11-25", "EmptyResult", `{"jsonrpc":"2.0","id":3,"result":{}}`)
 	c.send(legacyCall("4", "logs"))
 	c.expect("2025-11-25", "CallToolResult", textResult("4", `"logged"`))
+	closeClean(t, c)
+}
+
+// elicitRequest is the elicitation/create line the "ask" tool makes the server write.
+func elicitRequest(id string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"elicitation/create","params":{"mode":"form","message":"Your name?",` +
+		`"requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}`
+}
+
+// A server-to-client elicitation round trip: the test plays the client. An answer for an id
+// nobody waits for is ignored and the next request served.
+func TestLegacyE2EElicitationRoundTrip(t *testing.T) {
+	s, _ := newLegacyServer(t)
+	c := legacyE2E(t, s, Config{}, "2025-11-25", `{"elicitation":{}}`)
+	c.send(`{"jsonrpc":"2.0","id":"fastmcp-unknown","result":{"action":"cancel"}}`)
+	c.send(legacyCall("1", "ask"))
+	req := c.rawLine()
+	id := lineID(req)
+	require.Equal(t, elicitRequest(id), req)
+	requireLegacyValid(t, "2025-11-25", "ElicitRequest", req)
+	c.send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"action":"accept","content":{"name":"Ada"}}}`)
+	c.expect("2025-11-25", "CallToolResult", textResult("1", `"accept Ada"`))
+	require.Zero(t, s.OutstandingRequests())
+	closeClean(t, c)
+}
+
+// An unanswered server-to-client request ends at the request's deadline: -32603, and the
+// server withdraws its request (in either order); the late answer is ignored.
+func TestLegacyE2EUnansweredTimesOut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, _ := newLegacyServer(t)
+		c := legacyE2E(t, s, Config{RequestTimeout: 5 * time.Second}, "2025-11-25", `{"elicitation":{}}`)
+		c.send(legacyCall("1", "ask"))
+		id := lineID(c.rawLine())
+		start := time.Now()
+		c.expectEither("2025-11-25",
+			"error", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Request execution timed out"}}`,
+			"CancelledNotification", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"The request timed out"}}`)
+		require.Equal(t, 5*time.Second, time.Since(start))
+		require.Zero(t, s.OutstandingRequests())
+		c.send(`{"jsonrpc":"2.0","id":`+id+`,"result":{"action":"decline"}}`, legacyCallArgs("2", "echo", `{"text":"next"}`))
+		c.expect("2025-11-25", "CallToolResult", textResult("2", `"next"`))
+		closeClean(t, c)
+	})
+}
+
+// notifications/cancelled mid-round-trip: no late response, the server withdraws its own
+// request, nothing stays outstanding.
+func TestLegacyE2ECancelMidRoundTrip(t *testing.T) {
+	s, _ := newLegacyServer(t)
+	c := legacyE2E(t, s, Config{}, "2025-06-18", `{"elicitation":{}}`)
+	c.send(legacyCall("1", "ask"))
+	id := lineID(c.rawLine())
+	c.send(cancel("1"))
+	c.expect("2025-06-18", "CancelledNotification", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"The request was cancelled"}}`)
+	require.Zero(t, s.OutstandingRequests())
+	c.send(legacyCallArgs("1", "echo", `{"text":"reused"}`))
+	c.expect("2025-06-18", "CallToolResult", textResult("1", `"reused"`))
+	closeClean(t, c)
+}
+
+// list_changed after a registration, resources/updated after an update of a subscribed URI.
+func TestLegacyE2EEvents(t *testing.T) {
+	synctest.Test(t, testLegacyE2EEvents)
+}
+
+func testLegacyE2EEvents(t *testing.T) {
+	s, _ := newLegacyServer(t)
+	c := legacyE2E(t, s, Config{}, "2025-11-25", `{}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"test://watched-resource"}}`)
+	c.expect("2025-11-25", "EmptyResult", `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	synctest.Wait() // the connection's events goroutine listens
+	fastmcp.AddTool(s, fastmcp.Tool{Name: "late"}, func(context.Context, *fastmcp.Request, struct{}) (fastmcp.ToolResult, error) {
+		return fastmcp.ToolResult{}, nil
+	})
+	c.expect("2025-11-25", "ToolListChangedNotification", `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	s.NotifyResourceUpdated("test://watched-resource")
+	c.expect("2025-11-25", "ResourceUpdatedNotification", `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"test://watched-resource"}}`)
+	s.NotifyResourceUpdated("test://other")
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	c.expect("2025-11-25", "EmptyResult", `{"jsonrpc":"2.0","id":2,"result":{}}`)
 	closeClean(t, c)
 }

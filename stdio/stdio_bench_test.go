@@ -64,6 +64,18 @@ func BenchmarkStdio(b *testing.B) {
 	}
 }
 
+// BenchmarkStdioLegacy measures tools/call in the 2025-11-25 dialect (after one initialize)
+// beside the 2026-07-28 form, in one run.
+func BenchmarkStdioLegacy(b *testing.B) {
+	for _, method := range []string{"tools-call", "legacy-tools-call"} {
+		for _, inflight := range []int{1, 64} {
+			b.Run("method="+method+"/inflight="+strconv.Itoa(inflight), func(b *testing.B) {
+				runStdioBench(b, memPipe, method, inflight, runtime.GOMAXPROCS(0))
+			})
+		}
+	}
+}
+
 // BenchmarkStdioOSPipe is BenchmarkStdio over OS pipes (os.Pipe), as a client process
 // talks to a server process.
 func BenchmarkStdioOSPipe(b *testing.B) {
@@ -98,6 +110,7 @@ func TestBenchmarkStdio(t *testing.T) {
 		n := driveStdio(t, p, "tools-call", 64, 2, 500)
 		require.Equal(t, 500, n)
 	}
+	require.Equal(t, 500, driveStdio(t, memPipe, "legacy-tools-call", 64, 2, 500))
 }
 
 func runStdioBench(b *testing.B, pipe pipePair, method string, inflight, workers int) {
