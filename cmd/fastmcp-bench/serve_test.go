@@ -46,7 +46,7 @@ func build(t *testing.T) string {
 func TestBinary(t *testing.T) {
 	bin := build(t)
 	ver := builtVersion(t, bin)
-	for _, stack := range []string{"fasthttp", "nethttp"} {
+	for _, stack := range []string{"fasthttp", "nethttp", "fasthttp-mount"} {
 		t.Run("serve demo/"+stack, func(t *testing.T) { testServeDemo(t, bin, stack, ver) })
 		t.Run("drain/"+stack, func(t *testing.T) { testServeDrain(t, bin, stack) })
 	}
