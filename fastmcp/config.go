@@ -129,11 +129,12 @@ type Config struct {
 	legacyLogLevel LogLevel // LegacyLogLevel parsed
 	// MaxInputRounds bounds the rounds of server-to-client requests one initialize-era
 	// request may make (a handler returning InputRequired again after its answers); past it
-	// the request is answered -32603. If zero, [DefaultMaxInputRounds].
+	// the request is answered -32603 "Too many input rounds". If zero,
+	// [DefaultMaxInputRounds]. Negative values are invalid.
 	MaxInputRounds int
 	// MaxOutstandingRequests bounds the server-to-client requests awaiting an answer, over
 	// the whole server; a handler asking for more gets -32603 "Server input request capacity
-	// exhausted". If zero, [DefaultMaxOutstandingRequests].
+	// exhausted". If zero, [DefaultMaxOutstandingRequests]. Negative values are invalid.
 	MaxOutstandingRequests int
 
 	// Limits bounds the messages Dispatch decodes (transports may decode themselves).

@@ -1,6 +1,8 @@
 // Package fastmcp is the protocol core of an MCP (Model Context Protocol) server for revision
 // 2026-07-28: the stateless protocol with no initialize handshake, where every request carries
-// its protocol version and client capabilities in params._meta.
+// its protocol version and client capabilities in params._meta; and beside it, for the clients
+// that open with initialize, the initialize-era revisions 2025-11-25 and 2025-06-18 (see
+// "Initialize-era dialects" below).
 //
 // The core knows no transport. A [Server] holds the registered tools, resources, resource
 // templates and prompts, and serves one JSON-RPC message at a time: [Server.Handle] serves a
@@ -86,7 +88,7 @@
 //
 // # Multi round-trip requests
 //
-// A server never sends requests to the client. A tools/call, prompts/get or resources/read
+// In 2026-07-28 a server never sends requests to the client. A tools/call, prompts/get or resources/read
 // handler that needs input returns an *[InputRequired] (as its error) naming what it asks:
 // [ElicitForm], [ElicitURL], [Sample] or [ListRoots]. The client gets an input_required result
 // with those inputRequests and a requestState, and retries the same request with a new id, its
@@ -99,12 +101,67 @@
 // client capabilities do not allow is -32021 with data.requiredCapabilities; a completion
 // handler cannot ask for input (-32603).
 //
+// # Initialize-era dialects
+//
+// [Config.Dialects] lists the revisions served, by default all three ([AllDialects]). A
+// transport asks [Server.Classify] which one serves each message, statelessly, from the
+// message and the version it carries beside it (the MCP-Protocol-Version header; on stdio the
+// version its connection negotiated): modern _meta is 2026-07-28, initialize opens the
+// newest initialize-era dialect served, a served legacy version selects that dialect, and an
+// unknown or disabled one is -32022 naming the versions served (HTTP 400). It serves the
+// first with [Server.Handle] and the others with [Server.HandleLegacy], passing what it knows
+// of the client ([LegacyClient]; stateless HTTP knows nothing: capabilities unknown, the log
+// level [Server.LegacyLogLevel], no event delivery). Without 2026-07-28 in Dialects a modern
+// request is -32022; without the initialize-era dialects initialize gets the modern-only
+// answer, -32601 naming the versions served.
+//
+// HandleLegacy serves initialize (it needs protocolVersion, a string; capabilities, an
+// object; clientInfo, an object with name and version strings, else -32602; a version served
+// is answered with itself, any other with the newest initialize-era version served, never an
+// error), ping and logging/setLevel (exactly {}; an invalid level is -32602), the list, get,
+// read, call and complete methods, and resources/subscribe and unsubscribe ({}; a uri string
+// is required, -32602; a connection holds at most [MaxResourceSubscriptions] URIs, -32602;
+// over stateless HTTP they are accepted and nothing is delivered). [Reply.Client] reports
+// the client's new state after initialize and logging/setLevel, for a transport that keeps it
+// (stdio). Results have the revision's own shapes: no resultType, cache hints or server
+// _meta (a handler's own _meta is kept); icons, and Implementation's description and
+// websiteUrl, only in 2025-11-25; listChanged and resources.subscribe advertised only where
+// the transport delivers them. Tools whose input or output schema the revision cannot
+// express (not "type":"object" at the root, a boolean property schema) are neither listed
+// nor callable there (-32602 "Unknown tool"); a structuredContent that is not an object is
+// left out. Differences in errors: a resource nothing serves is [CodeResourceNotFound]
+// (-32002); server/discover and subscriptions/listen are -32601; the 2026-07-28 retry params
+// inputResponses and requestState are -32602; errors are JSON-RPC errors of a valid request
+// (HTTP 200), never admission refusals. Cursors are bound to their dialect too (-32602
+// "Invalid pagination cursor" in another).
+//
+// One handler serves both eras. In an initialize-era dialect a handler's *[InputRequired] is
+// sent to the client as real requests (elicitation/create, sampling/createMessage,
+// roots/list, adapted to the revision) through the request's sink, which must be a
+// [Requester]; the transport hands the client's responses to [Server.Answer], and the handler
+// runs again with them: [Request.InputResponse] reads each answer (a client's error answer is
+// returned as its *Error) and [Request.State] the State of the previous round, kept in
+// process. A request may take [Config.MaxInputRounds] rounds ([DefaultMaxInputRounds], 8),
+// then it is -32603 "Too many input rounds"; at most [Config.MaxOutstandingRequests]
+// ([DefaultMaxOutstandingRequests], 10,000) requests await answers server-wide, past that
+// -32603 "Server input request capacity exhausted". An input the client cannot give (a
+// capability its initialize did not declare, or that its revision lacks, or a transport that
+// carries no requests) ends a tools/call with an isError result naming what is missing, so
+// the model can do without; a prompt or a resource answers -32021 with
+// data.requiredCapabilities, or -32603 "The transport cannot send requests to the client".
+// A client that never answers gets the request's deadline; a cancelled request sends no
+// reply, and the client is told its requests are withdrawn (notifications/cancelled). A
+// transport that runs the request where it cannot wait gets [Reply.Rerun] and serves it
+// again elsewhere (the handler then starts afresh).
+//
 // # Progress and logging
 //
 // [Request.Progress] sends notifications/progress when the request carried a progressToken,
 // and does nothing otherwise. [Request.Log] sends notifications/message when the request
 // carried a logLevel, at or above that level (logging is deprecated in 2026-07-28 but still
-// served). Both go to the request's own sink, before its reply; neither is ever sent on a
+// served); in an initialize-era dialect at or above the level of [LegacyClient.LogLevel]
+// (logging/setLevel on stdio; [Config.LegacyLogLevel], "info" by default, over stateless
+// HTTP). Both go to the request's own sink, before its reply; neither is ever sent on a
 // listen stream.
 //
 // # Subscriptions
@@ -197,7 +254,9 @@
 //   - When the client's capabilities are known (stdio, from initialize), asking for one it
 //     did not declare sends nothing and is -32021 "Missing required client capability", with
 //     data.requiredCapabilities naming each (elicitation.form, elicitation.url, sampling,
-//     sampling.tools, sampling.context, roots). Over stateless HTTP they are unknown: the
+//     sampling.tools, sampling.context, roots); a tools/call answers it, and a sink that is
+//     not a Requester, with an isError result instead (see Initialize-era dialects). Over
+//     stateless HTTP they are unknown: the
 //     request is sent, and a client without the feature answers with an error.
 //   - 2025-06-18 has no url elicitation and no sampling tools: asking for either there is
 //     -32021 naming elicitation.url or sampling.tools. Its elicitation/create carries no mode.

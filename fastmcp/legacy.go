@@ -12,7 +12,11 @@ import (
 // the list, call, get, read, complete and subscribe methods with the revision's result
 // shapes. A handler's InputRequired becomes real server-to-client requests through sink,
 // which must be a [Requester] for it, answered through [Server.Answer]; the handler then
-// runs again with the answers.
+// runs again with the answers, on this goroutine: HandleLegacy blocks until the request is
+// done, or returns [Reply.Rerun] at once when sink cannot wait here. Notifications and
+// responses are the transport's (it answers nothing for them). c is read, never changed; m
+// must stay valid until HandleLegacy returns. See the package documentation for the
+// errors.
 func (s *Server) HandleLegacy(ctx context.Context, m *decode.Message, c *LegacyClient, sink Sink, dst []byte) Reply {
 	return s.handleLegacy(ctx, m, c, sink, dst)
 }

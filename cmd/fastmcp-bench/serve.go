@@ -69,7 +69,7 @@ type serveOptions struct {
 
 func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", streamable.DefaultAddr, "TCP `address` to listen on (port 0 picks a free port)")
-	fs.StringVar(&o.stack, "stack", "fasthttp", "HTTP `stack`: fasthttp (the native listener) or nethttp (net/http with the streamable handler)")
+	fs.StringVar(&o.stack, "stack", "fasthttp", "HTTP `stack`: fasthttp (the native listener), nethttp (net/http with the streamable handler) or fasthttp-mount (a fasthttp.Server with the mounted streamable.RequestHandler)")
 	fs.StringVar(&o.fixtures, "fixtures", "demo", "comma-separated fixture `catalogs` to serve: "+strings.Join(fixtures.Names(), ", "))
 	fs.StringVar(&o.pprofAddr, "pprof", "", "serve net/http/pprof on this loopback `address` (a separate listener), e.g. 127.0.0.1:6060")
 	fs.BoolVar(&o.stdio, "stdio", false, "serve newline-delimited JSON-RPC on stdin/stdout instead of HTTP")
@@ -194,8 +194,10 @@ func serve(ctx context.Context, args []string) int {
 		ep, err = newFastHTTP(srv, o.httpConfig(logger))
 	case "nethttp":
 		ep, err = newNetHTTP(srv, o.httpConfig(logger))
+	case "fasthttp-mount":
+		ep, err = newFastMount(srv, o.httpConfig(logger))
 	default:
-		err = usageError(fmt.Sprintf("--stack: unknown stack %q (fasthttp or nethttp)", o.stack))
+		err = usageError(fmt.Sprintf("--stack: unknown stack %q (fasthttp, nethttp or fasthttp-mount)", o.stack))
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)

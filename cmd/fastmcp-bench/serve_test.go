@@ -20,6 +20,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/fastmcp-go/fastmcp/internal/wirevector"
 )
 
 func TestMain(m *testing.M) {
@@ -44,7 +46,7 @@ func build(t *testing.T) string {
 func TestBinary(t *testing.T) {
 	bin := build(t)
 	ver := builtVersion(t, bin)
-	for _, stack := range []string{"fasthttp", "nethttp"} {
+	for _, stack := range []string{"fasthttp", "nethttp", "fasthttp-mount"} {
 		t.Run("serve demo/"+stack, func(t *testing.T) { testServeDemo(t, bin, stack, ver) })
 		t.Run("drain/"+stack, func(t *testing.T) { testServeDrain(t, bin, stack) })
 	}
@@ -302,20 +304,47 @@ func testServeConformance(t *testing.T, bin string) {
 	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
 }
 
-// testServeDialects: with --dialects 2026-07-28 alone, initialize gets the modern-only
-// answer naming the one version served.
+const legacyInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+
+// testServeDialects: by default initialize negotiates 2025-11-25 and a legacy request is
+// served; --dialects restricts that: without 2025-11-25, initialize counter-offers
+// 2025-06-18 and a 2025-11-25 request is refused naming the versions served; with
+// 2026-07-28 alone, initialize gets the modern-only answer.
 func testServeDialects(t *testing.T, bin string) {
-	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--dialects", "2026-07-28")
-	code, body := postLegacy(t, s.url, "",
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	s := startServe(t, bin, "--addr", "127.0.0.1:0")
+	code, head, body := postLegacy(t, s.url, "", legacyInitialize)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Empty(t, head.Get("Mcp-Session-Id"), "stateless: no session id")
+	assert.Contains(t, body, `"result":{"protocolVersion":"2025-11-25",`)
+	wirevector.ValidateRevision(t, "initialize", "2025-11-25", "InitializeResult", []byte(body))
+	code, _, body = postLegacy(t, s.url, "2025-06-18", `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"result":{}}`, body)
+	wirevector.ValidateRevision(t, "ping", "2025-06-18", "EmptyResult", []byte(body))
+	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
+
+	s = startServe(t, bin, "--addr", "127.0.0.1:0", "--dialects", "2026-07-28,2025-06-18")
+	code, _, body = postLegacy(t, s.url, "", legacyInitialize)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `"result":{"protocolVersion":"2025-06-18",`)
+	wirevector.ValidateRevision(t, "initialize", "2025-06-18", "InitializeResult", []byte(body))
+	code, _, body = postLegacy(t, s.url, "2025-11-25", `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	assert.Equal(t, http.StatusBadRequest, code)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-06-18"],"requested":"2025-11-25"}}}`, body)
+	wirevector.Validate(t, "unsupported version", "UnsupportedProtocolVersionError", []byte(body))
+	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
+
+	s = startServe(t, bin, "--addr", "127.0.0.1:0", "--dialects", "2026-07-28")
+	code, _, body = postLegacy(t, s.url, "", legacyInitialize)
 	assert.Equal(t, http.StatusNotFound, code)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}`, body)
+	wirevector.Validate(t, "modern-only initialize", "MethodNotFoundError", []byte(body))
 	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
 }
 
 // postLegacy sends one initialize-era request: no _meta, and MCP-Protocol-Version only when
 // version is not empty.
-func postLegacy(t *testing.T, url, version, body string) (int, string) {
+func postLegacy(t *testing.T, url, version, body string) (int, http.Header, string) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	require.NoError(t, err)
@@ -331,7 +360,7 @@ func postLegacy(t *testing.T, url, version, body string) (int, string) {
 	defer resp.Body.Close()
 	out, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	return resp.StatusCode, string(out)
+	return resp.StatusCode, resp.Header, string(out)
 }
 
 // testServeStdio speaks newline-delimited JSON-RPC with serve --stdio: stdout carries only
