@@ -86,9 +86,9 @@ func (c *comparison) eraRatios() []eraRatio {
 	return out
 }
 
-// marked sets fastmcp's Goal.
+// marked sets the Goal of fastmcp on each of its stacks.
 func (r eraRatio) marked(metric string) eraRatio {
-	if r.Server == nameFastmcp {
+	if r.Server == nameFastmcp || strings.HasPrefix(r.Server, nameFastmcp+"-") {
 		r.Goal = r.eraGoal(metric)
 	}
 	return r

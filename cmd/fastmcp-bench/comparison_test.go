@@ -305,3 +305,20 @@ func TestWrkScripts(t *testing.T) {
 	}
 	assert.NotContains(t, wrkLegacyScript, "Mcp-Method", "a legacy client mirrors nothing")
 }
+
+// TestCompareStacks: --stacks names a fastmcp server per stack, each judged by the goal.
+func TestCompareStacks(t *testing.T) {
+	st, err := parseStacks("fasthttp, fasthttp-mount")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"fasthttp", "fasthttp-mount"}, st)
+	_, err = parseStacks("nethttp,nethttp")
+	require.EqualError(t, err, "nethttp given twice")
+	_, err = parseStacks("h2")
+	require.EqualError(t, err, `unknown stack "h2" (fasthttp, nethttp, fasthttp-mount)`)
+	assert.Equal(t, nameFastmcp, stackServer("fasthttp"))
+	assert.Equal(t, "fastmcp-nethttp", stackServer("nethttp"))
+
+	mount := eraRatio{Server: "fastmcp-fasthttp-mount", Value: 0.8, LegacyAllocs: 9.1, ModernAllocs: 8.1}
+	assert.Equal(t, "MISSED", mount.marked("rps").Goal)
+	assert.Empty(t, eraRatio{Server: "go-sdk", Value: 1}.marked("rps").Goal)
+}
