@@ -1,6 +1,10 @@
 // Package bench holds fastmcp's end-to-end Go benchmarks: the whole Streamable HTTP stack
 // (fasthttp listener, admission, decode, core, encode) over an in-memory listener, beside a
 // bare fasthttp handler that answers the same bytes with no MCP work, the in-process ceiling.
+// The echo call runs in both protocol paths (op=echo, 2026-07-28; op=echo-2025-11-25, the
+// initialize-era call with only its MCP-Protocol-Version header), and
+// TestLegacyEchoAllocsBudget holds the legacy path within 10% of the modern one's
+// allocations.
 // Names follow the key=value convention so benchstat can pivot them:
 //
 //	go test ./bench -run '^$' -bench . -benchmem -count 10 > new.txt

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
+	"github.com/fastmcp-go/fastmcp/internal/wireschema"
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
@@ -25,16 +26,27 @@ const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","i
 type op struct {
 	name, method, tool, body string
 	want                     string // a prefix of the reply body
+	// legacy marks an initialize-era request: the MCP-Protocol-Version header 2025-11-25
+	// only, as a legacy client sends its calls after the handshake (stateless: nothing else
+	// of the handshake reaches the call).
+	legacy bool
 }
 
 var ops = []op{
 	{"echo", "tools/call", "echo", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},` + meta + `}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"hello"}]`},
+		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"hello"}]`, false},
 	{"discover", "server/discover", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta + `}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{`},
+		`{"jsonrpc":"2.0","id":1,"result":{`, false},
 	{"tools-list", "tools/list", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{`},
+		`{"jsonrpc":"2.0","id":1,"result":{`, false},
+	{"echo-2025-11-25", "tools/call", "echo", legacyEchoBody, legacyEchoReply, true},
 }
+
+// The initialize-era echo call and fastmcp's whole reply to it.
+const (
+	legacyEchoBody  = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`
+	legacyEchoReply = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}`
+)
 
 // bareReply is what fastmcp answers the echo call: the bare server sends it with no MCP work.
 const bareReply = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"hello"}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"bench","version":"1.0.0"}}}}`
@@ -98,12 +110,16 @@ func (o *op) request(req *fasthttp.Request) {
 	req.SetRequestURI("http://127.0.0.1/mcp")
 	req.Header.SetContentType("application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.SetBodyString(o.body)
+	if o.legacy {
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		return
+	}
 	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", o.method)
 	if o.tool != "" {
 		req.Header.Set("Mcp-Name", o.tool)
 	}
-	req.SetBodyString(o.body)
 }
 
 // do sends one request and checks the status and the reply's start.
@@ -167,6 +183,9 @@ func BenchmarkDispatch(b *testing.B) {
 	require.NoError(b, err)
 	fixtures.Demo(core)
 	for _, o := range ops {
+		if o.legacy {
+			continue // Dispatch serves the modern dialect; the legacy one needs its transport's classification
+		}
 		b.Run("op="+o.name, func(b *testing.B) {
 			msg := []byte(o.body)
 			ctx := context.Background()
@@ -181,7 +200,8 @@ func BenchmarkDispatch(b *testing.B) {
 	}
 }
 
-// TestEndToEnd runs each benchmark body once, so `go test` keeps them working.
+// TestEndToEnd runs each benchmark body once, so `go test` keeps them working; the legacy
+// reply must be exactly the revision's CallToolResult, valid against its schema.
 func TestEndToEnd(t *testing.T) {
 	for _, o := range ops {
 		st := startFastmcp(t, 2)
@@ -189,6 +209,11 @@ func TestEndToEnd(t *testing.T) {
 		var resp fasthttp.Response
 		o.request(&req)
 		do(t, st.client, &req, &resp, o.want)
+		if o.legacy {
+			require.Equal(t, legacyEchoReply, string(resp.Body()))
+			wireschema.RequireValidRev(t, "2025-11-25", "JSONRPCResultResponse", resp.Body())
+			wireschema.RequireValidRev(t, "2025-11-25", "CallToolResult", []byte(legacyEchoReply[len(`{"jsonrpc":"2.0","id":1,"result":`):len(legacyEchoReply)-1]))
+		}
 		st.stop()
 	}
 	st := startBare(t, 2)

@@ -137,6 +137,19 @@ type Requester interface {
 // the request runs now.
 var ErrCannotWait = errors.New("fastmcp: the transport cannot wait for the client here")
 
+// unsupportedModernVersion is the -32022 of a request whose _meta names a version not served:
+// the modern rule, whose data.supported lists the per-request (modern) versions a client can
+// switch to, since the request was not an initialize. A server without the modern dialect
+// names the versions it serves instead.
+func (s *Server) unsupportedModernVersion(requested []byte) *Error {
+	if !s.Serves(Modern) {
+		return s.unsupportedVersion(requested)
+	}
+	data := append([]byte(`{"supported":["`+Version+`"],"requested":`), requested...)
+	data = append(data, '}')
+	return &Error{Code: CodeUnsupportedVersion, Message: "Unsupported protocol version", Data: data, admission: true}
+}
+
 // unsupportedVersion is -32022 with the versions served and the one requested (a JSON string
 // literal).
 func (s *Server) unsupportedVersion(requested []byte) *Error {

@@ -17,7 +17,7 @@ func (s *Server) checkMeta(r *Request) *Error {
 		return errInvalidMeta
 	}
 	if string(pv.Text()) != Version || !s.Serves(Modern) {
-		return s.unsupportedVersion(pv.Raw()) // Config.Dialects may leave 2026-07-28 out
+		return s.unsupportedModernVersion(pv.Raw()) // Config.Dialects may leave 2026-07-28 out
 	}
 	if lv := m.LogLevel(); lv.Present() {
 		level, ok := parseLogLevel(lv)

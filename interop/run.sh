@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The interop lane of `make test`: the official MCP conformance suite, the official TypeScript
-# client and the Inspector CLI against fastmcp-bench servers.
+# clients (the SDK 1.32.2 client and the 2.4.0 client) and the Inspector CLI against
+# fastmcp-bench servers, in both protocol eras: 2026-07-28 and the initialize-era 2025-11-25 and
+# 2025-06-18.
 #
 #   interop/run.sh              (from anywhere; `make interop` runs it)
 #   interop/run.sh --self-test  (only the test of the npm detection, interop/toolchain_test.sh)
@@ -12,8 +14,9 @@
 # 127.0.0.1:0 and always stopped on exit. Every step is bounded with `timeout`. The lane fails
 # (exit 1) when any step fails; lanes whose transport is not built yet are skipped with a
 # notice. Results of the conformance runs are kept in .tools/results/, with the suite's own
-# totals, unscored scenarios included, in .tools/results/<stack>/suite-summary.txt. The last
-# lines printed are the score of the 37 scored scenarios on each HTTP stack.
+# totals, unscored scenarios included, in .tools/results/<run>/suite-summary.txt. The last
+# lines printed are the scores of each requirement set (2026-07-28: 37 scored scenarios,
+# 2025-11-25: 30) on each HTTP stack.
 #
 # Environment: GO (default go), NPM (default npm), INTEROP_KEEP_RESULTS=1 keeps older results.
 set -euo pipefail
@@ -32,6 +35,8 @@ GO=${GO:-go}
 NPM=${NPM:-npm}
 SPEC=2026-07-28
 PENDING=(json-schema-2020-12 http-header-validation http-custom-header-server-validation)
+REQUIREMENTS=(2026-07-28 2025-11-25)   # the requirement sets scored, one closing line each
+LEGACY_SPECS=(2025-11-25 2025-06-18)   # the --spec-version runs that must have no FAILURE
 
 mkdir -p "$T/bin" "$T/logs" "$T/clients" "$T/results"
 if [ "${INTEROP_KEEP_RESULTS:-0}" != 1 ]; then
@@ -43,7 +48,7 @@ rm -f "$T"/logs/score-*.txt # this run's scores only, even when older results ar
 
 PIDS=()
 SUMMARY=()
-STACKS=() # the HTTP stacks whose conformance score closes the output
+STACKS=() # the HTTP stacks whose conformance scores close the output
 FAILED=0
 LANE_START=$SECONDS
 
@@ -171,13 +176,26 @@ start_server() {
   echo "interop: server '$name' at $SERVER_URL"
 }
 
-# conformance_gate LABEL URL: the official gate. Its full output goes to .tools/logs and its
-# summary (totals of every scenario, the 13 unscored ones included) to the results folder; the
-# console gets our score of the 37 scored scenarios (score.mjs), never the raw totals.
+# results_of STACK SET: the results folder (under .tools/results) of one conformance run: the
+# 2026-07-28 gate keeps the stack's own name.
+results_of() {
+  if [ "$2" = "$SPEC" ]; then echo "$1"; else echo "$1-$2"; fi
+}
+
+# conformance_gate STACK URL SET: one official run, `--requirements SET` (2026-07-28 or
+# 2025-11-25) or, for SET spec-VERSION, `--spec-version VERSION` (the active suite). Its full
+# output goes to .tools/logs and its summary (totals of every scenario, unscored ones included)
+# to the results folder; the console gets our score of the set (score.mjs), never the raw
+# totals.
 conformance_gate() {
-  local label=$1 url=$2 rc=0 log="$T/logs/conformance-$1.log" sum="$T/results/$1/suite-summary.txt"
-  conformance server --url "$url" --requirements "$SPEC" -o "$T/results/$label" >"$log" 2>&1 || rc=$?
-  mkdir -p "$T/results/$label"
+  local stack=$1 url=$2 set=$3 rc=0 run log sum
+  run=$(results_of "$stack" "$set")
+  log="$T/logs/conformance-$run.log" sum="$T/results/$run/suite-summary.txt"
+  case "$set" in
+    spec-*) conformance server --url "$url" --spec-version "${set#spec-}" -o "$T/results/$run" >"$log" 2>&1 || rc=$? ;;
+    *) conformance server --url "$url" --requirements "$set" -o "$T/results/$run" >"$log" 2>&1 || rc=$? ;;
+  esac
+  mkdir -p "$T/results/$run"
   sed -n '/=== SUMMARY ===/,$p' "$log" >"$sum"
   grep -a '^Not scored' "$sum" || true
   echo "suite totals, unscored scenarios included: ${sum#"$ROOT"/}"
@@ -185,16 +203,17 @@ conformance_gate() {
     echo "conformance exited $rc (full output: ${log#"$ROOT"/})"
     grep -a '^✗' "$sum" | sed 's/: [0-9]* passed, [0-9]* failed$//; s/^/  failing scenario: /' || true
   fi
-  score "$label" || rc=1
+  score "$stack" "$set" || rc=1
   return "$rc"
 }
 
-# score LABEL: scores .tools/results/LABEL (an empty or missing folder scores 0) into
-# .tools/logs/score-LABEL.txt, whose last line the summary repeats, and prints it.
+# score STACK SET: scores the results folder of STACK's SET run (an empty or missing folder
+# scores 0) into .tools/logs/score-RUN.txt, whose last line the summary repeats, and prints it.
 score() {
-  local rc=0
-  node "$ROOT/interop/score.mjs" "$T/results/$1" "$1" >"$T/logs/score-$1.txt" || rc=$?
-  cat "$T/logs/score-$1.txt"
+  local rc=0 run
+  run=$(results_of "$1" "$2")
+  node "$ROOT/interop/score.mjs" "$T/results/$run" "$1" "$2" >"$T/logs/score-$run.txt" || rc=$?
+  cat "$T/logs/score-$run.txt"
   return "$rc"
 }
 
@@ -210,40 +229,60 @@ conformance_pending() {
   return "$rc"
 }
 
-# conformance_lane LABEL URL: the gate plus the pending scenarios.
+# conformance_lane STACK URL: the 2026-07-28 gate plus its pending scenarios, the 2025-11-25
+# requirement set, and the initialize-era --spec-version runs.
 conformance_lane() {
-  local label=$1 url=$2 s
-  step "$label: conformance --requirements $SPEC (37 scored)" 300 conformance_gate "$label" "$url"
+  local stack=$1 url=$2 s
+  step "$stack: conformance --requirements $SPEC (37 scored)" 300 conformance_gate "$stack" "$url" "$SPEC"
   for s in "${PENDING[@]}"; do
-    step "$label: conformance pending scenario $s" 120 conformance_pending "$label" "$url" "$s"
+    step "$stack: conformance pending scenario $s" 120 conformance_pending "$stack" "$url" "$s"
+  done
+  step "$stack: conformance --requirements 2025-11-25 (30 scored)" 300 conformance_gate "$stack" "$url" 2025-11-25
+  for s in "${LEGACY_SPECS[@]}"; do
+    step "$stack: conformance --spec-version $s (no FAILURE)" 300 conformance_gate "$stack" "$url" "spec-$s"
   done
 }
 
-inspector_http() {
-  local url=$1 out
-  out=$(mcp-inspector --cli "$url" --transport http --protocol-era modern --method tools/list --format json)
+# inspector ERA TARGET...: the Inspector CLI in one protocol era (default: no --protocol-era,
+# which is legacy; auto; modern) against TARGET (a URL, or a command after --). initialize
+# must negotiate the era's version; then tools/list, and tools/call of echo (non-ASCII) and
+# region_echo (an x-mcp-header argument).
+inspector() {
+  local era=$1 want=2026-07-28 out
+  shift
+  # --format json right after the variadic --tool-arg, so the target is not read as a pair.
+  local flags=(--format json)
+  if [ "$era" = default ]; then want=2025-11-25; else flags+=(--protocol-era "$era"); fi
+  out=$(mcp-inspector --cli --method initialize "${flags[@]}" "$@")
+  grep -q "\"protocolVersion\":\"$want\"" <<<"$out" || { echo "initialize did not negotiate $want: ${out:0:300}"; return 1; }
+  out=$(mcp-inspector --cli --method tools/list "${flags[@]}" "$@")
   grep -q '"name":"echo"' <<<"$out" || { echo "tools/list lacks echo: ${out:0:300}"; return 1; }
-  out=$(mcp-inspector --cli "$url" --transport http --protocol-era modern --method tools/call \
-    --tool-name echo --tool-arg 'text=héllo from the inspector' --format json)
+  out=$(mcp-inspector --cli --method tools/call --tool-name echo --tool-arg 'text=héllo from the inspector' "${flags[@]}" "$@")
   grep -q '"text":"héllo from the inspector"' <<<"$out" || { echo "tools/call echo: ${out:0:300}"; return 1; }
-  out=$(mcp-inspector --cli "$url" --transport http --protocol-era modern --method tools/call \
-    --tool-name region_echo --tool-args-json '{"region":"eu-west1","text":"hi"}' --format json)
+  out=$(mcp-inspector --cli --method tools/call --tool-name region_echo \
+    --tool-args-json '{"region":"eu-west1","text":"hi"}' "${flags[@]}" "$@")
   grep -q '"text":"eu-west1: hi"' <<<"$out" || { echo "tools/call region_echo: ${out:0:300}"; return 1; }
-  echo "inspector: tools/list and tools/call (echo, region_echo) ok"
+  echo "inspector ($era era, $want): initialize, tools/list and tools/call (echo, region_echo) ok"
 }
 
-inspector_stdio() {
-  local out
-  out=$(mcp-inspector --cli --protocol-era modern --method tools/list --format json "$BIN" -- serve --stdio --fixtures demo)
-  grep -q '"name":"echo"' <<<"$out" || { echo "tools/list lacks echo: ${out:0:300}"; return 1; }
-  out=$(mcp-inspector --cli --protocol-era modern --method tools/call --tool-name echo --tool-arg 'text=héllo über stdio' \
-    --format json "$BIN" -- serve --stdio --fixtures demo)
-  grep -q '"text":"héllo über stdio"' <<<"$out" || { echo "tools/call echo: ${out:0:300}"; return 1; }
-  echo "inspector (stdio): tools/list and tools/call ok"
+inspector_http() { inspector "$2" "$1" --transport http; }
+
+inspector_stdio() { inspector "$1" "$BIN" -- serve --stdio --fixtures demo; }
+
+# clients_http STACK URL: every official client against one HTTP stack, each in every mode.
+clients_http() {
+  local stack=$1 url=$2 m
+  for m in pin auto legacy; do
+    step "$stack: client 2.4.0 --mode $m (clients/http.mjs)" 120 node "$T/clients/http.mjs" "$url" "$m"
+  done
+  step "$stack: SDK 1.32.2 client (clients/sdk.mjs http)" 120 node "$T/clients/sdk.mjs" http "$url"
+  for m in default auto modern; do
+    step "$stack: Inspector CLI, $m era" 120 inspector_http "$url" "$m"
+  done
 }
 
 export BIN T ROOT SPEC
-export -f inspector_http inspector_stdio conformance_gate conformance_pending score
+export -f inspector inspector_http inspector_stdio conformance_gate conformance_pending score results_of
 
 # ---- lanes -----------------------------------------------------------------------------------
 
@@ -254,39 +293,48 @@ start_server fasthttp --fixtures conformance,demo --addr 127.0.0.1:0 || rc=$?
 if [ "$rc" -eq 0 ]; then
   URL=$SERVER_URL
   conformance_lane fasthttp "$URL"
-  step "fasthttp: official client (clients/http.mjs)" 120 node "$T/clients/http.mjs" "$URL"
-  step "fasthttp: Inspector CLI --protocol-era modern" 120 inspector_http "$URL"
+  clients_http fasthttp "$URL"
 else
   record FAIL "fasthttp: server did not start" 0
 fi
 
-# 2. net/http with the streamable adapter (skipped until serve --stack nethttp exists).
-rc=0
-start_server nethttp --stack nethttp --fixtures conformance,demo --addr 127.0.0.1:0 || rc=$?
-case "$rc" in
-  0)
-    STACKS+=(nethttp)
-    URL=$SERVER_URL
-    conformance_lane nethttp "$URL"
-    step "nethttp: official client (clients/http.mjs)" 120 node "$T/clients/http.mjs" "$URL"
-    ;;
-  2) skip "nethttp: conformance and official client" "serve --stack nethttp is not available yet" ;;
-  *)
-    STACKS+=(nethttp)
-    record FAIL "nethttp: server did not start" 0
-    ;;
-esac
+# 2 and 3. net/http with the streamable adapter, and the streamable mount in a plain
+# fasthttp.Server (each skipped while serve does not build that stack).
+other_stack() {
+  local stack=$1 rc=0
+  start_server "$stack" --stack "$stack" --fixtures conformance,demo --addr 127.0.0.1:0 || rc=$?
+  case "$rc" in
+    0)
+      STACKS+=("$stack")
+      conformance_lane "$stack" "$SERVER_URL"
+      clients_http "$stack" "$SERVER_URL"
+      ;;
+    2) skip "$stack: conformance and official clients" "serve --stack $stack is not available yet" ;;
+    *)
+      STACKS+=("$stack")
+      record FAIL "$stack: server did not start" 0
+      ;;
+  esac
+}
+other_stack nethttp
+other_stack fasthttp-mount
 
-# 3. stdio (skipped until serve --stdio exists): the official client and the Inspector spawn it.
+# 4. stdio (skipped until serve --stdio exists): the official client and the Inspector spawn it.
 rc=0
 timeout 10 "$BIN" serve --stdio --fixtures demo </dev/null >/dev/null 2>"$T/logs/stdio-probe.stderr" || rc=$?
 if [ "$rc" -eq 2 ]; then
   sed 's/^/  /' "$T/logs/stdio-probe.stderr"
   skip "stdio: official client and Inspector" "serve --stdio is not available yet"
 else
-  step "stdio: official client (clients/stdio.mjs)" 120 \
-    node "$T/clients/stdio.mjs" "$BIN" serve --stdio --fixtures conformance,demo
-  step "stdio: Inspector CLI --protocol-era modern" 120 inspector_stdio
+  for m in pin auto legacy; do
+    step "stdio: client 2.4.0 --mode $m (clients/stdio.mjs)" 120 \
+      node "$T/clients/stdio.mjs" "$m" "$BIN" serve --stdio --fixtures conformance,demo
+  done
+  step "stdio: SDK 1.32.2 client (clients/sdk.mjs stdio)" 120 \
+    node "$T/clients/sdk.mjs" stdio "$BIN" serve --stdio --fixtures conformance,demo
+  for m in default auto modern; do
+    step "stdio: Inspector CLI, $m era" 120 inspector_stdio "$m"
+  done
 fi
 
 # ---- summary ---------------------------------------------------------------------------------
@@ -305,10 +353,13 @@ if [ "$FAILED" -ne 0 ]; then
 else
   echo "interop: all passed ($(count ok) steps ok, $(count skip) skipped)"
 fi
-# Last, the score of the scored scenarios on each HTTP stack: these are the closing
-# 'N passed, N failed' lines (a stack whose gate never ran scores 0).
-for label in "${STACKS[@]}"; do
-  [ -f "$T/logs/score-$label.txt" ] || score "$label" >/dev/null || true
-  tail -n 1 "$T/logs/score-$label.txt"
+# Last, the score of each requirement set on each HTTP stack: these are the closing
+# 'N passed, N failed' lines (a run that never happened scores 0).
+for stack in "${STACKS[@]}"; do
+  for set in "${REQUIREMENTS[@]}"; do
+    run=$(results_of "$stack" "$set")
+    [ -f "$T/logs/score-$run.txt" ] || score "$stack" "$set" >/dev/null || true
+    tail -n 1 "$T/logs/score-$run.txt"
+  done
 done
 [ "$FAILED" -eq 0 ] # the exit status

@@ -112,9 +112,3 @@ func TestKnownReply(t *testing.T) {
 	assert.Equal(t, KindEcho, k.check(reply("9", "hellp"), []byte("9"), text))
 	assert.Equal(t, KindJSON, k.check([]byte(`{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"hello"}]}`), []byte("9"), text))
 }
-
-// checkResponse is checkResponseAt without the offset.
-func checkResponse(body, id, text []byte) string {
-	kind, _ := checkResponseAt(body, id, text)
-	return kind
-}

@@ -88,8 +88,24 @@ func (c *conn) call(now time.Time, id int64) (kind string, fatal bool) {
 
 // roundTrip writes c.req and reads and checks the response against c.id and text.
 func (c *conn) roundTrip(now time.Time, text []byte) (kind string, fatal bool) {
+	if kind, fatal = c.exchange(now, &c.req); kind != "" {
+		return kind, fatal
+	}
+	if sc := c.resp.StatusCode(); sc != fasthttp.StatusOK {
+		return KindStatusPrefix + strconv.Itoa(sc), fatal
+	}
+	body, kind := c.replyBody()
+	if kind != "" {
+		return kind, fatal
+	}
+	return c.known.check(body, c.id, text), fatal
+}
+
+// exchange writes req and reads its response into c.resp. It returns "" or the error kind
+// of a failed write or read (fatal then), and whether the server closes the connection.
+func (c *conn) exchange(now time.Time, req *fasthttp.Request) (kind string, fatal bool) {
 	c.extend(now)
-	if err := c.req.Write(c.bw); err != nil {
+	if err := req.Write(c.bw); err != nil {
 		return kindOf(err, false), true
 	}
 	if err := c.bw.Flush(); err != nil {
@@ -103,22 +119,24 @@ func (c *conn) roundTrip(now time.Time, text []byte) (kind string, fatal bool) {
 	if err := c.resp.Read(c.br); err != nil {
 		return kindOf(err, c.br.Buffered() > 0), true
 	}
-	fatal = c.resp.ConnectionClose()
-	if sc := c.resp.StatusCode(); sc != fasthttp.StatusOK {
-		return KindStatusPrefix + strconv.Itoa(sc), fatal
-	}
+	return "", c.resp.ConnectionClose()
+}
+
+// replyBody returns the JSON-RPC message of c.resp: its body, or the last event of an event
+// stream; else the error kind.
+func (c *conn) replyBody() ([]byte, string) {
 	body := c.resp.Body()
 	ct := c.resp.Header.ContentType()
 	switch {
 	case bytes.HasPrefix(ct, []byte("application/json")):
 	case bytes.HasPrefix(ct, []byte("text/event-stream")):
 		if body, _ = lastEvent(body); body == nil {
-			return KindNoEvent, fatal
+			return nil, KindNoEvent
 		}
 	default:
-		return KindContentType, fatal
+		return nil, KindContentType
 	}
-	return c.known.check(body, c.id, text), fatal
+	return body, ""
 }
 
 // lastEvent returns the data of the last event of a complete text/event-stream body (the

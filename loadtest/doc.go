@@ -6,7 +6,11 @@
 // which connection was refused, closed unread or cut. By default every request is a
 // 2026-07-28 tools/call of the demo echo tool with its _meta and the mirrored
 // MCP-Protocol-Version, Mcp-Method and Mcp-Name headers (a legacy body would silently
-// measure another code path); Target.Dialect selects the initialize-era form.
+// measure another code path); Target.Dialect selects the initialize-era form (2025-11-25):
+// the call as a legacy client sends it after its handshake, without _meta and with only the
+// MCP-Protocol-Version header. Check performs that handshake first (initialize without the
+// header, which must negotiate 2025-11-25; notifications/initialized, which must get 202);
+// a stateless server keeps nothing of it, so the scenarios' calls do not repeat it.
 //
 //	res, err := loadtest.Throughput(ctx, loadtest.ThroughputConfig{
 //		Target:      loadtest.Target{URL: "http://127.0.0.1:8080/mcp"},
@@ -22,7 +26,9 @@
 // result object, and for the echo call the text of the first content block. A failed
 // request is counted under one error kind (refused, closed, timeout, status 503, jsonrpc
 // -32603, id-mismatch…) and every result reports them; a report with errors says so in its
-// notes. Nothing is dropped.
+// notes. Nothing is dropped. ThroughputResult.Answered also counts the warmup's checked
+// replies: what divides a server counter read before and after a run (compare's allocations
+// per request).
 //
 // # Closed and open loop
 //

@@ -47,6 +47,9 @@ type load struct {
 // loadResult is what a load measured after its warmup.
 type loadResult struct {
 	Requests int64 // checked successful responses
+	// Answered counts checked successful responses over the whole run, warmup included: the
+	// denominator of a server's counters read before and after it.
+	Answered int64
 	Errors   Errors
 	Elapsed  time.Duration // measured window
 	// Latency is from the intended send time (open loop) or the send (closed loop);
@@ -67,6 +70,7 @@ type worker struct {
 	latency, service, lag *hdrhistogram.Histogram
 	errors                Errors
 	requests              int64
+	answered              int64   // checked successes, warmup included
 	second                *worker // the second phase's measurements, when split
 }
 
@@ -136,6 +140,7 @@ func (l *load) run(ctx context.Context) *loadResult {
 	}
 	for _, w := range workers {
 		res.merge(w)
+		res.Answered += w.answered
 		if w.second != nil {
 			res.Second.merge(w.second)
 		}
@@ -207,6 +212,9 @@ func (l *load) closedWorker(ctx context.Context, w *worker, i int64, measureFrom
 		}
 		kind, fatal := c.call(sent, id)
 		got := time.Now()
+		if kind == "" {
+			w.answered++
+		}
 		if !sent.Before(measureFrom) && !got.After(end.Add(l.timeout)) {
 			w.phase(l, sent).result(kind, got.Sub(sent), got.Sub(sent), -1)
 		}
@@ -338,6 +346,9 @@ func (l *load) openWorker(ctx context.Context, w *worker, measureFrom time.Time,
 		sent := time.Now()
 		kind, fatal := c.call(sent, tok)
 		got := time.Now()
+		if kind == "" {
+			w.answered++
+		}
 		if !due.Before(measureFrom) {
 			// Sent early (within sleepEarly): measured from the send; sent late: from when it
 			// was due, the wait included. Either way from the earlier of the two.

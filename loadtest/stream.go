@@ -152,7 +152,11 @@ func callOnce(ctx context.Context, ep *endpoint, tool, args string, timeout time
 }
 
 // Check sends one echo call to t and checks the reply, as every scenario will: a quick way
-// to tell that a target is up and speaks the expected dialect.
+// to tell that a target is up and speaks the expected dialect. For DialectLegacy it first
+// performs the initialize-era handshake (initialize, which must negotiate 2025-11-25, and
+// notifications/initialized, which must get 202), as a client of that era does before its
+// calls; the scenarios' calls then carry only the MCP-Protocol-Version header, which is all a
+// stateless server keeps of the handshake.
 func Check(ctx context.Context, t Target) error {
 	ep, err := t.parse()
 	if err != nil {
@@ -163,6 +167,11 @@ func Check(ctx context.Context, t Target) error {
 		return fmt.Errorf("%w: %v", ErrTargetDown, err)
 	}
 	defer c.close()
+	if t.Dialect == DialectLegacy {
+		if err := c.handshake(time.Now()); err != nil {
+			return fmt.Errorf("loadtest: %s does not serve %s: %w", t.label(), LegacyVersion, err)
+		}
+	}
 	if kind, _ := c.call(time.Now(), 1); kind != "" {
 		return fmt.Errorf("loadtest: %s answered the echo call wrongly: %s", t.label(), kind)
 	}

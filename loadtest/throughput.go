@@ -37,6 +37,9 @@ type ThroughputResult struct {
 	// Requests counts checked successful responses in the window; RPS is per second.
 	Requests int64   `json:"requests"`
 	RPS      float64 `json:"rps"`
+	// Answered counts checked successful responses over the whole run, warmup included: what
+	// divides a server counter read before and after the run (allocations per request).
+	Answered int64 `json:"answered"`
 	// Latency is each request's time from send to checked response.
 	Latency Percentiles `json:"latency"`
 	// ServerCPU is the server's CPU time per request and ServerCores the cores it used on
@@ -78,6 +81,7 @@ func Throughput(ctx context.Context, cfg ThroughputConfig) (*ThroughputResult, e
 		Connections: l.conns,
 		Duration:    r.Elapsed,
 		Requests:    r.Requests,
+		Answered:    r.Answered,
 		Latency:     summarize(r.Service),
 		Errors:      r.Errors,
 	}

@@ -53,6 +53,7 @@ type conn struct {
 	readerDone chan struct{}
 	writerDone chan struct{}
 	listens    sync.WaitGroup // running listen goroutines
+	events     sync.WaitGroup // the running events goroutine of an initialize-era state
 
 	mu         sync.Mutex
 	inflight   idTable // admitted requests and open streams by id, until their last word
@@ -63,6 +64,7 @@ type conn struct {
 	stopErr    error // why output stopped for good; nil while it runs
 	readErr    error // a read error that ended the input
 	execErr    error // the executor was closed under the connection
+	legacy     legacyState
 
 	// halted is set once reading stopped or output stopped (reading false or stopErr set);
 	// backlog is len(pending). Both let the reader check for room without the lock.
@@ -96,6 +98,7 @@ func newConn(ctx context.Context, h handler, dec *decode.Decoder, ex *pool.Execu
 	c.out = newOutput(out, set.writeTimeout, func() { c.fail(ErrWriteTimeout) })
 	c.ctx, c.cancel = context.WithCancelCause(ctx)
 	c.jobCtx = context.WithoutCancel(ctx)
+	c.legacy.client.LogLevel = h.LegacyLogLevel()
 	c.writable.L = &c.mu
 	c.space.L = &c.mu
 	return c
@@ -108,6 +111,11 @@ func newConn(ctx context.Context, h handler, dec *decode.Decoder, ex *pool.Execu
 func (c *conn) put(line []byte, j *job, final bool) (written <-chan struct{}, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.putLocked(line, j, final)
+}
+
+// putLocked is put with c.mu held.
+func (c *conn) putLocked(line []byte, j *job, final bool) (written <-chan struct{}, err error) {
 	if j != nil {
 		if j.state != statePending {
 			return nil, errRequestDone
@@ -294,8 +302,10 @@ func (c *conn) executorDown(err error) {
 	c.mu.Unlock()
 }
 
-// closeListens ends every open stream without a final reply.
+// closeListens ends every open stream without a final reply, and the initialize-era
+// notifications.
 func (c *conn) closeListens() {
+	c.stopEvents()
 	var cancels []context.CancelFunc
 	c.mu.Lock()
 	var streams []*job
@@ -321,6 +331,7 @@ func (c *conn) waitListens() {
 	done := make(chan struct{})
 	go func() {
 		c.listens.Wait()
+		c.events.Wait()
 		close(done)
 	}()
 	t := time.NewTimer(c.set.writeTimeout)

@@ -13,13 +13,59 @@
 // it admitted has its outcome; open subscriptions/listen streams then end without a final
 // reply, as if the client had cancelled them.
 //
+// # Dialects
+//
+// One connection serves the 2026-07-28 dialect and the initialize-era revisions 2025-11-25
+// and 2025-06-18 (those [fastmcp.Config.Dialects] enables), each request in exactly one, as
+// [fastmcp.Server.Classify] chooses: the version the connection negotiated stands in for the
+// MCP-Protocol-Version header HTTP carries, so stdio and HTTP select dialects alike. A
+// request whose _meta names a protocol version is modern, whatever the connection
+// negotiated; initialize opens an initialize-era dialect; any other request is served in
+// the dialect initialize negotiated, or, before any initialize, by the modern rules (which
+// refuse a request without _meta). A client that never sends initialize is never given
+// initialize-era state.
+//
+// A successful initialize sets the connection's state: the negotiated revision, the
+// client's capabilities and a fresh set of resource subscriptions. A repeated initialize
+// replaces all of it (the client starts afresh at the version it negotiates now; its
+// earlier subscriptions are dropped). logging/setLevel sets the level of the
+// notifications/message initialize-era requests get; before any setLevel it is
+// [fastmcp.Config.LegacyLogLevel] (default "info"), the level stateless HTTP uses, so one
+// setting governs both transports. Requests run concurrently; each sees the state as it was
+// when it was admitted (read from the input), and an initialize or setLevel changes it
+// before its response is written, so the client's next request sees the change.
+// notifications/initialized is accepted silently; a response line from the client goes to
+// the server-to-client request it answers.
+//
+// While an initialize-era state lives, one goroutine writes the notifications its client
+// gets unasked: notifications/tools/list_changed, prompts/list_changed,
+// resources/list_changed when the catalog changes, and notifications/resources/updated for
+// the URIs it subscribed to (see [fastmcp.Server.ServeLegacyEvents]). It ends when a later
+// initialize replaces the state, when the input ends, and when serving stops.
+//
+// # Server-to-client requests
+//
+// An initialize-era handler that needs input (elicitation, sampling, roots; see
+// [fastmcp.InputRequired]) makes the server write real JSON-RPC requests to the client, one
+// line each, with ids the server mints, before the request's response. The client answers
+// with response lines, matched by id; the handler then runs again with the answers. The
+// reader keeps reading while handlers wait, and answers are handed over on the reader
+// itself, never queued behind requests, so a full executor cannot keep an answer from the
+// handler waiting for it. A response whose id matches no outstanding request (late,
+// repeated, or never asked) is ignored. The rounds and the requests outstanding are bounded
+// by [fastmcp.Config.MaxInputRounds] and [fastmcp.Config.MaxOutstandingRequests]; a client
+// that never answers holds its request until the request's deadline ([Config.RequestTimeout]),
+// which answers -32603 "Request execution timed out", after which the server withdraws its
+// own request with notifications/cancelled. That withdrawal, and the one that follows a
+// client's cancellation, is the only line written for a request after its last word.
+//
 // # Framing
 //
 // Each line holds one JSON-RPC message. Lines end with LF; a CR before the LF is dropped, so
 // CRLF is accepted. A UTF-8 byte order mark at the very start of the input is ignored, and so
 // are blank lines (nothing but spaces, tabs and CRs). A last line without a newline at the end
 // of input is served if it is within the limit. A batch (a JSON array) is refused with
-// -32600, as the 2026-07-28 protocol has no batches.
+// -32600: none of the revisions served has batches.
 //
 // Input is read in chunks of 64 KiB into a fixed buffer; a longer line is assembled in its
 // own buffer, which never grows past [Config.MaxLineBytes]. A line that passes the limit
@@ -58,9 +104,11 @@
 //
 // notifications/cancelled {"requestId": id, "reason"?: string} ends the request or stream
 // with that id at once: a queued request never runs, a running one sees its context
-// cancelled, no response is written for it, and the id can be reused by the very next
-// line. A notification whose reason is not a string is ignored as a whole, as is one that
-// names no request in flight.
+// cancelled (one awaiting the client's answer to a server-to-client request stops waiting,
+// and the server withdraws that request), no response is written for it, and the id can be
+// reused by the very next line. A notification whose reason is not a string is ignored as
+// a whole, as is one that names no request in flight, and one that names an initialize-era
+// initialize, which the client must not cancel.
 //
 // # Subscriptions
 //
@@ -127,6 +175,10 @@
 //     past the core's [fastmcp.Config.MaxSubscriptionBytes] (64 MiB), which bounds what all
 //     streams hold for their subscriptions; an acknowledged stream lets go of its line.
 //   - [Config.WriteTimeout], default [DefaultWriteTimeout] (5 s) per write: terminal.
+//   - The core's [fastmcp.Config.MaxInputRounds] (default 8) rounds of server-to-client
+//     requests per initialize-era request, and [fastmcp.Config.MaxOutstandingRequests]
+//     (default 10,000) awaiting answers: the errors are the core's (see package fastmcp).
+//     A request waiting for an answer holds its executor worker until its deadline.
 //
 // A request refused because the executor was closed gets -32603 "Request executor
 // unavailable"; Serve then stops reading, answers what it holds and returns an error

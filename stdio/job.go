@@ -50,6 +50,12 @@ type job struct {
 	lctx    context.Context    // a stream's context
 	lcancel context.CancelFunc // cancels lctx
 	slot    func()             // releases a stream's executor slot
+
+	// The dialect Classify chose at admission and, for an initialize-era request, the
+	// connection's state as it was then (see legacy.go).
+	dialect fastmcp.Dialect
+	client  fastmcp.LegacyClient
+	pinned  bool // an initialize-era initialize: notifications/cancelled does not apply
 }
 
 var jobs = sync.Pool{New: func() any { return new(job) }}
@@ -83,6 +89,7 @@ func (c *conn) putJob(j *job) {
 	}
 	j.line, j.out, j.esc, j.lid = j.line[:0], j.out[:0], j.esc[:0], j.lid[:0]
 	j.c, j.id, j.pkey, j.listen, j.opened, j.lctx, j.lcancel, j.slot = nil, requestID{}, pool.Key{}, false, false, nil, nil, nil
+	j.dialect, j.client, j.pinned = 0, fastmcp.LegacyClient{}, false
 	jobs.Put(j)
 }
 
@@ -107,10 +114,13 @@ func (c *conn) serveLine(j *job) {
 		c.admit(j)
 		return
 	case j.msg.Kind() == decode.KindNotification:
+		// notifications/initialized and the rest are accepted silently.
 		if string(j.msg.Method().Text()) == methodCancelled {
 			c.cancelRequest(&j.msg, j)
 		}
-	default: // a response is ignored; an invalid message gets the core's answer
+	case j.msg.Kind() == decode.KindResponse:
+		c.answer(&j.msg)
+	default: // an invalid message gets the core's answer
 		j.keep(c.h.Handle(c.ctx, &j.msg, nil, j.out[:0]).Body)
 		c.putReply(j, nil, false)
 	}
@@ -132,10 +142,6 @@ func (c *conn) admit(j *job) {
 	// The id is within bounds (Decode checked it). A string id's text lives in kbuf, which
 	// nothing changes until the job is recycled, after it has left the table.
 	j.id, _ = parseID(j.msg.ID(), &j.kbuf)
-	j.listen = fastmcp.IsStreaming(string(j.msg.Method().Text()))
-	if j.listen {
-		j.lctx, j.lcancel = context.WithCancel(c.ctx)
-	}
 	c.mu.Lock()
 	var refusal *fastmcp.Error
 	switch {
@@ -145,8 +151,12 @@ func (c *conn) admit(j *job) {
 		return
 	case c.inflight.get(j.id) != nil:
 		refusal = errDuplicateID
-	case j.listen && c.openListen >= c.set.maxSubscriptions:
-		refusal = fastmcp.ErrSubscriptionCapacity
+	default:
+		refusal = c.classifyLocked(j)
+		j.listen = j.dialect == fastmcp.Modern && fastmcp.IsStreaming(string(j.msg.Method().Text()))
+		if refusal == nil && j.listen && c.openListen >= c.set.maxSubscriptions {
+			refusal = fastmcp.ErrSubscriptionCapacity
+		}
 	}
 	if refusal != nil {
 		c.mu.Unlock()
@@ -165,6 +175,7 @@ func (c *conn) admit(j *job) {
 	c.mu.Unlock()
 
 	if j.listen {
+		j.lctx, j.lcancel = context.WithCancel(c.ctx)
 		c.startListen(j)
 		return
 	}
@@ -208,7 +219,7 @@ func (c *conn) refuse(j, owner *job, e *fastmcp.Error) {
 	if j.opened {
 		id = j.lid
 	}
-	j.out = decode.AppendError(j.out[:0], id, int64(e.Code), e.Message, nil, true)
+	j.out = decode.AppendError(j.out[:0], id, int64(e.Code), e.Message, e.Data, true)
 	c.putReply(j, owner, owner != nil)
 }
 
@@ -258,7 +269,7 @@ func (c *conn) runListen(j *job) {
 // cancelRequest applies notifications/cancelled (m, decoded into scratch's line): the
 // request or stream it names ends at once, with no response, and its id is free. A
 // notification whose reason is not a string is ignored as a whole, as is one naming no
-// request in flight.
+// request in flight, or an initialize-era initialize (which the client must not cancel).
 func (c *conn) cancelRequest(m *decode.Message, scratch *job) {
 	params := m.Params().Raw()
 	if reason := decode.Lookup(params, "reason"); reason.Present() && reason.Type() != decode.TypeString {
@@ -270,7 +281,7 @@ func (c *conn) cancelRequest(m *decode.Message, scratch *job) {
 	}
 	c.mu.Lock()
 	j := c.inflight.get(id)
-	if j == nil || j.state != statePending {
+	if j == nil || j.state != statePending || j.pinned {
 		c.mu.Unlock()
 		return
 	}
@@ -294,6 +305,10 @@ func (c *conn) cancelRequest(m *decode.Message, scratch *job) {
 // the connection) leaves the last word to Done, which the executor decided before it
 // cancelled the context.
 func (j *job) Run(ctx context.Context) error {
+	if j.dialect.Legacy() {
+		j.c.runLegacy(ctx, j)
+		return nil
+	}
 	j.keep(j.c.h.Handle(ctx, &j.msg, j, j.out[:0]).Body)
 	if len(j.out) > 0 {
 		j.c.putReply(j, j, true)
@@ -335,6 +350,9 @@ func (c *conn) lastWord(j *job, e *fastmcp.Error) {
 // last word, when ctx ends first, or when output has stopped.
 func (j *job) Notify(ctx context.Context, msg []byte) error {
 	if err := ctx.Err(); err != nil {
+		if j.dialect.Legacy() && isCancelNotice(msg) {
+			return j.c.send(context.WithoutCancel(ctx), msg, j)
+		}
 		return err
 	}
 	if j.listen && !j.opened {
@@ -346,25 +364,45 @@ func (j *job) Notify(ctx context.Context, msg []byte) error {
 		j.msg.Reset()
 		j.line = nil
 	}
-	line := msg
-	if !clean(msg) {
-		line = wire(new([]byte), msg)
-	}
-	written, err := j.c.put(line, j, false)
-	if err != nil {
+	return j.c.send(ctx, msg, j)
+}
+
+// send writes msg, a message of owner (nil: of the connection), as one line and waits until
+// it is written, the connection fails, or ctx ends.
+func (c *conn) send(ctx context.Context, msg []byte, owner *job) error {
+	written, err := c.queue(msg, owner)
+	if err != nil || written == nil {
 		return err
 	}
 	select {
 	case <-written:
 		return nil
-	case <-j.c.stopped:
+	case <-c.stopped:
 		return errOutputClosed
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
-var _ fastmcp.Sink = (*job)(nil)
+// queue puts msg, a message of owner (nil: of the connection), made ready for the wire, in
+// line for the writer, and returns the channel closed once it is written (nil: not to be
+// waited for). A legacy request's withdrawal of its own server-to-client request
+// (notifications/cancelled) is written even after the request's last word, since the
+// client still holds that request open; it is not waited for then.
+func (c *conn) queue(msg []byte, owner *job) (<-chan struct{}, error) {
+	line := msg
+	if !clean(msg) {
+		line = wire(new([]byte), msg)
+	}
+	written, err := c.put(line, owner, false)
+	if err == errRequestDone && owner.dialect.Legacy() && isCancelNotice(msg) {
+		_, err = c.put(line, nil, false)
+		return nil, err
+	}
+	return written, err
+}
+
+var _ fastmcp.Requester = (*job)(nil)
 var _ pool.Task = (*job)(nil)
 var _ pool.Releaser = (*job)(nil)
 

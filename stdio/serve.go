@@ -14,10 +14,17 @@ import (
 )
 
 // handler is the part of [fastmcp.Server] the transport uses. Tests substitute it to drive
-// subscriptions/listen streams without an event source.
+// subscriptions/listen streams without an event source, and the initialize-era core.
 type handler interface {
+	Classify(m *decode.Message, version []byte, hasVersion bool) (fastmcp.Dialect, *fastmcp.Error)
 	Handle(ctx context.Context, m *decode.Message, sink fastmcp.Sink, dst []byte) fastmcp.Reply
+	HandleLegacy(ctx context.Context, m *decode.Message, c *fastmcp.LegacyClient, sink fastmcp.Sink, dst []byte) fastmcp.Reply
+	Answer(m *decode.Message, principal string) bool
+	ServeLegacyEvents(ctx context.Context, ev *fastmcp.LegacyEvents, sink fastmcp.Sink) error
+	LegacyLogLevel() fastmcp.LogLevel
 }
+
+var _ handler = (*fastmcp.Server)(nil)
 
 // Serve serves s over newline-delimited JSON-RPC on cfg.Input and cfg.Output (by default the
 // process's standard input and output) until the end of input and until the requests it

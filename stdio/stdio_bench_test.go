@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -23,6 +24,16 @@ import (
 var benchMethods = map[string][2]string{
 	"tools-call": {`{"jsonrpc":"2.0","id":`, `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},` + meta + `}}` + "\n"},
 	"discover":   {`{"jsonrpc":"2.0","id":`, `,"method":"server/discover","params":{` + meta + `}}` + "\n"},
+	// The initialize-era forms, after benchPreambles' initialize.
+	"legacy-tools-call": {`{"jsonrpc":"2.0","id":`, `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}` + "\n"},
+	"legacy-ping":       {`{"jsonrpc":"2.0","id":`, `,"method":"ping"}` + "\n"},
+}
+
+// benchPreambles are the lines a method's connection opens with, each answered before the
+// requests start.
+var benchPreambles = map[string][]string{
+	"legacy-tools-call": {initialize(`"init"`, "2025-11-25", `{}`)},
+	"legacy-ping":       {initialize(`"init"`, "2025-11-25", `{}`)},
 }
 
 // pipePair returns the two ends of a one-way pipe.
@@ -45,6 +56,18 @@ func osPipe(tb testing.TB) (io.ReadCloser, io.WriteCloser) {
 // processor (see BenchmarkStdioVariants for the pool's default of 32).
 func BenchmarkStdio(b *testing.B) {
 	for _, method := range []string{"tools-call", "discover"} {
+		for _, inflight := range []int{1, 64} {
+			b.Run("method="+method+"/inflight="+strconv.Itoa(inflight), func(b *testing.B) {
+				runStdioBench(b, memPipe, method, inflight, runtime.GOMAXPROCS(0))
+			})
+		}
+	}
+}
+
+// BenchmarkStdioLegacy measures tools/call in the 2025-11-25 dialect (after one initialize)
+// beside the 2026-07-28 form, in one run.
+func BenchmarkStdioLegacy(b *testing.B) {
+	for _, method := range []string{"tools-call", "legacy-tools-call"} {
 		for _, inflight := range []int{1, 64} {
 			b.Run("method="+method+"/inflight="+strconv.Itoa(inflight), func(b *testing.B) {
 				runStdioBench(b, memPipe, method, inflight, runtime.GOMAXPROCS(0))
@@ -87,6 +110,7 @@ func TestBenchmarkStdio(t *testing.T) {
 		n := driveStdio(t, p, "tools-call", 64, 2, 500)
 		require.Equal(t, 500, n)
 	}
+	require.Equal(t, 500, driveStdio(t, memPipe, "legacy-tools-call", 64, 2, 500))
 }
 
 func runStdioBench(b *testing.B, pipe pipePair, method string, inflight, workers int) {
@@ -107,13 +131,26 @@ func runStdioBench(b *testing.B, pipe pipePair, method string, inflight, workers
 // workers of the executor it owns.
 func driveStdio(tb testing.TB, pipe pipePair, method string, inflight, workers, n int) int {
 	s, _ := newTestServer(tb)
+	return driveHandler(tb, s, s.Decoder(), pipe, method, inflight, workers, n)
+}
+
+// driveHandler is driveStdio with the handler h.
+func driveHandler(tb testing.TB, h handler, dec *decode.Decoder, pipe pipePair, method string, inflight, workers, n int) int {
 	inR, inW := pipe(tb)
 	outR, outW := pipe(tb)
 	served := make(chan error, 1)
 	go func() {
-		served <- Serve(context.Background(), s, Config{Input: inR, Output: outW, Pool: quietPool(pool.Config{MaxConcurrency: workers})})
+		served <- serve(context.Background(), h, dec, Config{Input: inR, Output: outW, Pool: quietPool(pool.Config{MaxConcurrency: workers})})
 		_ = outW.Close()
 	}()
+	r := bufio.NewReaderSize(outR, 64<<10)
+	for _, line := range benchPreambles[method] {
+		_, err := io.WriteString(inW, line+"\n")
+		require.NoError(tb, err)
+		reply, err := r.ReadSlice('\n')
+		require.NoError(tb, err)
+		require.NotContains(tb, string(reply), `"error":`, "the preamble %s", line)
+	}
 
 	// The client's writer sends whenever fewer than inflight requests are outstanding, in
 	// bursts, and flushes each burst; its reader counts responses and wakes the writer once
@@ -147,7 +184,6 @@ func driveStdio(tb testing.TB, pipe pipePair, method string, inflight, workers, 
 	}()
 
 	ok := 0
-	r := bufio.NewReaderSize(outR, 64<<10)
 	for got := 1; got <= n; got++ {
 		line, err := r.ReadSlice('\n')
 		if err != nil {

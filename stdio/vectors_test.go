@@ -26,20 +26,141 @@ import (
 // sends a barrier request after it and reads up to the barrier's reply: anything written
 // before it for the line is reported as a reply. When the file ends, the input is closed and
 // nothing more may be written.
+//
+// A step's version (version=V, the MCP-Protocol-Version header over HTTP) is, on stdio, the
+// version a connection negotiated: each step goes on a connection at its version, opened
+// with an initialize of the exchange's own when there is none yet, and a step without one
+// on a connection that negotiated nothing. A step whose initialize succeeds moves its
+// connection to the version it negotiated. What differs from the stateless core by design is
+// replaced (see stdioReplacements).
 func TestVectors(t *testing.T) {
 	steps := 0
 	for _, v := range wirevector.Load(t, filepath.Join("..", "fastmcp", "testdata", "vectors")) {
 		steps += len(v.Steps)
 		t.Run(strings.TrimSuffix(v.File, ".txtar"), func(t *testing.T) {
 			s, fx := wirevector.NewFixtureServer(t, v.Setup)
-			c := startClient(t, func(cfg Config) error { return Serve(context.Background(), s, cfg) }, Config{})
-			wirevector.Run(t, v, vectorExchange(t, c, s, fx), wirevector.Options{ASCII: true})
-			rest, err := c.close()
-			require.NoError(t, err)
-			require.Empty(t, rest, "output after the last reply of %s", v.File)
+			conns := &vectorConns{t: t, s: s, fx: fx, byVersion: map[string]*vectorConn{}}
+			wirevector.RunSteps(t, v, conns.exchange, wirevector.Options{ASCII: true, Replace: stdioReplacements(t, s, v)})
+			conns.close(v.File)
 		})
 	}
 	t.Logf("%d vector steps through stdio", steps)
+}
+
+// vectorConns are the connections of one vector file, by the version each negotiated ("":
+// none).
+type vectorConns struct {
+	t         *testing.T
+	s         *fastmcp.Server
+	fx        *wirevector.Fixture
+	byVersion map[string]*vectorConn
+	all       []*client
+}
+
+type vectorConn struct {
+	c        *client
+	exchange wirevector.Exchange
+}
+
+// conn returns the connection at version (a version stdio cannot be at, one the server does
+// not serve as an initialize-era dialect, is a connection that negotiated nothing).
+func (vc *vectorConns) conn(version string) *vectorConn {
+	if d := fastmcp.ParseDialect(version); !d.Legacy() || !vc.s.Serves(d) {
+		version = ""
+	}
+	if c := vc.byVersion[version]; c != nil {
+		return c
+	}
+	c := startClient(vc.t, func(cfg Config) error { return Serve(context.Background(), vc.s, cfg) }, Config{})
+	vc.all = append(vc.all, c)
+	conn := &vectorConn{c: c, exchange: vectorExchange(vc.t, c, vc.s, vc.fx)}
+	if version != "" {
+		c.send(`{"jsonrpc":"2.0","id":"vector-initialize","method":"initialize","params":{"protocolVersion":"` + version +
+			`","capabilities":{"sampling":{},"elicitation":{},"roots":{}},"clientInfo":{"name":"vectors","version":"1.0.0"}}}`)
+		requireNegotiated(vc.t, c.rawLine(), version)
+	}
+	vc.byVersion[version] = conn
+	return conn
+}
+
+func (vc *vectorConns) exchange(st wirevector.Step, req []byte) ([]byte, [][]byte) {
+	conn := vc.conn(st.Version)
+	reply, notes := conn.exchange(req)
+	if v := negotiated(reply); v != "" {
+		for k, c := range vc.byVersion {
+			if c == conn {
+				delete(vc.byVersion, k)
+			}
+		}
+		vc.byVersion[v] = conn // an older connection at v is no longer used
+	}
+	return reply, notes
+}
+
+func (vc *vectorConns) close(file string) {
+	for _, c := range vc.all {
+		rest, err := c.close()
+		require.NoError(vc.t, err)
+		require.Empty(vc.t, rest, "output after the last reply of %s", file)
+	}
+}
+
+// negotiated returns the protocolVersion of an initialize result line, "" for anything else.
+func negotiated(line []byte) string {
+	var r struct {
+		Result *struct {
+			ProtocolVersion string          `json:"protocolVersion"`
+			ServerInfo      json.RawMessage `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(line, &r) != nil || r.Result == nil || r.Result.ServerInfo == nil {
+		return ""
+	}
+	return r.Result.ProtocolVersion
+}
+
+func requireNegotiated(t *testing.T, line, version string) {
+	t.Helper()
+	require.Equal(t, version, negotiated([]byte(line)), "the exchange's own initialize: %s", line)
+	requireLegacyValid(t, version, "InitializeResult", line)
+}
+
+// stdioReplacements are the replies stdio gives by design where a stateless transport gives
+// the vector's:
+//   - a connection carries list_changed and resources/updated, so initialize advertises them;
+//   - a connection cannot be at a version the server does not serve (initialize counter-offers
+//     one it serves), so a request "with" such a version goes on a connection that negotiated
+//     nothing, and the modern rules answer it (unreachableVersion, by method).
+func stdioReplacements(t *testing.T, s *fastmcp.Server, v *wirevector.Vector) map[int]wirevector.Replacement {
+	const (
+		stateless = `"prompts":{},"resources":{},"tools":{}`
+		stdio     = `"prompts":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"tools":{"listChanged":true}`
+	)
+	out := map[int]wirevector.Replacement{}
+	for _, st := range v.Steps {
+		switch d := fastmcp.ParseDialect(st.Version); {
+		case st.ReplyDef == "InitializeResult" && strings.Contains(st.Reply, stateless):
+			out[st.Line] = wirevector.Replacement{Reply: strings.Replace(st.Reply, stateless, stdio, 1), ReplyDef: st.ReplyDef,
+				Why: "a stdio connection delivers list_changed and resources/updated"}
+		case st.HasVersion && d != fastmcp.Modern && !s.Serves(d):
+			var req struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(st.Request), &req))
+			r, ok := unreachableVersion[req.Method]
+			require.True(t, ok, "%s:%d: add the modern answer to %s to unreachableVersion", v.File, st.Line, req.Method)
+			out[st.Line] = wirevector.Replacement{Reply: strings.Replace(r.Reply, "ID", string(req.ID), 1), ReplyDef: r.ReplyDef,
+				Why: "stdio cannot be at version " + st.Version + ": the modern rules answer"}
+		}
+	}
+	return out
+}
+
+// unreachableVersion is the modern answer, by method, to a request sent without _meta on a
+// connection that negotiated nothing (ID stands for the request's id).
+var unreachableVersion = map[string]wirevector.Replacement{
+	"ping": {Reply: `{"jsonrpc":"2.0","id":ID,"error":{"code":-32601,"message":"Method not found"}}`, ReplyDef: "MethodNotFoundError"},
 }
 
 // vectorExchange sends one vector request on c and collects its reply and notifications,

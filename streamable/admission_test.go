@@ -79,7 +79,7 @@ func testAdmission(t *testing.T, addr string) {
 			idErr("3", -32020, "MCP-Protocol-Version header is missing or repeated")},
 		{"unsupported version", rawPost("/mcp", `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-12-31","io.modelcontextprotocol/clientCapabilities":{}}}}`,
 			host, ct, acc, "MCP-Protocol-Version: 2099-12-31", "Mcp-Method: tools/list"), 400,
-			`{"jsonrpc":"2.0","id":4,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25","2025-06-18"],"requested":"2099-12-31"}}}`},
+			`{"jsonrpc":"2.0","id":4,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2099-12-31"}}}`},
 		{"unknown method", rawPost("/mcp", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{`+meta+`}}`, with("Mcp-Method: ping")...), 404, idErr("5", -32601, "Method not found")},
 		{"missing Mcp-Name", rawPost("/mcp", call("6", "echo", `{"text":"x"}`), with("Mcp-Method: tools/call")...), 400, idErr("6", -32020, "Mcp-Name header is missing or repeated")},
 		{"wrong Mcp-Name", rawPost("/mcp", call("6", "echo", `{"text":"x"}`), with("Mcp-Method: tools/call", "Mcp-Name: other")...), 400, idErr("6", -32020, "Mcp-Name header does not match the request")},

@@ -64,7 +64,7 @@ func (ep *endpoint) servesLegacy() bool {
 // with that id is withdrawn (see inflight.cancel); an unknown, malformed or ambiguous id is
 // ignored, as the revisions ask.
 func (ep *endpoint) cancelLegacy(principal string, id decode.Value) {
-	if t := id.Type(); t != decode.TypeString && t != decode.TypeNumber {
+	if t := id.Type(); t != decode.TypeString && t != decode.TypeInteger && t != decode.TypeNumber {
 		return
 	}
 	ep.inflight.cancel(principal, id.Raw(), ep.withdraw)

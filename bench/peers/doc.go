@@ -4,7 +4,17 @@
 // answers every POST with the bytes fastmcp sends for the echo call, doing no MCP work: the
 // ceiling of the network stack.
 //
+// Each server takes both protocol paths on one endpoint, told apart per request as fastmcp
+// does: a request with the 2026-07-28 _meta is modern (go-sdk serves that revision only on
+// stateless handlers); one with only the MCP-Protocol-Version header 2025-11-25 is an
+// initialize-era call, which both SDKs serve statelessly without a prior initialize (go-sdk
+// synthesizes the handshake's state for each request; mcp-go's stateless session manager
+// accepts the missing session id). compare still performs the handshake once, as a legacy
+// client would, to check that the era is served.
+//
 // It is a module of its own so that the fastmcp module never depends on the peers. Each
-// program takes -addr (default 127.0.0.1:0) and prints one JSON line, {"url":"http://…/mcp"},
-// once listening, as `fastmcp-bench serve` does.
+// program takes -addr (default 127.0.0.1:0) and -pprof (a loopback address for
+// net/http/pprof, none by default) and prints one JSON line once listening,
+// {"url":"http://…/mcp","pprof":"http://…/debug/pprof/"}, as `fastmcp-bench serve --pprof`
+// does (package internal/announce).
 package peers

@@ -129,7 +129,7 @@ func TestBenchBinary(t *testing.T) {
 		assert.Regexp(t, `sse-keepalive RSS/stream = [\d.]+ KiB \(goal ≤ 20 KiB: (ok|MISSED)\)`, out)
 		assert.Regexp(t, `heap\+stacks/stream\s+[\d.]+ KiB`, out)
 		assert.NotContains(t, out, "stream not measured", "compare measures the memory it reports")
-		assert.Regexp(t, `second\s+\d+ req/s`, out)
+		assert.Regexp(t, `second\s+2026-07-28\s+\d+ req/s`, out, "a row per server and protocol revision")
 		_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	})
 

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,15 +28,31 @@ func init() {
 
 const compareUsage = `Usage: fastmcp-bench compare [throughput|latency] [flags]
 
-Runs one scenario against several endpoints in turn, in interleaved rounds, and prints the
-median of each with ratios. The endpoints are fastmcp (fastmcp-bench serve, a child process),
-with --peers the servers of the nested module bench/peers (built here with the Go toolchain:
-an echo tool on go-sdk v1.8.0 and on mcp-go v1.2.1, and a bare fasthttp server answering the
-same bytes with no MCP work, the ceiling of the network stack), and any --target NAME=URL.
+Runs one scenario against several endpoints in turn, in interleaved rounds (odd rounds in
+reverse order), and prints the median of each with ratios. The endpoints are fastmcp
+(fastmcp-bench serve, a child process), with --peers the servers of the nested module
+bench/peers (built here with the Go toolchain: an echo tool on go-sdk v1.8.0 and on mcp-go
+v1.2.1, and a bare fasthttp server answering the same bytes with no MCP work, the ceiling of
+the network stack), and any --target NAME=URL.
+
+Every server is driven in each revision of --dialects, one row each: 2026-07-28 (the request
+carries its _meta and mirrors MCP-Protocol-Version, Mcp-Method and Mcp-Name) and 2025-11-25
+(the initialize era: the call as a legacy client sends it after its handshake, with only the
+MCP-Protocol-Version header; the check before the rounds performs that handshake). Ratios
+compare targets of one revision; a "legacy/modern" line per server divides its 2025-11-25
+figures by its 2026-07-28 ones (goal for fastmcp: rps ≥ 0.90× and allocations ≤ 1.10×). A
+server that fails the check in a revision is shown as not served, with the reason, except
+fastmcp's and the --targets' 2026-07-28 check, which must pass. --stacks serves fastmcp on
+more HTTP stacks, each its own server (the goals judge the native listener's).
+
+For the servers it starts, throughput also reports the server's CPU per request
+(/proc/PID/stat) and its heap allocations per request (runtime.MemStats of the heap profile,
+read before and after each run, less the reading's own cost).
 
 --pin puts every server on CPU 0 and the generator on CPU 1 (taskset), as the reference
 measurements did. --generator wrk drives the same requests with wrk (apt-get install wrk)
 so anyone can cross-check the generator; --generator both runs the two in each round.
+--quick is a bounded first look. Load only goes to loopback addresses.
 
 Flags:
 `
@@ -52,8 +69,11 @@ type compareOptions struct {
 	jsonFile, htmlFile      string
 	cpuProfileServer        string
 	serverCPU, generatorCPU int
-	goals                   bool
+	goals, quick            bool
 	goalStreams, goalRuns   int
+	dialects, stacks        string
+	dialectList             []loadtest.Dialect
+	stackList               []string
 }
 
 type targetsFlag struct{ v *[]string }
@@ -91,11 +111,26 @@ func compareCmd(ctx context.Context, args []string) int {
 	fs.BoolVar(&o.goals, "goals", true, "after throughput, measure fastmcp's other goals: latency at half its maximum, --goal-streams listen streams, --goal-runs drains")
 	fs.IntVar(&o.goalStreams, "goal-streams", 10000, "listen streams of the goal run")
 	fs.IntVar(&o.goalRuns, "goal-runs", 20, "consecutive drain runs of the goal run")
+	fs.StringVar(&o.dialects, "dialects", loadtest.ProtocolVersion+","+loadtest.LegacyVersion,
+		"comma-separated protocol `revisions` every server is driven with, each its own row: 2026-07-28 (_meta and mirrored headers), 2025-11-25 (the initialize era: the header only)")
+	fs.StringVar(&o.stacks, "stacks", "fasthttp", "comma-separated HTTP `stacks` fastmcp is served on, one server each: fasthttp (the native listener, named fastmcp), nethttp, fasthttp-mount (named fastmcp-nethttp, fastmcp-fasthttp-mount)")
+	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		return 2
+	}
+	if o.quick {
+		o.applyQuick(fs)
+	}
+	if o.dialectList, err = parseCompareDialects(o.dialects); err != nil {
+		fmt.Fprintln(os.Stderr, "compare: --dialects:", err)
+		return 2
+	}
+	if o.stackList, err = parseStacks(o.stacks); err != nil {
+		fmt.Fprintln(os.Stderr, "compare: --stacks:", err)
 		return 2
 	}
 	scen := "throughput"
@@ -124,6 +159,74 @@ func compareCmd(ctx context.Context, args []string) int {
 		return repin(ctx, &o, args)
 	}
 	return compare(ctx, &o, scen)
+}
+
+// applyQuick sets the --quick values of the flags the command line did not set.
+func (o *compareOptions) applyQuick(fs *flag.FlagSet) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	quick := map[string]func(){
+		"rounds":      func() { o.rounds = 2 },
+		"duration":    func() { o.duration = 300 * time.Millisecond },
+		"warmup":      func() { o.warmup = 100 * time.Millisecond },
+		"connections": func() { o.connections = 4 },
+		"goals":       func() { o.goals = false },
+	}
+	for name, apply := range quick {
+		if !set[name] {
+			apply()
+		}
+	}
+}
+
+// parseCompareDialects parses compare's --dialects, the request forms of the load (serve's
+// --dialects, parseDialects, names the dialects a server serves); each revision once.
+func parseCompareDialects(s string) ([]loadtest.Dialect, error) {
+	var ds []loadtest.Dialect
+	for _, item := range splitList(s) {
+		d, err := loadtest.ParseDialect(item)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(ds, d) {
+			return nil, fmt.Errorf("%s given twice", d)
+		}
+		ds = append(ds, d)
+	}
+	if len(ds) == 0 {
+		return nil, errors.New("no revision given")
+	}
+	return ds, nil
+}
+
+// compareStacks are the HTTP stacks of serve --stack.
+var compareStacks = []string{"fasthttp", "nethttp", "fasthttp-mount"}
+
+// parseStacks parses --stacks; each stack once.
+func parseStacks(s string) ([]string, error) {
+	var out []string
+	for _, st := range splitList(s) {
+		switch {
+		case !slices.Contains(compareStacks, st):
+			return nil, fmt.Errorf("unknown stack %q (%s)", st, strings.Join(compareStacks, ", "))
+		case slices.Contains(out, st):
+			return nil, fmt.Errorf("%s given twice", st)
+		}
+		out = append(out, st)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no stack given")
+	}
+	return out, nil
+}
+
+// stackServer names fastmcp served on stack: fastmcp itself on the native listener, whose
+// figures the goals judge.
+func stackServer(stack string) string {
+	if stack == "fasthttp" {
+		return nameFastmcp
+	}
+	return nameFastmcp + "-" + stack
 }
 
 // repin runs this command again under taskset on the generator's CPU.
@@ -178,28 +281,30 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 			c.stop()
 		}
 	}()
-	type endpoint struct {
-		name string
-		t    loadtest.Target
-		c    *child
+	// A server is one process (or --target URL); it has one endpoint per protocol revision.
+	type server struct {
+		name  string
+		url   string
+		c     *child
+		given bool // a --target: its 2026-07-28 check must pass
 	}
-	var eps []endpoint
+	var servers []server
 	bin, err := self()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		return 1
 	}
-	argv := []string{bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo"}
-	if o.cpuProfileServer != "" {
-		argv = append(argv, "--pprof", "127.0.0.1:0")
+	for _, stack := range o.stackList {
+		// --pprof: the heap profile's counters give the allocations per request.
+		name := stackServer(stack)
+		fc, err := startChild(ctx, name, serverCPU, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--stack", stack, "--pprof", "127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			return 1
+		}
+		children = append(children, fc)
+		servers = append(servers, server{name: name, url: fc.url, c: fc, given: true})
 	}
-	fc, err := startChild(ctx, nameFastmcp, serverCPU, argv...)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "compare:", err)
-		return 1
-	}
-	children = append(children, fc)
-	eps = append(eps, endpoint{nameFastmcp, loadtest.Target{URL: fc.url, Name: nameFastmcp, PID: fc.pid()}, fc})
 	if o.peers {
 		bins, err := buildPeers(ctx, o.peersDir, live)
 		if err != nil {
@@ -207,13 +312,13 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 			return 1
 		}
 		for _, p := range peerList {
-			c, err := startChild(ctx, p.name, serverCPU, bins[p.name], "-addr", "127.0.0.1:0")
+			c, err := startChild(ctx, p.name, serverCPU, bins[p.name], "-addr", "127.0.0.1:0", "-pprof", "127.0.0.1:0")
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "compare:", err)
 				return 1
 			}
 			children = append(children, c)
-			eps = append(eps, endpoint{p.name, loadtest.Target{URL: c.url, Name: p.name, PID: c.pid()}, c})
+			servers = append(servers, server{name: p.name, url: c.url, c: c})
 		}
 	}
 	for _, t := range o.targets {
@@ -222,13 +327,7 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 			fmt.Fprintf(os.Stderr, "compare: --target %q: want NAME=URL\n", t)
 			return 2
 		}
-		eps = append(eps, endpoint{name, loadtest.Target{URL: url, Name: name}, nil})
-	}
-	for _, ep := range eps {
-		if err := loadtest.Check(ctx, ep.t); err != nil {
-			fmt.Fprintf(os.Stderr, "compare: %s: %v\n", ep.name, err)
-			return 1
-		}
+		servers = append(servers, server{name: name, url: url, given: true})
 	}
 
 	cmp := &comparison{Scenario: scen, Metric: "rps", Rounds: o.rounds, Pinned: o.pin,
@@ -242,8 +341,30 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 	default:
 		cmp.Generators = []string{o.generator}
 	}
-	for _, ep := range eps {
-		cmp.Targets = append(cmp.Targets, ep.name)
+	type endpoint struct {
+		name string // the target's key in cmp
+		t    loadtest.Target
+		c    *child
+	}
+	var eps []endpoint
+	for _, s := range servers {
+		for _, d := range o.dialectList {
+			key := cmp.addTarget(s.name, d)
+			ep := endpoint{key, loadtest.Target{URL: s.url, Name: key, Dialect: d}, s.c}
+			if s.c != nil {
+				ep.t.PID = s.c.pid()
+			}
+			if err := loadtest.Check(ctx, ep.t); err != nil {
+				if d == loadtest.Dialect2026 && s.given {
+					fmt.Fprintf(os.Stderr, "compare: %s: %v\n", key, err)
+					return 1
+				}
+				cmp.notServed(key, err)
+				live.printf("%s %s not served: %v", s.name, d, err)
+				continue
+			}
+			eps = append(eps, ep)
+		}
 	}
 	rep := &runReport{Command: "compare " + scen, Version: version(), Started: time.Now(), Comparison: cmp}
 	rep.Target = strings.Join(cmp.Targets, ", ")
@@ -252,11 +373,18 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 	}
 	live.printf("fastmcp-bench compare %s: %s, %d rounds × %s, %d connections, generator %s, GOMAXPROCS %d",
 		scen, rep.Target, o.rounds, o.duration, o.connections, o.generator, runtime.GOMAXPROCS(0))
+	// The goals are fastmcp's on its 2026-07-28 path, or on the first path measured.
+	fast := eps[0]
+	for _, ep := range eps {
+		if ep.name == nameFastmcp {
+			fast = ep
+		}
+	}
 
 	if scen == "latency" {
 		cmp.Rate = o.rate
 		if cmp.Rate == 0 {
-			tr, err := loadtest.Throughput(ctx, loadtest.ThroughputConfig{Target: eps[0].t, Connections: o.connections,
+			tr, err := loadtest.Throughput(ctx, loadtest.ThroughputConfig{Target: fast.t, Connections: o.connections,
 				Duration: 2 * time.Second, Warmup: 500 * time.Millisecond, Progress: live.update})
 			if err != nil || tr.RPS == 0 {
 				fmt.Fprintln(os.Stderr, "compare: probing fastmcp's maximum rate failed:", err)
@@ -272,14 +400,25 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 	perTarget := map[string][]loadtest.Report{}
 	perTargetRes := map[string][]loadtest.Reporter{}
 	for round := range o.rounds {
-		for _, ep := range eps {
+		// Odd rounds run the endpoints in reverse, so that neither of two neighbours (a
+		// server's two paths, fastmcp and the ceiling) always runs first.
+		order := eps
+		if round%2 == 1 {
+			order = slices.Clone(eps)
+			slices.Reverse(order)
+		}
+		for _, ep := range order {
 			for _, gen := range cmp.Generators {
 				if ctx.Err() != nil {
 					return 1
 				}
 				var stopProf func() error
-				if round == 0 && ep.name == nameFastmcp && o.cpuProfileServer != "" && gen == cmp.Generators[0] {
+				if round == 0 && ep.name == fast.name && o.cpuProfileServer != "" && gen == cmp.Generators[0] {
 					stopProf = profileChild(ep.c, o.cpuProfileServer, o.warmup+o.duration)
+				}
+				var allocs *allocMeter
+				if ep.c != nil && gen == "ours" && scen == "throughput" {
+					allocs = startAllocs(ep.c.debug.Pprof)
 				}
 				meter := loadtest.StartMachine()
 				v, res, err := measure(ctx, o, scen, gen, ep.t, cmp.Rate, live)
@@ -297,14 +436,26 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 					continue
 				}
 				cmp.record(gen, ep.name, v, res, machine)
+				allocNote := ""
 				if res != nil {
 					r := res.Report()
 					r.Target = ep.name
 					r.Machine = machine
+					if tr, ok := res.(*loadtest.ThroughputResult); ok && allocs != nil {
+						objs, b, aerr := allocs.perRequest(tr.Answered)
+						if aerr != nil {
+							live.printf("%s round %d: allocations not measured: %v", ep.name, round+1, aerr)
+						} else {
+							cmp.recordAllocs(ep.name, objs, b)
+							r.Metrics = append(r.Metrics, loadtest.Metric{Name: metricAllocsPerRequest, Value: objs, Unit: loadtest.UnitCount},
+								loadtest.Metric{Name: metricBytesPerRequest, Value: b, Unit: loadtest.UnitBytes})
+							allocNote = fmt.Sprintf(", %.1f allocs/req", objs)
+						}
+					}
 					perTarget[ep.name] = append(perTarget[ep.name], r)
 					perTargetRes[ep.name] = append(perTargetRes[ep.name], res)
 				}
-				live.printf("round %d/%d  %-14s %-4s %s%s", round+1, o.rounds, ep.name, gen, cmp.format(v), machineSuffix(machine))
+				live.printf("round %d/%d  %-24s %-4s %s%s%s", round+1, o.rounds, ep.name, gen, cmp.format(v), allocNote, machineSuffix(machine))
 			}
 		}
 	}
@@ -315,7 +466,7 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		}
 	}
 	if o.goals && scen == "throughput" && ctx.Err() == nil {
-		goalRuns(ctx, o, cmp, eps[0].t, bin, serverCPU, rep, live)
+		goalRuns(ctx, o, cmp, fast.t, bin, serverCPU, rep, live)
 	}
 	rep.Elapsed = time.Since(start)
 	rep.Machine, rep.MachineNote = stopMachine(whole)
@@ -334,10 +485,16 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 	return 0
 }
 
+// Metrics compare adds to each throughput report of a server it started.
+const (
+	metricAllocsPerRequest = "server allocs/request"
+	metricBytesPerRequest  = "server bytes/request"
+)
+
 // measure runs one scenario run against t with a generator and returns its headline value.
 func measure(ctx context.Context, o *compareOptions, scen, gen string, t loadtest.Target, rate float64, live *liveLine) (float64, loadtest.Reporter, error) {
 	if gen == "wrk" {
-		rps, err := runWrk(ctx, t.URL, o.connections, o.warmup, o.duration)
+		rps, err := runWrk(ctx, t.URL, t.Dialect, o.connections, o.warmup, o.duration)
 		return rps, nil, err
 	}
 	if scen == "latency" {

@@ -46,11 +46,15 @@ func writeHTML(w io.Writer, r *runReport) error {
 		Plot            template.HTML
 		Sections        []section
 		Compare         [][]string
+		Paths           string
 		Machine, Legend string
 	}{R: r, Plot: template.HTML(percentilePlot(r.Reports)), Sections: sections,
 		Machine: strings.TrimSpace(machine.String()), Legend: strings.TrimSpace(legend.String())}
 	if r.Comparison != nil {
 		data.Compare = r.Comparison.table()
+		var paths strings.Builder
+		printPaths(&paths, r.Comparison)
+		data.Paths = strings.TrimSpace(paths.String())
 	}
 	return pageTemplate.Execute(w, data)
 }
@@ -69,7 +73,7 @@ svg text{font:11px system-ui,sans-serif}
 <pre>{{.Machine}}</pre>
 {{if .Compare}}<h2>Comparison: medians (min–max) of interleaved rounds; ratios of the medians</h2><table>
 {{range $i, $r := .Compare}}<tr>{{range $r}}{{if eq $i 0}}<th>{{.}}</th>{{else}}<td class="v">{{.}}</td>{{end}}{{end}}</tr>
-{{end}}</table>{{end}}
+{{end}}</table>{{if .Paths}}<pre>{{.Paths}}</pre>{{end}}{{end}}
 {{if .Plot}}<h2>Latency by percentile</h2>{{.Plot}}{{end}}
 {{range .Sections}}<h2>{{.Title}}</h2><table>
 {{range .Rows}}<tr><td>{{.Name}}</td><td class="v">{{.Value}}</td><td{{if .Miss}} class="miss"{{end}}>{{.Goal}}</td></tr>

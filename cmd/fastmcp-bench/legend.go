@@ -20,6 +20,8 @@ var glossary = []term{
 	{"requests", "checked successful responses in the measured window"},
 	{"p50", "latency percentiles p50, p90, p99, p99.9 and max: throughput measures from the actual send; latency from each request's due time, so waiting to be sent counts (no coordinated omission)"},
 	{"server CPU/request", "the server process's CPU time (user+system, /proc/PID/stat, 10 ms steps) over the window, per request: disturbed far less by other load than a rate"},
+	{"server allocs/request", "compare: the server's heap allocations (runtime.MemStats.Mallocs from its heap profile, read before and after the run less one reading's own cost) over the replies it gave, warmup included"},
+	{"server bytes/request", "compare: the bytes of those allocations (MemStats.TotalAlloc), per reply"},
 	{"server cores", "the server's CPU time over the window's wall time (1 = one core busy)"},
 	{"rate", "latency: the fixed rate at which requests fall due (open loop)"},
 	{"achieved", "checked successful responses per second actually obtained"},
@@ -65,12 +67,16 @@ var glossary = []term{
 
 // compareGlossary explains the columns of compare's table.
 var compareGlossary = []term{
+	{"protocol", "the revision of the target's requests: 2026-07-28 (_meta and mirrored headers) or 2025-11-25 (the initialize era, the MCP-Protocol-Version header only); ratios compare targets of one revision"},
 	{"fastmcp ÷ target", "fastmcp's rate divided by the target's (how many times faster fastmcp is)"},
 	{"of ceiling", "the target's rate as a share of bare fasthttp's, which answers the same bytes with no MCP work"},
 	{"target ÷ fastmcp", "the target's p99 divided by fastmcp's"},
 	{"ours ÷ wrk", "our generator's rate as a share of wrk's against the same target"},
 	{"server CPU/req", "the server's CPU time per request, median of the rounds"},
 	{"ceiling ÷ target CPU", "bare fasthttp's CPU per request over the target's: the target's capacity relative to the ceiling, robust to other load"},
+	{"allocs/req", "the server's heap allocations per request (see server allocs/request), median of the rounds"},
+	{"bytes/req", "the bytes those allocations took per request, median of the rounds"},
+	{"legacy/modern", "under the table: a server's 2025-11-25 median over its 2026-07-28 one (rps, server CPU and allocations per request), and round by round; fastmcp's goal is rps ≥ 0.90× and allocations ≤ 1.10×"},
 	{"busy runs", "the target's runs during which the machine was TOO BUSY (see machine)"},
 }
 
@@ -113,6 +119,9 @@ func printLegend(w io.Writer, r *runReport) {
 	}
 	if r.Comparison != nil {
 		head := r.Comparison.table()[0]
+		if len(r.Comparison.Eras) > 0 {
+			head = append(head, "legacy/modern")
+		}
 		for _, t := range compareGlossary {
 			if slices.ContainsFunc(head, func(col string) bool { return col == t.name }) {
 				writeTerm(w, t)

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,6 +43,11 @@ get their completion response, for at most --drain-timeout) and exits 0.
 With --stdio it serves newline-delimited JSON-RPC on stdin and stdout instead, until stdin
 ends or a signal arrives.
 
+--dialects restricts the protocol revisions served (default: all, so every client can use
+the server): 2026-07-28 answers requests that carry their version in params._meta; 2025-11-25
+and 2025-06-18 answer initialize and the requests whose MCP-Protocol-Version (over stdio, the
+version initialize negotiated) names them. No session id is ever issued.
+
 Durations use Go's syntax (250ms, 5s, 1m). A limit set to 0 selects its default unless its text
 gives 0 another meaning.
 
@@ -50,8 +56,8 @@ Flags:
 
 // serveOptions are the flags of serve.
 type serveOptions struct {
-	addr, stack, fixtures, pprofAddr string
-	stdio, disableInline             bool
+	addr, stack, fixtures, pprofAddr, dialects string
+	stdio, disableInline                       bool
 
 	maxConnections, maxHeaderBytes, maxBodyBytes, maxRequestsPerConn int
 	headTimeout, readTimeout, bodyTimeout, idleTimeout               time.Duration
@@ -63,10 +69,11 @@ type serveOptions struct {
 
 func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", streamable.DefaultAddr, "TCP `address` to listen on (port 0 picks a free port)")
-	fs.StringVar(&o.stack, "stack", "fasthttp", "HTTP `stack`: fasthttp (the native listener) or nethttp (net/http with the streamable handler)")
+	fs.StringVar(&o.stack, "stack", "fasthttp", "HTTP `stack`: fasthttp (the native listener), nethttp (net/http with the streamable handler) or fasthttp-mount (a fasthttp.Server with the mounted streamable.RequestHandler)")
 	fs.StringVar(&o.fixtures, "fixtures", "demo", "comma-separated fixture `catalogs` to serve: "+strings.Join(fixtures.Names(), ", "))
 	fs.StringVar(&o.pprofAddr, "pprof", "", "serve net/http/pprof on this loopback `address` (a separate listener), e.g. 127.0.0.1:6060")
 	fs.BoolVar(&o.stdio, "stdio", false, "serve newline-delimited JSON-RPC on stdin/stdout instead of HTTP")
+	fs.StringVar(&o.dialects, "dialects", dialectList(fastmcp.AllDialects), "comma-separated protocol `versions` to serve; others are refused naming these")
 
 	fs.IntVar(&o.maxConnections, "max-connections", streamable.DefaultMaxConnections, "open connections at once; more are closed unread")
 	fs.DurationVar(&o.headTimeout, "head-timeout", streamable.DefaultHeadTimeout, "deadline for a request head to arrive")
@@ -152,9 +159,14 @@ func serve(ctx context.Context, args []string) int {
 		fmt.Fprintf(os.Stderr, "serve: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
+	dialects, err := parseDialects(o.dialects)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serve: --dialects:", err)
+		return 2
+	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 
-	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger})
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger, Dialects: dialects})
 	if err != nil {
 		logger.Error("serve: cannot create the server", "err", err)
 		return 1
@@ -182,8 +194,10 @@ func serve(ctx context.Context, args []string) int {
 		ep, err = newFastHTTP(srv, o.httpConfig(logger))
 	case "nethttp":
 		ep, err = newNetHTTP(srv, o.httpConfig(logger))
+	case "fasthttp-mount":
+		ep, err = newFastMount(srv, o.httpConfig(logger))
 	default:
-		err = usageError(fmt.Sprintf("--stack: unknown stack %q (fasthttp or nethttp)", o.stack))
+		err = usageError(fmt.Sprintf("--stack: unknown stack %q (fasthttp, nethttp or fasthttp-mount)", o.stack))
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)
@@ -299,6 +313,35 @@ func startPprof(addr string, logger *slog.Logger) (urls debugURLs, stop func(), 
 	urls = debugURLs{Pprof: base + "/debug/pprof/", Memory: base + "/debug/memory"}
 	logger.Info("pprof", "url", urls.Pprof, "memory", urls.Memory)
 	return urls, func() { _ = hs.Close() }, nil
+}
+
+// parseDialects reads the --dialects list: protocol versions fastmcp serves, each at most
+// once, at least one.
+func parseDialects(list string) ([]fastmcp.Dialect, error) {
+	var out []fastmcp.Dialect
+	for _, v := range splitList(list) {
+		d := fastmcp.ParseDialect(v)
+		switch {
+		case d == 0:
+			return nil, fmt.Errorf("unknown protocol version %q (known: %s)", v, dialectList(fastmcp.AllDialects))
+		case slices.Contains(out, d):
+			return nil, fmt.Errorf("protocol version %q is listed twice", v)
+		}
+		out = append(out, d)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no protocol version given (known: %s)", dialectList(fastmcp.AllDialects))
+	}
+	return out, nil
+}
+
+// dialectList names dialects as --dialects takes them.
+func dialectList(dialects []fastmcp.Dialect) string {
+	names := make([]string, len(dialects))
+	for i, d := range dialects {
+		names[i] = d.Version()
+	}
+	return strings.Join(names, ",")
 }
 
 // splitList splits a comma-separated flag value, dropping empty items.

@@ -20,6 +20,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/fastmcp-go/fastmcp/internal/wirevector"
 )
 
 func TestMain(m *testing.M) {
@@ -44,12 +46,13 @@ func build(t *testing.T) string {
 func TestBinary(t *testing.T) {
 	bin := build(t)
 	ver := builtVersion(t, bin)
-	for _, stack := range []string{"fasthttp", "nethttp"} {
+	for _, stack := range []string{"fasthttp", "nethttp", "fasthttp-mount"} {
 		t.Run("serve demo/"+stack, func(t *testing.T) { testServeDemo(t, bin, stack, ver) })
 		t.Run("drain/"+stack, func(t *testing.T) { testServeDrain(t, bin, stack) })
 	}
 	t.Run("stdio", func(t *testing.T) { testServeStdio(t, bin, ver) })
 	t.Run("conformance fixtures and limit flags", func(t *testing.T) { testServeConformance(t, bin) })
+	t.Run("dialects", func(t *testing.T) { testServeDialects(t, bin) })
 	t.Run("pprof", func(t *testing.T) { testServePprof(t, bin) })
 	t.Run("usage errors", func(t *testing.T) { testUsageErrors(t, bin) })
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
@@ -301,6 +304,65 @@ func testServeConformance(t *testing.T, bin string) {
 	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
 }
 
+const legacyInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+
+// testServeDialects: by default initialize negotiates 2025-11-25 and a legacy request is
+// served; --dialects restricts that: without 2025-11-25, initialize counter-offers
+// 2025-06-18 and a 2025-11-25 request is refused naming the versions served; with
+// 2026-07-28 alone, initialize gets the modern-only answer.
+func testServeDialects(t *testing.T, bin string) {
+	s := startServe(t, bin, "--addr", "127.0.0.1:0")
+	code, head, body := postLegacy(t, s.url, "", legacyInitialize)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Empty(t, head.Get("Mcp-Session-Id"), "stateless: no session id")
+	assert.Contains(t, body, `"result":{"protocolVersion":"2025-11-25",`)
+	wirevector.ValidateRevision(t, "initialize", "2025-11-25", "InitializeResult", []byte(body))
+	code, _, body = postLegacy(t, s.url, "2025-06-18", `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"result":{}}`, body)
+	wirevector.ValidateRevision(t, "ping", "2025-06-18", "EmptyResult", []byte(body))
+	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
+
+	s = startServe(t, bin, "--addr", "127.0.0.1:0", "--dialects", "2026-07-28,2025-06-18")
+	code, _, body = postLegacy(t, s.url, "", legacyInitialize)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, `"result":{"protocolVersion":"2025-06-18",`)
+	wirevector.ValidateRevision(t, "initialize", "2025-06-18", "InitializeResult", []byte(body))
+	code, _, body = postLegacy(t, s.url, "2025-11-25", `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	assert.Equal(t, http.StatusBadRequest, code)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-06-18"],"requested":"2025-11-25"}}}`, body)
+	wirevector.Validate(t, "unsupported version", "UnsupportedProtocolVersionError", []byte(body))
+	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
+
+	s = startServe(t, bin, "--addr", "127.0.0.1:0", "--dialects", "2026-07-28")
+	code, _, body = postLegacy(t, s.url, "", legacyInitialize)
+	assert.Equal(t, http.StatusNotFound, code)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}`, body)
+	wirevector.Validate(t, "modern-only initialize", "MethodNotFoundError", []byte(body))
+	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
+}
+
+// postLegacy sends one initialize-era request: no _meta, and MCP-Protocol-Version only when
+// version is not empty.
+func postLegacy(t *testing.T, url, version, body string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+	client := &http.Client{Timeout: 30 * time.Second}
+	defer client.CloseIdleConnections()
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, resp.Header, string(out)
+}
+
 // testServeStdio speaks newline-delimited JSON-RPC with serve --stdio: stdout carries only
 // replies; the end of stdin ends the process with 0, and so does SIGTERM.
 func testServeStdio(t *testing.T, bin, ver string) {
@@ -397,6 +459,9 @@ func testUsageErrors(t *testing.T, bin string) {
 		{[]string{"serve", "--pprof", "0.0.0.0:6060"}, "not a loopback address"},
 		{[]string{"serve", "--max-connections", "-1", "--addr", "127.0.0.1:0"}, "invalid config"},
 		{[]string{"serve", "--no-such-flag"}, "flag provided but not defined"},
+		{[]string{"serve", "--dialects", "2026-07-28,2024-11-05"}, `serve: --dialects: unknown protocol version "2024-11-05" (known: 2026-07-28,2025-11-25,2025-06-18)`},
+		{[]string{"serve", "--dialects", ","}, "serve: --dialects: no protocol version given"},
+		{[]string{"serve", "--dialects", "2025-06-18, 2025-06-18"}, `serve: --dialects: protocol version "2025-06-18" is listed twice`},
 		{[]string{"serve", "extra"}, "unexpected arguments"},
 		{[]string{"bogus"}, `unknown command "bogus"`},
 		// With no arguments the binary runs the default suite (suite.go), not the usage.
@@ -421,7 +486,7 @@ func testUsageErrors(t *testing.T, bin string) {
 func testHelp(t *testing.T, bin string) {
 	out, err := exec.Command(bin, "serve", "-h").CombinedOutput()
 	require.NoError(t, err)
-	for _, flag := range []string{"-addr", "-stack", "-fixtures", "-pprof", "-stdio", "-max-connections", "-head-timeout",
+	for _, flag := range []string{"-addr", "-stack", "-fixtures", "-dialects", "-pprof", "-stdio", "-max-connections", "-head-timeout",
 		"-read-timeout", "-body-timeout", "-max-header-bytes", "-max-body-bytes", "-request-timeout", "-drain-timeout",
 		"-max-subscriptions", "-keepalive-interval", "-allowed-origin-hosts", "-allowed-hosts", "-max-concurrency",
 		"-max-queue", "-max-line-bytes", "-write-timeout"} {

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/loadtest"
 )
 
 // wrkScript makes wrk send the same 2026-07-28 echo call as our generator (one fixed id: wrk
@@ -28,16 +30,28 @@ wrk.headers["Mcp-Name"] = "echo"
 wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
 `
 
-// runWrk runs wrk (one thread, conns connections) for a warm-up and then for the measured
+// wrkLegacyScript is the initialize-era call, as our generator sends it after the handshake.
+const wrkLegacyScript = `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["MCP-Protocol-Version"] = "2025-11-25"
+wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}'
+`
+
+// runWrk runs wrk (one thread, conns connections, the call in dialect) for a warm-up and then for the measured
 // duration, returning its requests per second; non-2xx answers and socket errors fail it.
-func runWrk(ctx context.Context, url string, conns int, warmup, d time.Duration) (float64, error) {
+func runWrk(ctx context.Context, url string, dialect loadtest.Dialect, conns int, warmup, d time.Duration) (float64, error) {
 	dir, err := os.MkdirTemp("", "fastmcp-bench-wrk")
 	if err != nil {
 		return 0, err
 	}
 	defer os.RemoveAll(dir)
 	script := filepath.Join(dir, "call.lua")
-	if err := os.WriteFile(script, []byte(wrkScript), 0o644); err != nil {
+	body := wrkScript
+	if dialect == loadtest.DialectLegacy {
+		body = wrkLegacyScript
+	}
+	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
 		return 0, err
 	}
 	secs := func(d time.Duration) string { return strconv.Itoa(max(1, int(math.Round(d.Seconds())))) + "s" }

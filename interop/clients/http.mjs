@@ -1,21 +1,27 @@
-// The official TypeScript client (@modelcontextprotocol/client, pinned to 2026-07-28) against a
-// fastmcp server over Streamable HTTP serving the demo and conformance catalogs.
-// Usage: node http.mjs http://127.0.0.1:PORT/mcp
+// The official TypeScript client (@modelcontextprotocol/client 2.4.0) against a fastmcp server
+// over Streamable HTTP serving the demo and conformance catalogs, in one of its version
+// negotiation modes: pin (2026-07-28 only), auto (server/discover, falling back to initialize:
+// against fastmcp it must end up modern) or legacy (the client's default: initialize, which
+// must negotiate 2025-11-25). The same input handlers answer 2026-07-28 input_required
+// results (auto-fulfilled) and the initialize era's real elicitation, sampling and roots
+// requests.
+// Usage: node http.mjs http://127.0.0.1:PORT/mcp [pin|auto|legacy]
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Checks, answerInputs, assert, assertEqual, capabilities, textOf, waitFor } from './lib.mjs';
+import { Checks, answerInputs, assert, assertEqual, capabilities, eraOf, negotiation, textOf, waitFor } from './lib.mjs';
 
-const url = process.argv[2];
-if (!url) {
-  console.error('usage: node http.mjs URL');
+const [url, mode = 'pin'] = process.argv.slice(2);
+if (!url || !negotiation[mode]) {
+  console.error('usage: node http.mjs URL [pin|auto|legacy]');
   process.exit(2);
 }
+const era = eraOf[mode];
 
-const checks = new Checks('client/http');
+const checks = new Checks(`client-2.4.0/http/${mode}`);
 const client = new Client(
   { name: 'fastmcp-interop', version: '0.0.1' },
   {
     capabilities,
-    versionNegotiation: { mode: { pin: '2026-07-28' } },
+    versionNegotiation: negotiation[mode],
     inputRequired: { autoFulfill: true, maxRounds: 10 },
   },
 );
@@ -28,14 +34,15 @@ client.setNotificationHandler('notifications/resources/updated', (n) => { notes.
 
 const sleepStats = async () => (await client.callTool({ name: 'sleep_stats', arguments: {} })).structuredContent;
 
-await checks.run('connect (server/discover, pinned 2026-07-28)', async () => {
+await checks.run(`connect (${mode}: ${era.era} ${era.version})`, async () => {
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  assertEqual(client.getProtocolEra(), 'modern', 'era');
-  assertEqual(client.getNegotiatedProtocolVersion(), '2026-07-28', 'version');
+  assertEqual(client.getProtocolEra(), era.era, 'era');
+  assertEqual(client.getNegotiatedProtocolVersion(), era.version, 'version');
   const caps = client.getServerCapabilities();
   assert(caps.tools && caps.prompts && caps.resources, `capabilities ${JSON.stringify(caps)}`);
   return `${client.getServerVersion().name} ${client.getServerVersion().version}`;
 });
+if (checks.failed) checks.finish(); // nothing else can pass without a connection
 
 await checks.run('tools/list', async () => {
   const { tools } = await client.listTools();
@@ -43,8 +50,10 @@ await checks.run('tools/list', async () => {
   for (const want of ['echo', 'sleep', 'sleep_stats', 'panic', 'region_echo', 'bump', 'toggle', 'test_simple_text']) {
     assert(names.includes(want), `tool ${want} listed (got ${names.join(',')})`);
   }
-  const region = tools.find((t) => t.name === 'region_echo');
-  assertEqual(region.inputSchema.properties.region['x-mcp-header'], 'Region', 'region x-mcp-header');
+  if (era.era === 'modern') {
+    const region = tools.find((t) => t.name === 'region_echo');
+    assertEqual(region.inputSchema.properties.region['x-mcp-header'], 'Region', 'region x-mcp-header');
+  }
   return `${tools.length} tools`;
 });
 
@@ -62,17 +71,21 @@ await checks.run('tools/call test_simple_text', async () => {
   assertEqual(textOf(await client.callTool({ name: 'test_simple_text', arguments: {} })), 'This is a simple text response for testing.', 'text');
 });
 
-await checks.run('MRTR auto-fulfil: elicitation, two rounds', async () => {
+await checks.run('asking the user a question (greet_user)', async () => {
+  assertEqual(textOf(await client.callTool({ name: 'greet_user', arguments: {} })), 'Hello, Ada!', 'greet_user');
+});
+
+await checks.run('input handlers: elicitation, two rounds', async () => {
   const r = await client.callTool({ name: 'test_input_required_result_multi_round', arguments: {} });
   assertEqual(textOf(r), 'Multi-round complete for Ada who likes green', 'text');
 });
 
-await checks.run('MRTR auto-fulfil: elicitation + sampling + roots in one round', async () => {
+await checks.run('input handlers: elicitation + sampling + roots in one round', async () => {
   const r = await client.callTool({ name: 'test_input_required_result_multiple_inputs', arguments: {} });
   assertEqual(textOf(r), 'Name: Ada; Greeting: Bonjour!; Roots: 1', 'text');
 });
 
-await checks.run('MRTR auto-fulfil: prompts/get', async () => {
+await checks.run('input handlers: prompts/get', async () => {
   const r = await client.getPrompt({ name: 'test_input_required_result_prompt' });
   assertEqual(r.messages[0].content.text, 'Prompt with context: interop context', 'prompt text');
 });
@@ -96,7 +109,18 @@ await checks.run('resources/read and prompts/get', async () => {
   assertEqual(p.messages[0].content.text, 'Hello, Ada!', 'greet');
 });
 
-await checks.run('subscriptions/listen: tools/list_changed (toggle) and resources/updated (bump)', async () => {
+if (era.era === 'legacy') {
+  await checks.run('logging/setLevel and notifications/message (test_tool_with_logging)', async () => {
+    const logs = [];
+    client.setNotificationHandler('notifications/message', (n) => { logs.push(n.params.data); });
+    await client.setLoggingLevel('debug');
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    await waitFor(() => logs.length >= 3, 3000, 'three log messages');
+    assertEqual(logs, ['Tool execution started', 'Tool processing data', 'Tool execution completed'], 'messages');
+  });
+}
+
+if (era.era === 'modern') await checks.run('subscriptions/listen: tools/list_changed (toggle) and resources/updated (bump)', async () => {
   const sub = await client.listen({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['demo://counter'] });
   try {
     assert(sub.honoredFilter.toolsListChanged, `honored ${JSON.stringify(sub.honoredFilter)}`);

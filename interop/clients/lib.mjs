@@ -54,6 +54,20 @@ export async function waitFor(pred, ms, what) {
   throw new Error(`timed out after ${ms} ms waiting for ${what}`);
 }
 
+/** The versionNegotiation option of each mode the scripts take. */
+export const negotiation = {
+  pin: { mode: { pin: '2026-07-28' } },
+  auto: { mode: 'auto' },
+  legacy: { mode: 'legacy' },
+};
+
+/** What each mode must negotiate with fastmcp, which serves both eras. */
+export const eraOf = {
+  pin: { era: 'modern', version: '2026-07-28' },
+  auto: { era: 'modern', version: '2026-07-28' },
+  legacy: { era: 'legacy', version: '2025-11-25' },
+};
+
 /** Capabilities for the input requests our fixtures make (elicitation, sampling, roots). */
 export const capabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
 

@@ -1,33 +1,40 @@
-// The official TypeScript client (@modelcontextprotocol/client, pinned to 2026-07-28) against a
-// fastmcp server over stdio, spawned by the client's StdioClientTransport.
-// Usage: node stdio.mjs <command> [args...]   e.g. node stdio.mjs fastmcp-bench serve --stdio
+// The official TypeScript client (@modelcontextprotocol/client 2.4.0) against a fastmcp server
+// over stdio, spawned by the client's StdioClientTransport, in one of its version negotiation
+// modes: pin (2026-07-28), auto (server/discover on a throwaway sibling process, then the real
+// one: it must end up modern) or legacy (the default: initialize, 2025-11-25).
+// Usage: node stdio.mjs pin|auto|legacy COMMAND [ARGS...]
+//   e.g. node stdio.mjs legacy fastmcp-bench serve --stdio
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Checks, answerInputs, assert, assertEqual, capabilities, textOf, waitFor } from './lib.mjs';
+import { Checks, answerInputs, assert, assertEqual, capabilities, eraOf, negotiation, textOf, waitFor } from './lib.mjs';
 
-const [command, ...args] = process.argv.slice(2);
-if (!command) {
-  console.error('usage: node stdio.mjs COMMAND [ARGS...]');
+const [mode, command, ...args] = process.argv.slice(2);
+if (!command || !negotiation[mode]) {
+  console.error('usage: node stdio.mjs pin|auto|legacy COMMAND [ARGS...]');
   process.exit(2);
 }
+const era = eraOf[mode];
 
-const checks = new Checks('client/stdio');
+const checks = new Checks(`client-2.4.0/stdio/${mode}`);
 const client = new Client(
   { name: 'fastmcp-interop', version: '0.0.1' },
   {
     capabilities,
-    versionNegotiation: { mode: { pin: '2026-07-28' } },
+    versionNegotiation: negotiation[mode],
     inputRequired: { autoFulfill: true, maxRounds: 10 },
   },
 );
 answerInputs(client);
+const logs = [];
+client.setNotificationHandler('notifications/message', (n) => { logs.push(n.params.data); });
 const sleepStats = async () => (await client.callTool({ name: 'sleep_stats', arguments: {} })).structuredContent;
 
-await checks.run('connect (spawn, server/discover, pinned 2026-07-28)', async () => {
+await checks.run(`connect (spawn, ${mode}: ${era.era} ${era.version})`, async () => {
   await client.connect(new StdioClientTransport({ command, args, stderr: 'inherit' }));
-  assertEqual(client.getProtocolEra(), 'modern', 'era');
-  assertEqual(client.getNegotiatedProtocolVersion(), '2026-07-28', 'version');
+  assertEqual(client.getProtocolEra(), era.era, 'era');
+  assertEqual(client.getNegotiatedProtocolVersion(), era.version, 'version');
 });
+if (checks.failed) checks.finish(); // nothing else can pass without a connection
 
 await checks.run('tools/list', async () => {
   const { tools } = await client.listTools();
@@ -48,6 +55,21 @@ await checks.run('progress callbacks (sleep 100 ms)', async () => {
   await client.callTool({ name: 'sleep', arguments: { ms: 100 } }, { onprogress: (p) => ticks.push(p.progress) });
   assert(ticks.length >= 2, `progress updates (got ${ticks.length})`);
 });
+
+await checks.run('asking the user a question (greet_user), elicitation + sampling + roots', async () => {
+  assertEqual(textOf(await client.callTool({ name: 'greet_user', arguments: {} })), 'Hello, Ada!', 'greet_user');
+  const r = await client.callTool({ name: 'test_input_required_result_multiple_inputs', arguments: {} });
+  assertEqual(textOf(r), 'Name: Ada; Greeting: Bonjour!; Roots: 1', 'text');
+});
+
+if (era.era === 'legacy') {
+  await checks.run('logging/setLevel debug and notifications/message (test_tool_with_logging)', async () => {
+    await client.setLoggingLevel('debug');
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    await waitFor(() => logs.length >= 3, 3000, 'three log messages');
+    assertEqual(logs, ['Tool execution started', 'Tool processing data', 'Tool execution completed'], 'messages');
+  });
+}
 
 await checks.run('abort a long call after 100 ms; the server sees it cancelled', async () => {
   const before = await sleepStats();

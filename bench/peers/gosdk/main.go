@@ -5,15 +5,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"log"
 	"net"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fastmcp-go/fastmcp/bench/peers/internal/announce"
 )
 
 type echoIn struct {
@@ -26,6 +26,7 @@ func echo(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolRe
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
+	pprofAddr := flag.String("pprof", "", "serve net/http/pprof on this loopback address and name it in the readiness line")
 	flag.Parse()
 	server := mcp.NewServer(&mcp.Implementation{Name: "gosdk-echo", Version: "v0.0.1"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "echo the text"}, echo)
@@ -39,8 +40,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	line, _ := json.Marshal(map[string]string{"url": "http://" + ln.Addr().String() + "/mcp"})
-	os.Stdout.Write(append(line, '\n'))
+	if err := announce.Ready(ln, *pprofAddr); err != nil {
+		log.Fatal(err)
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	log.Fatal(srv.Serve(ln))
 }

@@ -5,20 +5,21 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"log"
 	"net"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/fastmcp-go/fastmcp/bench/peers/internal/announce"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
+	pprofAddr := flag.String("pprof", "", "serve net/http/pprof on this loopback address and name it in the readiness line")
 	flag.Parse()
 	s := server.NewMCPServer("mcpgo-echo", "0.0.1", server.WithToolCapabilities(false))
 	s.AddTool(
@@ -40,8 +41,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	line, _ := json.Marshal(map[string]string{"url": "http://" + ln.Addr().String() + "/mcp"})
-	os.Stdout.Write(append(line, '\n'))
+	if err := announce.Ready(ln, *pprofAddr); err != nil {
+		log.Fatal(err)
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	log.Fatal(srv.Serve(ln))
 }

@@ -1,0 +1,168 @@
+package stdio
+
+import (
+	"context"
+	"errors"
+	"runtime/debug"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+const methodInitialize = "initialize"
+
+// legacyState is what a connection knows of its initialize-era client: the state the last
+// successful initialize negotiated and logging/setLevel changed, and the goroutine that
+// writes the notifications the client gets unasked. It is guarded by the conn's mutex.
+type legacyState struct {
+	client   fastmcp.LegacyClient // Dialect is 0 until an initialize succeeds; LogLevel starts at the server's LegacyLogLevel
+	version  []byte               // client.Dialect's version, as the HTTP header would carry it
+	evCancel context.CancelFunc   // ends the events goroutine of client.Events
+}
+
+// classifyLocked chooses the dialect that serves j's request, as HTTP does from the
+// MCP-Protocol-Version header: stdio carries the version the connection negotiated. An
+// initialize-era request gets the connection's state as it is now; an initialize a fresh
+// subscription set of its own, which the connection adopts if it succeeds. c.mu must be
+// held.
+func (c *conn) classifyLocked(j *job) *fastmcp.Error {
+	st := &c.legacy
+	d, refusal := c.h.Classify(&j.msg, st.version, st.client.Dialect != 0)
+	if refusal != nil {
+		return refusal
+	}
+	j.dialect = d
+	if !d.Legacy() {
+		return nil
+	}
+	j.client = st.client
+	if string(j.msg.Method().Text()) == methodInitialize {
+		j.pinned = true
+		j.client.Events = fastmcp.NewLegacyEvents()
+	}
+	return nil
+}
+
+// runLegacy serves an initialize-era request on its worker. The connection adopts the
+// client state a successful initialize or logging/setLevel reports in the same step that
+// queues the response, so the client's next request, sent once it has read the response,
+// sees it.
+func (c *conn) runLegacy(ctx context.Context, j *job) {
+	r := c.h.HandleLegacy(ctx, &j.msg, &j.client, j, j.out[:0])
+	j.keep(r.Body)
+	if r.Rerun {
+		// Request never answers ErrCannotWait: requests run on workers, where they may wait.
+		c.set.log.Error("stdio: an initialize-era request asked to be served again", "method", string(j.msg.Method().Text()))
+		c.lastWord(j, fastmcp.ErrInternal)
+		return
+	}
+	if len(j.out) == 0 {
+		return
+	}
+	line := wire(&j.esc, j.out)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r.Client != nil && j.state == statePending && c.stopErr == nil && !c.closing {
+		c.adoptLocked(j, r.Client)
+	}
+	_, _ = c.putLocked(line, j, true)
+}
+
+// adoptLocked makes next the connection's client state: all of it after initialize, which
+// may switch the dialect (a repeated initialize starts afresh, with the subscriptions of its
+// own and the level it reports); only the level after logging/setLevel, so that a setLevel
+// racing a later initialize cannot bring back the dialect that initialize replaced. c.mu
+// must be held.
+func (c *conn) adoptLocked(j *job, next *fastmcp.LegacyClient) {
+	st := &c.legacy
+	if !j.pinned {
+		st.client.LogLevel = next.LogLevel
+		return
+	}
+	if st.evCancel != nil {
+		st.evCancel()
+		st.evCancel = nil
+	}
+	st.client = *next
+	st.client.Events = j.client.Events
+	st.version = append(st.version[:0], next.Dialect.Version()...)
+	if st.client.Dialect.Legacy() && c.reading {
+		ctx, cancel := context.WithCancel(c.ctx)
+		st.evCancel = cancel
+		c.events.Add(1)
+		go c.serveEvents(ctx, st.client.Events)
+	}
+}
+
+// serveEvents writes the list_changed and resources/updated notifications of one
+// initialize-era state until a later initialize replaces it or the connection ends.
+func (c *conn) serveEvents(ctx context.Context, ev *fastmcp.LegacyEvents) {
+	defer c.events.Done()
+	defer func() {
+		if v := recover(); v != nil {
+			c.set.log.Error("stdio: initialize-era notifications panicked", "panic", v, "stack", string(debug.Stack()))
+		}
+	}()
+	err := c.h.ServeLegacyEvents(ctx, ev, eventSink{c})
+	if err != nil && ctx.Err() == nil && !errors.Is(err, errOutputClosed) {
+		c.set.log.Warn("stdio: initialize-era notifications stopped", "err", err)
+	}
+}
+
+// stopEvents ends the events goroutine, when the input ends or serving stops.
+func (c *conn) stopEvents() {
+	c.mu.Lock()
+	if c.legacy.evCancel != nil {
+		c.legacy.evCancel()
+		c.legacy.evCancel = nil
+	}
+	c.mu.Unlock()
+}
+
+// eventSink writes the connection's unsolicited notifications, which belong to no request.
+type eventSink struct{ c *conn }
+
+func (s eventSink) Notify(ctx context.Context, msg []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.c.send(ctx, msg, nil)
+}
+
+// Request writes a server-to-client request of the job's request (elicitation, sampling,
+// roots) as one line, before the request's response, and returns once it is written. Once
+// the line is queued it waits for the write even if ctx ends meanwhile (the write timeout
+// bounds the wait), so nil always means the client got the request, and an error that it
+// was not sent (or the connection failed): the caller knows which requests to withdraw. It
+// never answers fastmcp.ErrCannotWait: requests run on executor workers, where they may
+// wait for the client.
+func (j *job) Request(ctx context.Context, msg []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	written, err := j.c.queue(msg, j)
+	if err != nil || written == nil {
+		return err
+	}
+	select {
+	case <-written:
+		return nil
+	case <-j.c.stopped:
+		return errOutputClosed
+	}
+}
+
+// answer hands a response line from the client to the server-to-client request it answers.
+// The reader keeps reading while requests wait for answers, and answers are delivered here,
+// on the reader, never behind queued requests. An answer nobody waits for (late, repeated,
+// or never asked) is ignored.
+func (c *conn) answer(m *decode.Message) {
+	if !c.h.Answer(m, "") {
+		c.set.log.Debug("stdio: ignored a response that answers no outstanding request", "id", string(m.ID().Raw()))
+	}
+}
+
+// isCancelNotice reports whether msg is a notifications/cancelled.
+func isCancelNotice(msg []byte) bool {
+	return string(decode.Lookup(msg, "method").Text()) == methodCancelled
+}
