@@ -62,9 +62,10 @@ func (ep *endpoint) servesLegacy() bool {
 
 // cancelLegacy serves notifications/cancelled: the one running legacy request of principal
 // with that id is withdrawn (see inflight.cancel); an unknown, malformed or ambiguous id is
-// ignored, as the revisions ask.
+// ignored, as the revisions ask. Request ids are strings or integers (the decoder refuses
+// others), so no other literal can name one.
 func (ep *endpoint) cancelLegacy(principal string, id decode.Value) {
-	if t := id.Type(); t != decode.TypeString && t != decode.TypeInteger && t != decode.TypeNumber {
+	if t := id.Type(); t != decode.TypeString && t != decode.TypeInteger {
 		return
 	}
 	ep.inflight.cancel(principal, id.Raw(), ep.withdraw)

@@ -201,6 +201,16 @@ func TestLegacyCancel(t *testing.T) {
 			assert.Equal(t, int64(1), stats().ClientCancels)
 			assert.Empty(t, readToClose(t, bufio.NewReader(c)), "no late response: the connection closes unanswered")
 
+			// An integer id, as the SDK clients number their requests.
+			c = dialAt(t, addr)
+			_, err = io.WriteString(c, legacyPost(addr, legacyCall("42", "block", `{}`), v1125, "X-Test-User: alice"))
+			require.NoError(t, err)
+			<-b.started
+			resp, _ = exchangeAt(t, addr, cancelOf(addr, `42`, "alice"))
+			assert.Equal(t, http.StatusAccepted, resp.StatusCode)
+			assert.Equal(t, int64(2), stats().ClientCancels)
+			assert.Empty(t, readToClose(t, bufio.NewReader(c)))
+
 			// Two requests with one id: ambiguous, neither is cancelled.
 			var conns [2]*keepAlive
 			for i := range conns {
@@ -211,7 +221,7 @@ func TestLegacyCancel(t *testing.T) {
 			}
 			resp, _ = exchangeAt(t, addr, cancelOf(addr, "5", "carol"))
 			assert.Equal(t, http.StatusAccepted, resp.StatusCode)
-			assert.Equal(t, int64(1), stats().ClientCancels, "an ambiguous id cancels none")
+			assert.Equal(t, int64(2), stats().ClientCancels, "an ambiguous id cancels none")
 			close(b.release)
 			for _, k := range conns {
 				resp, body := readResponse(t, k.br)
