@@ -10,10 +10,12 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
-// inflightJob is a registered job of principal with the id literal id.
-func inflightJob(t *testing.T, ep *endpoint, principal, id string) *job {
+// inflightJob is a registered job of principal with the id literal id, in the inflight shard
+// shard.
+func inflightJob(t *testing.T, ep *endpoint, principal, id string, shard uint8) *job {
 	t.Helper()
 	j := acquireJob(ep)
+	j.regShard = shard
 	t.Cleanup(j.release)
 	j.body = append(j.body[:0], `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`...)
 	require.NoError(t, ep.srv.Decoder().Decode(&j.msg, j.body))
@@ -25,8 +27,8 @@ func inflightJob(t *testing.T, ep *endpoint, principal, id string) *job {
 	return j
 }
 
-// The registry finds a request by principal and id literal, refuses an ambiguous key, and
-// unlinks a job from anywhere in its chain.
+// The registry finds a request by principal and id literal in any shard, refuses an ambiguous
+// key (within a shard and across shards), and unlinks a job from anywhere in its shard's list.
 func TestInflight(t *testing.T) {
 	ep, err := newEndpoint(newCore(t), Config{})
 	require.NoError(t, err)
@@ -36,17 +38,17 @@ func TestInflight(t *testing.T) {
 		hit = nil
 		return ep.inflight.cancel(principal, []byte(id), func(j *job) { hit = j })
 	}
-	a := inflightJob(t, ep, "alice", `"x"`)
+	a := inflightJob(t, ep, "alice", `"x"`, 3)
 	assert.True(t, find("alice", `"x"`))
 	assert.Same(t, a, hit)
 	assert.False(t, find("bob", `"x"`), "another principal")
 	assert.False(t, find("alice", `x`), "another literal")
 	assert.False(t, find("", `"x"`))
 
-	b := inflightJob(t, ep, "alice", `"x"`)
-	c := inflightJob(t, ep, "alice", `"x"`)
+	b := inflightJob(t, ep, "alice", `"x"`, 3)
+	c := inflightJob(t, ep, "alice", `"x"`, 3)
 	assert.False(t, find("alice", `"x"`), "ambiguous: three in flight")
-	ep.inflight.remove(b) // the middle of the chain
+	ep.inflight.remove(b) // the middle of the list
 	assert.False(t, find("alice", `"x"`), "still two")
 	ep.inflight.remove(c) // its head
 	assert.True(t, find("alice", `"x"`))
@@ -55,10 +57,16 @@ func TestInflight(t *testing.T) {
 	assert.False(t, find("alice", `"x"`))
 	ep.inflight.remove(a) // twice is harmless
 	for i := range ep.inflight.shards {
-		assert.Empty(t, ep.inflight.shards[i].m)
+		assert.Nil(t, ep.inflight.shards[i].head)
 	}
 
-	n := inflightJob(t, ep, "", "7")
+	ep.inflight.add(a)
+	d := inflightJob(t, ep, "alice", `"x"`, 9)
+	assert.False(t, find("alice", `"x"`), "ambiguous across shards")
+	ep.inflight.remove(d)
+	ep.inflight.remove(a)
+
+	n := inflightJob(t, ep, "", "7", 0)
 	assert.True(t, find("", "7"))
 	assert.Same(t, n, hit)
 }
@@ -71,7 +79,7 @@ func TestInflightAllocs(t *testing.T) {
 	ep, err := newEndpoint(newCore(t), Config{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = ep.close(t.Context()) })
-	j := inflightJob(t, ep, "alice", "1")
+	j := inflightJob(t, ep, "alice", "1", 5)
 	ep.inflight.remove(j)
 	assert.Zero(t, testing.AllocsPerRun(1000, func() {
 		ep.inflight.add(j)

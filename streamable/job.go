@@ -58,16 +58,16 @@ type job struct {
 	rerun            bool
 	// The registration in the endpoint's inflight registry (a legacy request), and whether a
 	// notifications/cancelled withdrew the request: it then gets no response at all.
-	regHash    uint64
-	regNext    *job
-	registered bool
-	withdrawn  atomic.Bool
+	regShard         uint8 // the inflight shard this job links into, fixed when it is made
+	regPrev, regNext *job
+	registered       bool
+	withdrawn        atomic.Bool
 
 	refs atomic.Int32
 }
 
 var jobPool = sync.Pool{New: func() any {
-	return &job{done: make(chan struct{}, 1), notes: make(chan []byte), ack: make(chan error, 1), left: make(chan struct{}, 1)}
+	return &job{done: make(chan struct{}, 1), notes: make(chan []byte), ack: make(chan error, 1), left: make(chan struct{}, 1), regShard: shardOfNewJob()}
 }}
 
 func acquireJob(ep *endpoint) *job {
