@@ -25,38 +25,24 @@ const (
 // params those revisions lack, and serves it with the shared component code, which writes
 // the revision's shapes for r.dialect.
 func (s *Server) serveLegacy(ctx context.Context, r *Request, method []byte, dst []byte) ([]byte, error) {
-	var serve func(*Server, context.Context, *Request, []byte) ([]byte, error)
-	var needs componentKind
-	switch string(method) {
-	case methodInitialize:
-		return s.initialize(r, dst)
-	case MethodPing:
-		return appendEmptyResult(dst, r.ID()), nil
-	case MethodSetLevel:
-		return s.setLevel(r, dst)
-	case MethodToolsList:
-		r.method, serve, needs = MethodToolsList, (*Server).listTools, kindTool
-	case MethodToolsCall:
-		r.method, serve, needs = MethodToolsCall, (*Server).callTool, kindTool
-	case MethodPromptsList:
-		r.method, serve, needs = MethodPromptsList, (*Server).listPrompts, kindPrompt
-	case MethodPromptsGet:
-		r.method, serve, needs = MethodPromptsGet, (*Server).getPrompt, kindPrompt
-	case MethodResourcesList:
-		r.method, serve, needs = MethodResourcesList, (*Server).listResources, kindResource
-	case MethodResourceTemplates:
-		r.method, serve, needs = MethodResourceTemplates, (*Server).listTemplates, kindResource
-	case MethodResourcesRead:
-		r.method, serve, needs = MethodResourcesRead, (*Server).readResource, kindResource
-	case MethodResourcesSubscribe:
-		r.method, serve, needs = MethodResourcesSubscribe, (*Server).subscribe, kindResource
-	case MethodResourcesUnsubscribe:
-		r.method, serve, needs = MethodResourcesUnsubscribe, (*Server).unsubscribe, kindResource
-	case MethodComplete:
-		r.method, serve, needs = MethodComplete, (*Server).complete, kindCompletion
-	default:
-		return nil, ErrMethodNotFound // server/discover and subscriptions/listen included
+	name, serve, needs, ok := componentRoute(method)
+	if !ok {
+		switch string(method) {
+		case methodInitialize:
+			return s.initialize(r, dst)
+		case MethodPing:
+			return appendEmptyResult(dst, r.ID()), nil
+		case MethodSetLevel:
+			return s.setLevel(r, dst)
+		case MethodResourcesSubscribe:
+			name, serve, needs = MethodResourcesSubscribe, (*Server).subscribe, kindResource
+		case MethodResourcesUnsubscribe:
+			name, serve, needs = MethodResourcesUnsubscribe, (*Server).unsubscribe, kindResource
+		default:
+			return nil, ErrMethodNotFound // server/discover and subscriptions/listen included
+		}
 	}
+	r.method = name
 	if r.cat.kinds&needs != needs {
 		return nil, ErrMethodNotFound // the capability is not advertised
 	}

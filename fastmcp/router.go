@@ -36,38 +36,52 @@ func NamedBy(method string) string {
 	return ""
 }
 
+// serveFunc serves one method of a request whose dialect and capability are checked.
+type serveFunc func(*Server, context.Context, *Request, []byte) ([]byte, error)
+
+// componentRoute resolves the methods both eras share (the lists, the calls, reads and gets,
+// completion): the method's name, its server and the capability it belongs to; ok is false
+// for any other method.
+func componentRoute(method []byte) (name string, serve serveFunc, needs componentKind, ok bool) {
+	switch string(method) {
+	case MethodToolsList:
+		return MethodToolsList, (*Server).listTools, kindTool, true
+	case MethodToolsCall:
+		return MethodToolsCall, (*Server).callTool, kindTool, true
+	case MethodPromptsList:
+		return MethodPromptsList, (*Server).listPrompts, kindPrompt, true
+	case MethodPromptsGet:
+		return MethodPromptsGet, (*Server).getPrompt, kindPrompt, true
+	case MethodResourcesList:
+		return MethodResourcesList, (*Server).listResources, kindResource, true
+	case MethodResourceTemplates:
+		return MethodResourceTemplates, (*Server).listTemplates, kindResource, true
+	case MethodResourcesRead:
+		return MethodResourcesRead, (*Server).readResource, kindResource, true
+	case MethodComplete:
+		return MethodComplete, (*Server).complete, kindCompletion, true
+	}
+	return "", nil, 0, false
+}
+
 // serve resolves method (r's), checks its capability and the request _meta, and serves it.
 func (s *Server) serve(ctx context.Context, r *Request, method []byte, dst []byte) ([]byte, error) {
-	var serve func(*Server, context.Context, *Request, []byte) ([]byte, error)
-	var needs componentKind // the capability the method belongs to, if any
-	switch string(method) {
-	case MethodDiscover:
-		r.method, serve = MethodDiscover, (*Server).discover
-	case MethodToolsList:
-		r.method, serve, needs = MethodToolsList, (*Server).listTools, kindTool
-	case MethodToolsCall:
-		r.method, serve, needs = MethodToolsCall, (*Server).callTool, kindTool
-	case MethodPromptsList:
-		r.method, serve, needs = MethodPromptsList, (*Server).listPrompts, kindPrompt
-	case MethodPromptsGet:
-		r.method, serve, needs = MethodPromptsGet, (*Server).getPrompt, kindPrompt
-	case MethodResourcesList:
-		r.method, serve, needs = MethodResourcesList, (*Server).listResources, kindResource
-	case MethodResourceTemplates:
-		r.method, serve, needs = MethodResourceTemplates, (*Server).listTemplates, kindResource
-	case MethodResourcesRead:
-		r.method, serve, needs = MethodResourcesRead, (*Server).readResource, kindResource
-	case MethodComplete:
-		r.method, serve, needs = MethodComplete, (*Server).complete, kindCompletion
-	case MethodListen:
-		r.method, serve = MethodListen, (*Server).listen
-	case "elicitation/create", "sampling/createMessage", "roots/list":
-		return nil, errInputRequestAsTopLv
-	case methodInitialize:
-		return nil, s.initializeNotServed(r.msg)
-	default:
-		return nil, ErrMethodNotFound
+	name, serve, needs, ok := componentRoute(method)
+	if !ok {
+		switch string(method) {
+		case MethodDiscover:
+			name, serve = MethodDiscover, (*Server).discover
+		case MethodListen:
+			name, serve = MethodListen, (*Server).listen
+		case "elicitation/create", "sampling/createMessage", "roots/list":
+			return nil, errInputRequestAsTopLv
+		case methodInitialize:
+			return nil, s.initializeNotServed(r.msg)
+		default:
+			return nil, ErrMethodNotFound
+		}
 	}
+	r.method = name
 	if r.cat.kinds&needs != needs {
 		return nil, ErrMethodNotFound // the capability is not advertised
 	}
