@@ -25,14 +25,9 @@ func newFastMount(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) 
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
+	ln, url, err := listenFor(h, cfg)
 	if err != nil {
-		_ = h.Close(context.Background())
 		return nil, err
-	}
-	path := cfg.Path
-	if path == "" {
-		path = streamable.DefaultPath
 	}
 	fs := &fasthttp.Server{
 		Handler:               h.Handler(),
@@ -45,7 +40,7 @@ func newFastMount(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) 
 		Concurrency:           cfg.MaxConnections,
 		NoDefaultServerHeader: true,
 	}
-	return &mountEndpoint{handler: h, fs: fs, ln: ln, url: "http://" + ln.Addr().String() + path}, nil
+	return &mountEndpoint{handler: h, fs: fs, ln: ln, url: url}, nil
 }
 
 func (e *mountEndpoint) URL() string { return e.url }

@@ -29,14 +29,9 @@ func newNetHTTP(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
+	ln, url, err := listenFor(h, cfg)
 	if err != nil {
-		_ = h.Close(context.Background())
 		return nil, err
-	}
-	path := cfg.Path
-	if path == "" {
-		path = streamable.DefaultPath
 	}
 	// NewHTTPServer applies the Config's connection settings (head timeout, head size, idle
 	// timeout, its logger) and sets ConnContext, which the handler's disconnect probe needs.
@@ -46,7 +41,7 @@ func newNetHTTP(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) {
 		handler: h,
 		hs:      hs,
 		ln:      newLimitListener(ln, cfg.MaxConnections),
-		url:     "http://" + ln.Addr().String() + path,
+		url:     url,
 		drain:   cfg.DrainTimeout,
 	}, nil
 }
@@ -74,6 +69,21 @@ func (e *netEndpoint) Shutdown(ctx context.Context) error {
 		err = cerr
 	}
 	return err
+}
+
+// listenFor opens cfg.Addr for a hosted endpoint and returns its URL; on failure it closes
+// the endpoint's handler h.
+func listenFor(h interface{ Close(context.Context) error }, cfg streamable.Config) (net.Listener, string, error) {
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		_ = h.Close(context.Background())
+		return nil, "", err
+	}
+	path := cfg.Path
+	if path == "" {
+		path = streamable.DefaultPath
+	}
+	return ln, "http://" + ln.Addr().String() + path, nil
 }
 
 // limitListener closes connections accepted while max are open, without reading them (as the
