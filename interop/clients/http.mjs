@@ -10,7 +10,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Checks, answerInputs, assert, assertEqual, capabilities, eraOf, negotiation, textOf, waitFor } from './lib.mjs';
 
 const [url, mode = 'pin'] = process.argv.slice(2);
-if (!url || !negotiation[mode]) {
+if (!url || !(mode in negotiation)) {
   console.error('usage: node http.mjs URL [pin|auto|legacy]');
   process.exit(2);
 }

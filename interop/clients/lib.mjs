@@ -54,11 +54,14 @@ export async function waitFor(pred, ms, what) {
   throw new Error(`timed out after ${ms} ms waiting for ${what}`);
 }
 
-/** The versionNegotiation option of each mode the scripts take. */
+/**
+ * The versionNegotiation option of each mode the scripts take. legacy is the client's default:
+ * the option is left out, as an application that never heard of negotiation leaves it.
+ */
 export const negotiation = {
   pin: { mode: { pin: '2026-07-28' } },
   auto: { mode: 'auto' },
-  legacy: { mode: 'legacy' },
+  legacy: undefined,
 };
 
 /** What each mode must negotiate with fastmcp, which serves both eras. */

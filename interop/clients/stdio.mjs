@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Checks, answerInputs, assert, assertEqual, capabilities, eraOf, negotiation, textOf, waitFor } from './lib.mjs';
 
 const [mode, command, ...args] = process.argv.slice(2);
-if (!command || !negotiation[mode]) {
+if (!command || !(mode in negotiation)) {
   console.error('usage: node stdio.mjs pin|auto|legacy COMMAND [ARGS...]');
   process.exit(2);
 }
