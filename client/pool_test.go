@@ -124,14 +124,14 @@ func TestPoolSizeCapsConnections(t *testing.T) {
 
 func TestConfigValidation(t *testing.T) {
 	for name, cfg := range map[string]Config{
-		"PoolSize must be a positive integer, got -1":          {PoolSize: -1},
-		"PoolMaxRequests must be a positive integer, got -1":   {PoolMaxRequests: -1},
-		"MaxResponseBytes must be a positive integer, got -1":  {MaxResponseBytes: -1},
-		"MaxPages must be a positive integer, got -1":          {MaxPages: -1},
-		"MaxInputRounds must be a positive integer, got -1":    {MaxInputRounds: -1},
-		"PoolIdleTimeout must be positive, got -1ns":           {PoolIdleTimeout: -1},
-		"RequestTimeout must be positive, got -1ns":            {RequestTimeout: -1},
-		"unknown Era 7":                                        {Era: 7},
+		"PoolSize must be a positive integer, got -1":         {PoolSize: -1},
+		"PoolMaxRequests must be a positive integer, got -1":  {PoolMaxRequests: -1},
+		"MaxResponseBytes must be a positive integer, got -1": {MaxResponseBytes: -1},
+		"MaxPages must be a positive integer, got -1":         {MaxPages: -1},
+		"MaxInputRounds must be a positive integer, got -1":   {MaxInputRounds: -1},
+		"PoolIdleTimeout must be positive, got -1ns":          {PoolIdleTimeout: -1},
+		"RequestTimeout must be positive, got -1ns":           {RequestTimeout: -1},
+		"unknown Era 7": {Era: 7},
 	} {
 		_, err := Connect(context.Background(), "http://127.0.0.1:1/mcp", cfg)
 		assert.EqualError(t, err, "client: "+name)
