@@ -37,12 +37,14 @@ type fakeServer struct {
 	mu      sync.Mutex
 	conns   []net.Conn
 	wg      sync.WaitGroup
+	// done closes at cleanup: a handler that holds a request open waits on it.
+	done chan struct{}
 }
 
 func newFake(t *testing.T, handle func(r *fakeReq, w *bufio.Writer) bool) *fakeServer {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	f := &fakeServer{ln: ln}
+	f := &fakeServer{ln: ln, done: make(chan struct{})}
 	f.wg.Add(1)
 	go func() {
 		defer f.wg.Done()
@@ -74,6 +76,7 @@ func newFake(t *testing.T, handle func(r *fakeReq, w *bufio.Writer) bool) *fakeS
 		}
 	}()
 	t.Cleanup(func() {
+		close(f.done)
 		_ = ln.Close()
 		f.mu.Lock()
 		for _, c := range f.conns {
