@@ -129,8 +129,11 @@ func (t *httpTransport) writeRequest(pc *pconn, msg []byte, hdr *headers) error 
 		writeHeader(w, "MCP-Protocol-Version", hdr.version)
 		writeHeader(w, "Mcp-Method", hdr.method)
 		writeHeader(w, "Mcp-Name", hdr.name)
-		for _, p := range hdr.params {
-			writeHeader(w, "Mcp-Param-"+p.name, p.value)
+		for _, p := range hdr.params { // an empty argument is an empty header, still sent
+			w.WriteString("\r\nMcp-Param-")
+			w.WriteString(p.name)
+			w.WriteString(": ")
+			w.WriteString(p.value)
 		}
 	}
 	if s := t.session.Load(); s != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,8 +20,9 @@ func TestWireModernCallTool(t *testing.T) {
 		return true
 	})
 	c := connect(t, f.url(), Config{ClientName: "t", ClientVersion: "1"})
-	c.tools.set(map[string][]headerArg{"deploy": {{arg: "region", header: "Region"}, {arg: "n", header: "N"}}})
-	_, err := c.CallTool(context.Background(), "deploy", []byte(`{"region":"Hello, 世界","n":42}`))
+	c.tools.set(map[string][]headerArg{"deploy": {{arg: "region", header: "Region"}, {arg: "n", header: "N"},
+		{arg: "empty", header: "Empty"}, {arg: "none", header: "None"}, {arg: "absent", header: "Absent"}}})
+	_, err := c.CallTool(context.Background(), "deploy", []byte(`{"region":"Hello, 世界","n":42,"empty":"","none":null}`))
 	require.NoError(t, err)
 	r := <-reqs
 	assert.Equal(t, "POST /mcp HTTP/1.1\r\n"+
@@ -32,8 +34,9 @@ func TestWireModernCallTool(t *testing.T) {
 		"Mcp-Method: tools/call\r\n"+
 		"Mcp-Name: deploy\r\n"+
 		"Mcp-Param-Region: =?base64?SGVsbG8sIOS4lueVjA==?=\r\n"+
-		"Mcp-Param-N: 42", string(r.head))
-	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{"region":"Hello, 世界","n":42},`+
+		"Mcp-Param-N: 42\r\n"+
+		"Mcp-Param-Empty: ", string(r.head), "null and absent arguments send no header")
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{"region":"Hello, 世界","n":42,"empty":"","none":null},`+
 		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},`+
 		`"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`, string(r.body))
 }
@@ -67,4 +70,35 @@ func TestWireLegacyHandshake(t *testing.T) {
 	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"method":"ping","params":{}}`, string(ping.body))
 	assert.Equal(t, "2025-06-18", ping.header("MCP-Protocol-Version"))
 	assert.Empty(t, ping.header("Mcp-Method"), "legacy requests mirror no method")
+}
+
+// A -32022 naming the version just sent is retried once, under a new id, with that version in
+// the header and _meta; a second one is the error.
+func TestUnsupportedVersionRetriedOnce(t *testing.T) {
+	reqs := make(chan *fakeReq, 3)
+	var n atomic.Int64
+	f := newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		reqs <- r
+		body := `{"jsonrpc":"2.0","id":` + idOf(r.body) + `,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"x"}}}`
+		if n.Add(1) == 2 {
+			body = `{"jsonrpc":"2.0","id":` + idOf(r.body) + `,"result":{"resultType":"complete","content":[]}}`
+		}
+		w.WriteString("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+		return true
+	})
+	c := connect(t, f.url(), Config{})
+	_, err := c.CallTool(context.Background(), "echo", nil)
+	require.NoError(t, err)
+	first, second := <-reqs, <-reqs
+	assert.Contains(t, string(first.body), `"id":1,`)
+	assert.Contains(t, string(second.body), `"id":2,`)
+	assert.Contains(t, string(second.body), `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`)
+	assert.Equal(t, "2026-07-28", second.header("MCP-Protocol-Version"))
+
+	// every later answer is -32022: one retry, then the typed error
+	_, err = c.CallTool(context.Background(), "echo", nil)
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, int64(CodeUnsupportedVersion), e.Code)
+	assert.Len(t, reqs, 2)
 }
