@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -45,7 +46,13 @@ func TestWireModernCallTool(t *testing.T) {
 // notifications/initialized and every later request with MCP-Protocol-Version and the session.
 func TestWireLegacyHandshake(t *testing.T) {
 	reqs := make(chan *fakeReq, 4)
+	gets := make(chan *fakeReq, 1)
 	f := newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		if strings.HasPrefix(string(r.head), "GET ") { // the standalone stream: none here
+			gets <- r
+			w.WriteString("HTTP/1.1 405 Method Not Allowed\r\nAllow: POST\r\nContent-Length: 0\r\n\r\n")
+			return true
+		}
 		reqs <- r
 		if id := idOf(r.body); id != "" {
 			jsonResp(w, `{"jsonrpc":"2.0","id":`+id+`,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
@@ -64,6 +71,7 @@ func TestWireLegacyHandshake(t *testing.T) {
 	assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, string(done.body))
 	assert.Equal(t, "2025-06-18", done.header("MCP-Protocol-Version"))
 	assert.Equal(t, "sess-1", done.header("Mcp-Session-Id"))
+	assert.Equal(t, "sess-1", (<-gets).header("Mcp-Session-Id"), "a sessionful server gets the GET stream")
 
 	require.NoError(t, c.Ping(context.Background()))
 	ping := <-reqs
@@ -101,4 +109,48 @@ func TestUnsupportedVersionRetriedOnce(t *testing.T) {
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, int64(CodeUnsupportedVersion), e.Code)
 	assert.Len(t, reqs, 2)
+}
+
+// A sessionful legacy server's requests outside any call arrive on the standalone GET stream;
+// the handlers answer each by POST.
+func TestLegacyServerStream(t *testing.T) {
+	answers := make(chan *fakeReq, 1)
+	gets := make(chan *fakeReq, 1)
+	var f *fakeServer
+	ready := make(chan struct{})
+	f = newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		<-ready
+		switch {
+		case strings.HasPrefix(string(r.head), "GET "):
+			gets <- r
+			ev := `{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{"message":"name?","requestedSchema":{"type":"object"}}}`
+			w.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+			chunk := "data: " + ev + "\n\n"
+			w.WriteString(strconv.FormatInt(int64(len(chunk)), 16) + "\r\n" + chunk + "\r\n")
+			_ = w.Flush()
+			<-f.done
+			return false
+		case idOf(r.body) != "":
+			jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+				"Mcp-Session-Id: sess-9")
+		default:
+			if strings.Contains(string(r.body), `"id":"s1"`) {
+				answers <- r
+			}
+			w.WriteString("HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n")
+		}
+		return true
+	})
+	close(ready)
+	cfg := handlers()
+	cfg.Era = EraLegacy
+	c := connect(t, f.url(), cfg)
+	get := <-gets
+	assert.Equal(t, "text/event-stream", get.header("Accept"))
+	assert.Equal(t, "sess-9", get.header("Mcp-Session-Id"))
+	assert.Equal(t, "2025-11-25", get.header("MCP-Protocol-Version"))
+	a := <-answers
+	assert.Equal(t, `{"jsonrpc":"2.0","id":"s1","result":{"action":"accept","content":{"name":"Ada","username":"ada","email":"ada@example.com","ok":true}}}`, string(a.body))
+	assert.Equal(t, "sess-9", a.header("Mcp-Session-Id"))
+	require.NoError(t, c.Close())
 }
