@@ -154,3 +154,20 @@ func TestConfigValidation(t *testing.T) {
 		assert.True(t, errors.Is(err, ErrNotImplemented))
 	}
 }
+
+// A server that closes idle keep-alive connections: the reused socket fails before any byte
+// of a response, and the request goes again, once, on a fresh connection.
+func TestPoolRetriesStaleConnectionOnce(t *testing.T) {
+	f := newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":{"resultType":"complete","content":[]}}`)
+		return false // closes without saying Connection: close
+	})
+	c := connect(t, f.url(), Config{})
+	for range 3 { // each reuse fails on the write or with nothing read, both retried
+		echo(t, c)
+	}
+	st := c.Stats()
+	assert.Equal(t, int64(3), st.Dials)
+	assert.Equal(t, int64(2), st.Reuses, "each stale connection was taken once")
+	assert.Equal(t, int64(3), f.accepts.Load())
+}

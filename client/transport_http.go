@@ -74,10 +74,32 @@ func (t *httpTransport) deadline(ctx context.Context) time.Time {
 // exchange sends msg and reads the response head; the caller then owns pc's body.
 func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) (*pconn, time.Time, func() bool, error) {
 	deadline := t.deadline(ctx)
+	for attempt := 0; ; attempt++ {
+		pc, stop, err := t.try(ctx, deadline, msg, hdr)
+		if errors.Is(err, errStale) && attempt == 0 {
+			continue // the server closed an idle connection as we reused it: once more, afresh
+		}
+		if errors.Is(err, ErrPoolTimeout) || errors.Is(err, ErrClosed) {
+			return nil, deadline, nil, err
+		}
+		if err != nil {
+			return nil, deadline, nil, t.ioErr(ctx, deadline, "sending the request", err)
+		}
+		return pc, deadline, stop, nil
+	}
+}
+
+// errStale marks a reused connection that failed before the server sent a byte: the server
+// had closed it while idle, so the request never reached it and may be sent again.
+var errStale = errors.New("client: stale pooled connection")
+
+// try sends msg on one pooled connection and reads the response head.
+func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte, hdr *headers) (*pconn, func() bool, error) {
 	pc, err := t.pool.acquire(ctx, deadline)
 	if err != nil {
-		return nil, deadline, nil, err
+		return nil, nil, err
 	}
+	reused := pc.uses > 0
 	_ = pc.nc.SetDeadline(deadline)
 	stop := func() bool { return true }
 	if ctx.Done() != nil {
@@ -87,13 +109,19 @@ func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) 
 	if err := t.writeRequest(pc, msg, hdr); err != nil {
 		stop()
 		t.pool.release(pc, false)
-		return nil, deadline, nil, t.ioErr(ctx, deadline, "sending the request", err)
+		if reused && ctx.Err() == nil {
+			return nil, nil, fmt.Errorf("%w: %w", errStale, err)
+		}
+		return nil, nil, err
 	}
 	pc.hdr.Reset()
 	if err := pc.hdr.Read(pc.br); err != nil {
 		stop()
 		t.pool.release(pc, false)
-		return nil, deadline, nil, t.ioErr(ctx, deadline, "reading the response head", err)
+		if reused && err == io.EOF && ctx.Err() == nil { // fasthttp: nothing read at all
+			return nil, nil, fmt.Errorf("%w: %w", errStale, err)
+		}
+		return nil, nil, fmt.Errorf("reading the response head: %w", err)
 	}
 	if s := pc.hdr.Peek("Mcp-Session-Id"); len(s) > 0 {
 		if cur := t.session.Load(); cur == nil || *cur != string(s) {
@@ -101,7 +129,7 @@ func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) 
 			t.session.Store(&v)
 		}
 	}
-	return pc, deadline, stop, nil
+	return pc, stop, nil
 }
 
 // ioErr reports a failed exchange, as the context's error when it ended the exchange.
