@@ -59,7 +59,7 @@ func (c *Client) initialize(ctx context.Context) error {
 	c.modern = false
 	c.setVersion(legacyVersion)
 	members := []byte(`"protocolVersion":"` + legacyVersion + `","capabilities":`)
-	members = append(members, c.legacyCaps()...)
+	members = append(members, c.caps...)
 	members = append(members, `,"clientInfo":`...)
 	members = append(members, c.clientInfo()...)
 	// The handshake itself carries no MCP-Protocol-Version: none is agreed yet.
@@ -119,9 +119,4 @@ func (c *Client) sendInit(ctx context.Context, members []byte, hdr *headers) ([]
 		return nil, r.err
 	}
 	return r.result, nil
-}
-
-// legacyCaps are the capabilities as initialize declares them (roots with listChanged false).
-func (c *Client) legacyCaps() []byte {
-	return c.caps
 }
