@@ -56,7 +56,8 @@ type Config struct {
 	// PoolSize caps the HTTP connections to the target's origin (default 4). A request that
 	// finds all of them busy waits, up to its RequestTimeout, for one to return.
 	PoolSize int
-	// PoolIdleTimeout closes a pooled connection unused this long (default 30 s).
+	// PoolIdleTimeout closes a pooled connection unused this long (default 30 s), by a timer
+	// armed while connections are idle, or when the pool next takes it, whichever is first.
 	PoolIdleTimeout time.Duration
 	// PoolMaxRequests retires a connection after this many requests (default 100).
 	PoolMaxRequests int

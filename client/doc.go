@@ -26,7 +26,7 @@
 //
 //   - PoolSize (4) connections per client; a request waits up to RequestTimeout for one:
 //     ErrPoolTimeout.
-//   - PoolIdleTimeout (30 s), checked when a connection is taken from the pool, and
+//   - PoolIdleTimeout (30 s), by a timer while connections are idle, and
 //     PoolMaxRequests (100): the connection is closed and counted in [PoolStats].Retired.
 //   - RequestTimeout (30 s) per request, from waiting for a connection to the response's end:
 //     an error wrapping context.DeadlineExceeded.

@@ -47,6 +47,7 @@ type pool struct {
 	mu         sync.Mutex
 	idle       []*pconn // LIFO: the most recently used connection is the likeliest alive
 	closed     bool
+	reaper     *time.Timer // armed while connections are idle: closes those idle too long
 	dials      atomic.Int64
 	reuses     atomic.Int64
 	retired    atomic.Int64
@@ -151,6 +152,9 @@ func (p *pool) release(pc *pconn, reusable bool) {
 			if !p.closed {
 				p.idle = append(p.idle, pc)
 				pc = nil
+				if p.reaper == nil {
+					p.reaper = time.AfterFunc(p.idleTO, p.reap)
+				}
 			}
 			p.mu.Unlock()
 		}
@@ -166,12 +170,46 @@ func (p *pool) retire(pc *pconn) {
 	p.retired.Add(1)
 }
 
+// reap closes the connections idle for PoolIdleTimeout and rearms for the next to expire.
+func (p *pool) reap() {
+	now := p.now()
+	var expired []*pconn
+	p.mu.Lock()
+	keep := p.idle[:0]
+	var next time.Duration
+	for _, pc := range p.idle {
+		if left := p.idleTO - now.Sub(pc.idleSince); left > 0 {
+			keep = append(keep, pc)
+			if next == 0 || left < next {
+				next = left
+			}
+		} else {
+			expired = append(expired, pc)
+		}
+	}
+	clear(p.idle[len(keep):])
+	p.idle = keep
+	if next > 0 && !p.closed {
+		p.reaper.Reset(next)
+	} else {
+		p.reaper = nil
+	}
+	p.mu.Unlock()
+	for _, pc := range expired {
+		p.retire(pc)
+	}
+}
+
 // close closes the idle connections; in-flight ones close when their requests end.
 func (p *pool) close() {
 	p.mu.Lock()
 	idle := p.idle
 	p.idle = nil
 	p.closed = true
+	if p.reaper != nil {
+		p.reaper.Stop()
+		p.reaper = nil
+	}
 	p.mu.Unlock()
 	for _, pc := range idle {
 		p.retire(pc)

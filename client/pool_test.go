@@ -171,3 +171,13 @@ func TestPoolRetriesStaleConnectionOnce(t *testing.T) {
 	assert.Equal(t, int64(2), st.Reuses, "each stale connection was taken once")
 	assert.Equal(t, int64(3), f.accepts.Load())
 }
+
+// An idle connection closes after PoolIdleTimeout even when no request comes to notice.
+func TestPoolIdleConnectionsCloseOnTheirOwn(t *testing.T) {
+	s := startServer(t, streamable.Config{})
+	c := connect(t, s.URL(), Config{PoolIdleTimeout: 20 * time.Millisecond})
+	echo(t, c)
+	require.Eventually(t, func() bool { return c.Stats().Retired == 1 }, 10*time.Second, time.Millisecond)
+	echo(t, c)
+	assert.Equal(t, PoolStats{Dials: 2, Retired: 1}, c.Stats())
+}
