@@ -33,6 +33,10 @@
 //   - MaxResponseBytes (16 MiB) per body or event, checked while reading: ErrResponseTooLarge.
 //   - MaxPages (1,000) per List call: ErrTooManyPages; a repeated cursor: ErrRepeatedCursor.
 //   - MaxInputRounds (10) per call: ErrTooManyRounds.
+//   - ListenBuffer (64) notifications waiting per Subscription; newer ones are dropped and
+//     counted (Subscription.Dropped).
+//   - 5 resumptions (GET with Last-Event-ID) of a legacy call's event stream that ends
+//     before its response: ErrTooManyResumes.
 //
 // A connection is reused only after an HTTP/1.1 response with a complete Content-Length body
 // and no Connection: close; event streams detach from the pool and close their socket at the
