@@ -1,0 +1,174 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// DefaultMaxServerRequests bounds the server-to-client requests (elicitation, sampling,
+// roots) a stdio connection answers at once; one more is answered -32603 at once.
+const DefaultMaxServerRequests = 16
+
+// Errors of the stdio transport. Each call's error wraps one of them.
+var (
+	// ErrServerExited fails every call pending when the server's output ends (it exited, or
+	// closed its standard output), and every call after.
+	ErrServerExited = errors.New("client: stdio server exited")
+)
+
+// msgTooManyServerRequests answers a server-to-client request past the concurrency bound.
+const msgTooManyServerRequests = "Client server-request capacity exhausted"
+
+// messageFunc receives a message the server sends while a call is pending: a notification
+// (progress, log message) or a server-to-client request. For a request it returns the
+// complete JSON-RPC response to write back; for a notification its answer is ignored. An
+// error ends the call it was given to with that error. msg is valid only during the call.
+type messageFunc = func(msg []byte) (answer []byte, err error)
+
+// stdioConn speaks newline-delimited JSON-RPC over a pair of streams: one reader goroutine
+// matches response lines to pending calls by id; writes are serialised one line at a time.
+type stdioConn struct {
+	lines *lineReader
+	dec   *decode.Decoder
+	out   io.Writer
+	wmu   sync.Mutex // one line at a time on out
+	wbuf  []byte     // the line being written, reused (wmu held)
+
+	mu      sync.Mutex
+	pending map[string]*stdioCall
+	last    *stdioCall // the call registered last: it gets unattributed server requests
+	err     error      // once set, the connection is dead and every call fails with it
+
+	done     chan struct{} // closed when the reader ends
+	sem      chan struct{} // server-to-client request handlers running
+	handlers sync.WaitGroup
+	unasked  messageFunc // notifications no pending call owns; may be nil
+
+	// exitReason, if set, describes why the server's output ended (its exit status, the
+	// end of its standard error). The reader calls it once, as the output ends.
+	exitReason func() string
+}
+
+// stdioCall is one request awaiting its response.
+type stdioCall struct {
+	id        string
+	result    chan stdioResult // buffered: the reader never blocks on it
+	onMessage messageFunc
+}
+
+type stdioResult struct {
+	body []byte
+	err  error
+}
+
+func newStdioConn(in io.Reader, out io.Writer, maxLine, maxServerRequests int, exitReason func() string) (*stdioConn, error) {
+	dec, err := decode.New(decode.Limits{MaxMessageBytes: maxLine})
+	if err != nil {
+		return nil, err
+	}
+	c := &stdioConn{
+		lines:      newLineReader(in, maxLine),
+		dec:        dec,
+		out:        out,
+		pending:    make(map[string]*stdioCall),
+		done:       make(chan struct{}),
+		sem:        make(chan struct{}, maxServerRequests),
+		exitReason: exitReason,
+	}
+	go c.readLoop()
+	return c, nil
+}
+
+// call writes req (one JSON-RPC request whose id literal is id) and waits for its response.
+// When ctx ends first it writes notifications/cancelled for id and returns ctx's cause.
+func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageFunc) ([]byte, error) {
+	pc := &stdioCall{id: string(id), result: make(chan stdioResult, 1), onMessage: onMessage}
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, c.err
+	}
+	if _, dup := c.pending[pc.id]; dup {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("client: request id %s is already in flight", id)
+	}
+	c.pending[pc.id] = pc
+	c.last = pc
+	c.mu.Unlock()
+
+	if err := c.writeLine(req); err != nil {
+		c.forget(pc)
+		return nil, err
+	}
+	select {
+	case r := <-pc.result:
+		return r.body, r.err
+	case <-ctx.Done():
+		if c.forget(pc) {
+			_ = c.writeLine(cancelledNotification(id))
+		}
+		return nil, context.Cause(ctx)
+	}
+}
+
+// forget removes pc from the pending calls; it reports whether pc was still pending.
+func (c *stdioConn) forget(pc *stdioCall) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending[pc.id] != pc {
+		return false
+	}
+	delete(c.pending, pc.id)
+	if c.last == pc {
+		c.last = nil
+	}
+	return true
+}
+
+// notify writes one notification line.
+func (c *stdioConn) notify(msg []byte) error {
+	c.mu.Lock()
+	err := c.err
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return c.writeLine(msg)
+}
+
+func cancelledNotification(id []byte) []byte {
+	b := append([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`), id...)
+	return append(b, `}}`...)
+}
+
+// writeLine writes msg and its newline in one Write, so lines never interleave.
+func (c *stdioConn) writeLine(msg []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.wbuf = append(append(c.wbuf[:0], msg...), '\n')
+	if _, err := c.out.Write(c.wbuf); err != nil {
+		return fmt.Errorf("%w: writing to the server: %w", ErrServerExited, err)
+	}
+	return nil
+}
+
+// fail marks the connection dead with err and fails every pending call with it, at once.
+func (c *stdioConn) fail(err error) {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = err
+	}
+	err = c.err
+	calls := c.pending
+	c.pending = map[string]*stdioCall{}
+	c.last = nil
+	c.mu.Unlock()
+	for _, pc := range calls {
+		pc.result <- stdioResult{err: err}
+	}
+}
