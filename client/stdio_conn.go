@@ -36,8 +36,12 @@ type stdioConn struct {
 	lines *lineReader
 	dec   *decode.Decoder
 	out   io.Writer
-	wmu   sync.Mutex // one line at a time on out
-	wbuf  []byte     // the line being written, reused (wmu held)
+
+	// Lines go to out through one writer goroutine, so a caller never blocks in a write
+	// the server does not read: it waits on its context instead.
+	writes chan []byte
+	quit   chan struct{} // closed by shutdown: the writer stops
+	writer sync.WaitGroup
 
 	mu      sync.Mutex
 	pending map[string]*stdioCall
@@ -79,7 +83,11 @@ func newStdioConn(in io.Reader, out io.Writer, maxLine, maxServerRequests int, e
 		done:       make(chan struct{}),
 		sem:        make(chan struct{}, maxServerRequests),
 		exitReason: exitReason,
+		writes:     make(chan []byte, writeQueue),
+		quit:       make(chan struct{}),
 	}
+	c.writer.Add(1)
+	go c.writeLoop()
 	go c.readLoop()
 	return c, nil
 }
@@ -101,7 +109,7 @@ func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageF
 	c.last = pc
 	c.mu.Unlock()
 
-	if err := c.writeLine(req); err != nil {
+	if err := c.writeLine(ctx, req); err != nil {
 		c.forget(pc)
 		return nil, err
 	}
@@ -110,7 +118,8 @@ func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageF
 		return r.body, r.err
 	case <-ctx.Done():
 		if c.forget(pc) {
-			_ = c.writeLine(cancelledNotification(id))
+			// Queued behind the request, never before it; the caller does not wait for it.
+			_ = c.writeLine(context.WithoutCancel(ctx), cancelledNotification(id))
 		}
 		return nil, context.Cause(ctx)
 	}
@@ -138,7 +147,7 @@ func (c *stdioConn) notify(msg []byte) error {
 	if err != nil {
 		return err
 	}
-	return c.writeLine(msg)
+	return c.writeLine(context.Background(), msg)
 }
 
 func cancelledNotification(id []byte) []byte {
@@ -146,15 +155,58 @@ func cancelledNotification(id []byte) []byte {
 	return append(b, `}}`...)
 }
 
-// writeLine writes msg and its newline in one Write, so lines never interleave.
-func (c *stdioConn) writeLine(msg []byte) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	c.wbuf = append(append(c.wbuf[:0], msg...), '\n')
-	if _, err := c.out.Write(c.wbuf); err != nil {
-		return fmt.Errorf("%w: writing to the server: %w", ErrServerExited, err)
+// writeQueue is how many lines may wait for the writer.
+const writeQueue = 64
+
+// writeLine queues msg and its newline for the writer, waiting for room at most until ctx
+// ends. It fails once the writer failed or the connection shut down.
+func (c *stdioConn) writeLine(ctx context.Context, msg []byte) error {
+	line := make([]byte, 0, len(msg)+1)
+	line = append(append(line, msg...), '\n')
+	if ctx.Done() == nil {
+		select {
+		case c.writes <- line:
+			return nil
+		case <-c.quit:
+			return ErrClosed
+		}
 	}
-	return nil
+	select {
+	case c.writes <- line:
+		return nil
+	case <-c.quit:
+		return ErrClosed
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// writeLoop writes the queued lines, one Write each so lines never interleave. A failed
+// write means the server is gone: every call fails, and later lines are dropped.
+func (c *stdioConn) writeLoop() {
+	defer c.writer.Done()
+	var failed bool
+	for {
+		select {
+		case line := <-c.writes:
+			if failed {
+				continue
+			}
+			if _, err := c.out.Write(line); err != nil {
+				failed = true
+				c.fail(fmt.Errorf("%w: writing to it: %w", ErrServerExited, err))
+			}
+		case <-c.quit:
+			return
+		}
+	}
+}
+
+// shutdown stops the writer and waits for it; out must be closed first, so that a write in
+// progress returns.
+func (c *stdioConn) shutdown() {
+	close(c.quit)
+	c.writer.Wait()
 }
 
 // fail marks the connection dead with err and fails every pending call with it, at once.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"testing/synctest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -59,25 +60,23 @@ func TestStdioAutoFallsBack(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, rs := newRawServer(t, stdioOptions{})
-			done := make(chan error, 1)
-			go func() {
-				// Silence needs a timeout; 1 ns makes it expire at once, as a real one would.
-				timeout := DefaultProbeTimeout
-				if tc.name != "method not found" {
-					timeout = 1
-				}
-				done <- tr.handshake(context.Background(), &Config{Era: EraAuto, ClientName: "t", ClientVersion: "1"}, timeout)
-			}()
-			assert.Equal(t, probeLine, rs.read(t))
-			tc.probe(t, rs)
-			assert.Equal(t, legacyInitialize, rs.read(t))
-			rs.write(t, `{"jsonrpc":"2.0","id":"init-1","result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`)
-			assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, rs.read(t))
-			require.NoError(t, <-done)
-			modern, version := tr.negotiated()
-			assert.False(t, modern)
-			assert.Equal(t, "2025-06-18", version)
+			// In a bubble, the 2 s probe timeout passes as soon as everyone waits.
+			synctest.Test(t, func(t *testing.T) {
+				tr, rs := newRawServer(t, stdioOptions{})
+				done := make(chan error, 1)
+				go func() {
+					done <- tr.handshake(context.Background(), &Config{Era: EraAuto, ClientName: "t", ClientVersion: "1"}, DefaultProbeTimeout)
+				}()
+				assert.Equal(t, probeLine, rs.read(t))
+				tc.probe(t, rs)
+				assert.Equal(t, legacyInitialize, rs.read(t))
+				rs.write(t, `{"jsonrpc":"2.0","id":"init-1","result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`)
+				assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, rs.read(t))
+				require.NoError(t, <-done)
+				modern, version := tr.negotiated()
+				assert.False(t, modern)
+				assert.Equal(t, "2025-06-18", version)
+			})
 		})
 	}
 }

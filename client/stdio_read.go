@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -73,7 +74,7 @@ func (c *stdioConn) deliver(id []byte, r stdioResult) {
 // progress arrives in order and before its response.
 func (c *stdioConn) notification(m *decode.Message, line []byte) {
 	var to messageFunc
-	tok := m.ProgressToken()
+	tok := decode.Lookup(m.Params().Raw(), "progressToken") // notifications/progress
 	if tok.Present() {
 		c.mu.Lock()
 		if pc := c.pending[string(tok.Raw())]; pc != nil {
@@ -105,13 +106,13 @@ func (c *stdioConn) serverRequest(m *decode.Message, line []byte) {
 	}
 	c.mu.Unlock()
 	if h == nil {
-		_ = c.writeLine(decode.AppendError(nil, id, codeInternalError, "Client has no request in flight to answer for", nil, true))
+		_ = c.writeLine(context.Background(), decode.AppendError(nil, id, codeInternalError, "Client has no request in flight to answer for", nil, true))
 		return
 	}
 	select {
 	case c.sem <- struct{}{}:
 	default:
-		_ = c.writeLine(decode.AppendError(nil, id, codeInternalError, msgTooManyServerRequests, nil, true))
+		_ = c.writeLine(context.Background(), decode.AppendError(nil, id, codeInternalError, msgTooManyServerRequests, nil, true))
 		return
 	}
 	msg := append([]byte(nil), line...)
@@ -127,7 +128,7 @@ func (c *stdioConn) serverRequest(m *decode.Message, line []byte) {
 		if answer == nil {
 			answer = decode.AppendError(nil, id, codeInternalError, "Client handler gave no answer", nil, true)
 		}
-		_ = c.writeLine(answer)
+		_ = c.writeLine(context.Background(), answer)
 	}()
 }
 

@@ -84,6 +84,7 @@ func (t *stdioTransport) close() error {
 	t.closeOnce.Do(func() {
 		t.conn.fail(ErrClosed)
 		err := t.in.Close()
+		t.conn.shutdown()
 		if t.exit != nil {
 			err = errors.Join(err, t.exit())
 		}

@@ -1,0 +1,142 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+func echoReq(id int) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},%s}}`, id, modernMeta)
+}
+
+func TestStdioServerExitFailsEveryPendingCall(t *testing.T) {
+	tr, rs := newRawServer(t, stdioOptions{})
+	errs := make(chan error, 3)
+	for id := 1; id <= 3; id++ {
+		go func() {
+			_, err := tr.roundTrip(context.Background(), echoReq(id), nil, noMessages)
+			errs <- err
+		}()
+	}
+	for range 3 {
+		rs.read(t) // every call is on the wire, so pending
+	}
+	require.NoError(t, rs.out.Close()) // the server exits mid-call
+	for range 3 {
+		err := <-errs
+		require.ErrorIs(t, err, ErrServerExited)
+		assert.EqualError(t, err, "client: stdio server exited: its output ended")
+	}
+	// And every call after fails at once the same way.
+	_, err := tr.roundTrip(context.Background(), echoReq(4), nil, noMessages)
+	require.ErrorIs(t, err, ErrServerExited)
+}
+
+func TestStdioOversizeLine(t *testing.T) {
+	const max = 256
+	tr, rs := newRawServer(t, stdioOptions{maxLine: max})
+	errs := make(chan error, 1)
+	go func() {
+		_, err := tr.roundTrip(context.Background(), echoReq(1), nil, noMessages)
+		errs <- err
+	}()
+	rs.read(t)
+	// One byte over: max bytes and the newline. The id is first, so the call is failed now.
+	rs.write(t, `{"jsonrpc":"2.0","id":1,"result":{"text":"`+strings.Repeat("x", max-45)+`"}}`)
+	err := <-errs
+	require.ErrorIs(t, err, ErrLineTooLong)
+	assert.EqualError(t, err, "client: stdio line exceeds the maximum size (256 bytes)")
+
+	// The next line is read normally, and a line of exactly max bytes is within the bound.
+	go func() {
+		_, err := tr.roundTrip(context.Background(), echoReq(2), nil, noMessages)
+		errs <- err
+	}()
+	rs.read(t)
+	rs.write(t, `{"jsonrpc":"2.0","id":2,"result":{"text":"`+strings.Repeat("x", max-46)+`"}}`)
+	require.NoError(t, <-errs)
+}
+
+func TestStdioCancelWritesNotificationsCancelled(t *testing.T) {
+	tr, rs := newRawServer(t, stdioOptions{})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	errs := make(chan error, 1)
+	go func() {
+		_, err := tr.roundTrip(ctx, echoReq(3), nil, noMessages)
+		errs <- err
+	}()
+	rs.read(t)
+	stop := errors.New("caller gave up")
+	cancel(stop)
+	require.ErrorIs(t, <-errs, stop)
+	assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`, rs.read(t))
+	// A late response to the withdrawn id is dropped; the connection keeps working.
+	rs.write(t, `{"jsonrpc":"2.0","id":3,"result":{}}`)
+	go func() {
+		_, err := tr.roundTrip(context.Background(), echoReq(4), nil, noMessages)
+		errs <- err
+	}()
+	rs.read(t)
+	rs.write(t, `{"jsonrpc":"2.0","id":4,"result":{}}`)
+	require.NoError(t, <-errs)
+}
+
+func TestStdioServerRequestsBounded(t *testing.T) {
+	tr, rs := newRawServer(t, stdioOptions{maxServerRequests: 2})
+	release := make(chan struct{})
+	held := make(chan struct{}, 2)
+	answer := func(msg []byte) ([]byte, error) {
+		held <- struct{}{}
+		<-release
+		return decode.AppendResult(nil, decode.Lookup(msg, "id").Raw(), []byte(`{"roots":[]}`)), nil
+	}
+	errs := make(chan error, 1)
+	go func() {
+		_, err := tr.roundTrip(context.Background(), echoReq(1), nil, answer)
+		errs <- err
+	}()
+	rs.read(t)
+	rs.write(t, `{"jsonrpc":"2.0","id":"s1","method":"roots/list"}`)
+	rs.write(t, `{"jsonrpc":"2.0","id":"s2","method":"roots/list"}`)
+	<-held
+	<-held
+	rs.write(t, `{"jsonrpc":"2.0","id":"s3","method":"roots/list"}`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":"s3","error":{"code":-32603,"message":"Client server-request capacity exhausted"}}`, rs.read(t))
+	close(release)
+	got := []string{rs.read(t), rs.read(t)}
+	assert.ElementsMatch(t, []string{
+		`{"jsonrpc":"2.0","id":"s1","result":{"roots":[]}}`,
+		`{"jsonrpc":"2.0","id":"s2","result":{"roots":[]}}`,
+	}, got)
+	rs.write(t, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	require.NoError(t, <-errs)
+}
+
+func TestStdioProgressGoesToItsCall(t *testing.T) {
+	tr, rs := newRawServer(t, stdioOptions{})
+	var got []string
+	onMessage := func(msg []byte) ([]byte, error) {
+		got = append(got, string(msg))
+		return nil, nil
+	}
+	errs := make(chan error, 1)
+	go func() {
+		_, err := tr.roundTrip(context.Background(), echoReq(5), nil, onMessage)
+		errs <- err
+	}()
+	rs.read(t)
+	progress := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":1}}`
+	rs.write(t, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":99,"progress":1}}`)
+	rs.write(t, progress)
+	rs.write(t, `{"jsonrpc":"2.0","id":5,"result":{}}`)
+	require.NoError(t, <-errs)
+	assert.Equal(t, []string{progress}, got)
+}
