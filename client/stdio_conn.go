@@ -92,8 +92,8 @@ func newStdioConn(in io.Reader, out io.Writer, maxLine, maxServerRequests int, e
 	return c, nil
 }
 
-// call writes req (one JSON-RPC request whose id literal is id) and waits for its response.
-// When ctx ends first it writes notifications/cancelled for id and returns ctx's cause.
+// call writes req (one JSON-RPC request whose id literal is id) and waits for its response,
+// or until ctx ends (its cause is returned; a response arriving later is dropped).
 func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageFunc) ([]byte, error) {
 	pc := &stdioCall{id: string(id), result: make(chan stdioResult, 1), onMessage: onMessage}
 	c.mu.Lock()
@@ -117,26 +117,21 @@ func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageF
 	case r := <-pc.result:
 		return r.body, r.err
 	case <-ctx.Done():
-		if c.forget(pc) {
-			// Queued behind the request, never before it; the caller does not wait for it.
-			_ = c.writeLine(context.WithoutCancel(ctx), cancelledNotification(id))
-		}
+		c.forget(pc)
 		return nil, context.Cause(ctx)
 	}
 }
 
-// forget removes pc from the pending calls; it reports whether pc was still pending.
-func (c *stdioConn) forget(pc *stdioCall) bool {
+// forget removes pc from the pending calls, if it is still there.
+func (c *stdioConn) forget(pc *stdioCall) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.pending[pc.id] != pc {
-		return false
+	if c.pending[pc.id] == pc {
+		delete(c.pending, pc.id)
+		if c.last == pc {
+			c.last = nil
+		}
 	}
-	delete(c.pending, pc.id)
-	if c.last == pc {
-		c.last = nil
-	}
-	return true
 }
 
 // notify writes one notification line.
@@ -148,11 +143,6 @@ func (c *stdioConn) notify(msg []byte) error {
 		return err
 	}
 	return c.writeLine(context.Background(), msg)
-}
-
-func cancelledNotification(id []byte) []byte {
-	b := append([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`), id...)
-	return append(b, `}}`...)
 }
 
 // writeQueue is how many lines may wait for the writer.

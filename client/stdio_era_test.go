@@ -12,84 +12,77 @@ import (
 	"github.com/fastmcp-go/fastmcp/decode"
 )
 
-func TestStdioLegacyElicitation(t *testing.T) {
-	tr := pipeServer(t, fixtureServer(t), stdioOptions{})
-	cfg := &Config{Era: EraLegacy, ClientName: "t", ClientVersion: "1",
-		Elicitation: func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, nil }}
-	require.NoError(t, tr.handshake(context.Background(), cfg, DefaultProbeTimeout))
-	modern, version := tr.negotiated()
-	assert.False(t, modern)
-	assert.Equal(t, "2025-11-25", version)
-
-	var asked []string
-	answer := func(msg []byte) ([]byte, error) {
-		asked = append(asked, decode.Lookup(msg, "method").String())
-		return decode.AppendResult(nil, decode.Lookup(msg, "id").Raw(), []byte(`{"action":"accept","content":{"name":"Ada"}}`)), nil
+func TestStdioEras(t *testing.T) {
+	for _, tc := range []struct {
+		era     Era
+		modern  bool
+		version string
+	}{
+		{EraModern, true, "2026-07-28"},
+		{EraAuto, true, "2026-07-28"},
+		{EraLegacy, false, "2025-11-25"},
+	} {
+		t.Run(tc.era.String(), func(t *testing.T) {
+			c := stdioClient(t, pipeServer(t, fixtureServer(t), stdioOptions{}), Config{Era: tc.era})
+			assert.Equal(t, tc.modern, c.Modern())
+			assert.Equal(t, tc.version, c.ProtocolVersion())
+			res, err := c.CallTool(context.Background(), "echo", map[string]string{"text": "hi"})
+			require.NoError(t, err)
+			assert.JSONEq(t, `[{"type":"text","text":"hi"}]`, string(res.Content))
+		})
 	}
-	resp, err := tr.roundTrip(context.Background(),
-		[]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet_user","arguments":{}}}`), nil, answer)
+}
+
+func TestStdioLegacyElicitation(t *testing.T) {
+	var asked []string
+	cfg := Config{Era: EraLegacy, Elicitation: func(_ context.Context, params json.RawMessage) (json.RawMessage, error) {
+		asked = append(asked, decode.Lookup(params, "message").String())
+		return json.RawMessage(`{"action":"accept","content":{"name":"Ada"}}`), nil
+	}}
+	c := stdioClient(t, pipeServer(t, fixtureServer(t), stdioOptions{}), cfg)
+	res, err := c.CallTool(context.Background(), "greet_user", map[string]any{})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"elicitation/create"}, asked)
-	assert.Contains(t, string(resp), `"text":"Hello, Ada!"`)
+	assert.Equal(t, []string{"What is your name?"}, asked)
+	assert.JSONEq(t, `[{"type":"text","text":"Hello, Ada!"}]`, string(res.Content))
 }
-
-func TestStdioAutoAgainstModernServer(t *testing.T) {
-	tr := pipeServer(t, fixtureServer(t), stdioOptions{})
-	require.NoError(t, tr.handshake(context.Background(), &Config{Era: EraAuto, ClientName: "t", ClientVersion: "1"}, DefaultProbeTimeout))
-	modern, version := tr.negotiated()
-	assert.True(t, modern)
-	assert.Equal(t, "2026-07-28", version)
-}
-
-// legacyInitialize is the initialize line a client with no handlers writes.
-const legacyInitialize = `{"jsonrpc":"2.0","id":"init-1","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-
-const probeLine = `{"jsonrpc":"2.0","id":"probe-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`
 
 func TestStdioAutoFallsBack(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		probe func(t *testing.T, rs *rawServer) // the server's reaction to the probe
+		probe func(t *testing.T, rs *rawServer, id []byte) // the server's reaction to the probe
 	}{
-		{"method not found", func(t *testing.T, rs *rawServer) {
-			rs.write(t, `{"jsonrpc":"2.0","id":"probe-1","error":{"code":-32601,"message":"Method not found"}}`)
+		{"method not found", func(t *testing.T, rs *rawServer, id []byte) {
+			rs.write(t, `{"jsonrpc":"2.0","id":`+string(id)+`,"error":{"code":-32601,"message":"Method not found"}}`)
 		}},
-		{"silence until the probe timeout", func(t *testing.T, rs *rawServer) {
+		{"silence until the probe timeout", func(t *testing.T, rs *rawServer, id []byte) {
 			// The client gives up on the probe and withdraws it.
-			assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"probe-1"}}`, rs.read(t))
+			assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+string(id)+`,"reason":"probe timed out"}}`, rs.read(t))
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// In a bubble, the 2 s probe timeout passes as soon as everyone waits.
 			synctest.Test(t, func(t *testing.T) {
 				tr, rs := newRawServer(t, stdioOptions{})
-				done := make(chan error, 1)
+				done := make(chan *Client, 1)
 				go func() {
-					done <- tr.handshake(context.Background(), &Config{Era: EraAuto, ClientName: "t", ClientVersion: "1"}, DefaultProbeTimeout)
+					cfg, _ := Config{Era: EraAuto}.withDefaults()
+					c, err := newClient(context.Background(), tr, cfg)
+					assert.NoError(t, err)
+					done <- c
 				}()
-				assert.Equal(t, probeLine, rs.read(t))
-				tc.probe(t, rs)
-				assert.Equal(t, legacyInitialize, rs.read(t))
-				rs.write(t, `{"jsonrpc":"2.0","id":"init-1","result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`)
+				probe := []byte(rs.read(t))
+				assert.Equal(t, "server/discover", decode.Lookup(probe, "method").String())
+				tc.probe(t, rs, decode.Lookup(probe, "id").Raw())
+				init := []byte(rs.read(t))
+				assert.Equal(t, "initialize", decode.Lookup(init, "method").String())
+				rs.write(t, `{"jsonrpc":"2.0","id":`+string(decode.Lookup(init, "id").Raw())+
+					`,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`)
 				assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, rs.read(t))
-				require.NoError(t, <-done)
-				modern, version := tr.negotiated()
-				assert.False(t, modern)
-				assert.Equal(t, "2025-06-18", version)
+				c := <-done
+				require.NotNil(t, c)
+				assert.False(t, c.Modern())
+				assert.Equal(t, "2025-06-18", c.ProtocolVersion())
 			})
 		})
 	}
-}
-
-func TestStdioLegacyVersionRejected(t *testing.T) {
-	tr, rs := newRawServer(t, stdioOptions{})
-	done := make(chan error, 1)
-	go func() {
-		done <- tr.handshake(context.Background(), &Config{Era: EraLegacy, ClientName: "t", ClientVersion: "1"}, 0)
-	}()
-	assert.Equal(t, legacyInitialize, rs.read(t))
-	rs.write(t, `{"jsonrpc":"2.0","id":"init-1","result":{"protocolVersion":"2024-11-05","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`)
-	err := <-done
-	require.ErrorIs(t, err, ErrVersionRejected)
-	assert.EqualError(t, err, `client: server chose an unsupported protocol version: initialize answered "2024-11-05"`)
 }

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -62,30 +61,6 @@ func TestStdioOversizeLine(t *testing.T) {
 	}()
 	rs.read(t)
 	rs.write(t, `{"jsonrpc":"2.0","id":2,"result":{"text":"`+strings.Repeat("x", max-46)+`"}}`)
-	require.NoError(t, <-errs)
-}
-
-func TestStdioCancelWritesNotificationsCancelled(t *testing.T) {
-	tr, rs := newRawServer(t, stdioOptions{})
-	ctx, cancel := context.WithCancelCause(context.Background())
-	errs := make(chan error, 1)
-	go func() {
-		_, err := tr.roundTrip(ctx, echoReq(3), nil, noMessages)
-		errs <- err
-	}()
-	rs.read(t)
-	stop := errors.New("caller gave up")
-	cancel(stop)
-	require.ErrorIs(t, <-errs, stop)
-	assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`, rs.read(t))
-	// A late response to the withdrawn id is dropped; the connection keeps working.
-	rs.write(t, `{"jsonrpc":"2.0","id":3,"result":{}}`)
-	go func() {
-		_, err := tr.roundTrip(context.Background(), echoReq(4), nil, noMessages)
-		errs <- err
-	}()
-	rs.read(t)
-	rs.write(t, `{"jsonrpc":"2.0","id":4,"result":{}}`)
 	require.NoError(t, <-errs)
 }
 

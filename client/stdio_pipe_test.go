@@ -85,3 +85,14 @@ func (rs *rawServer) write(t *testing.T, line string) {
 }
 
 func noMessages(msg []byte) ([]byte, error) { return nil, nil }
+
+// stdioClient returns a Client over tr with cfg (defaults filled in), closed at the end.
+func stdioClient(t *testing.T, tr *stdioTransport, cfg Config) *Client {
+	t.Helper()
+	cfg, err := cfg.withDefaults()
+	require.NoError(t, err)
+	c, err := newClient(context.Background(), tr, cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}

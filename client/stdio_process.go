@@ -17,9 +17,9 @@ const stderrTailBytes = 4 << 10
 
 // startStdioProcess starts cfg.Command with cfg.Args, cfg.Env (added to this process's
 // environment) and cfg.Dir, and speaks newline-delimited JSON-RPC on its standard input and
-// output, and settles the era (see handshake). The server's standard error is kept (its last 4 KiB) for the error that reports
+// output. The server's standard error is kept (its last 4 KiB) for the error that reports
 // its exit.
-func startStdioProcess(ctx context.Context, cfg *Config) (transport, error) {
+func startStdioProcess(_ context.Context, cfg *Config) (transport, error) {
 	// The process outlives Connect's context: it ends with Close, not with ctx.
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Env = append(os.Environ(), cfg.Env...)
@@ -51,8 +51,8 @@ func startStdioProcess(ctx context.Context, cfg *Config) (transport, error) {
 		waitErr = cmd.Wait() // closes stdout once the process is gone, which ends the reader
 		close(exited)
 	}()
-	exit := func() error {
-		t := time.NewTimer(DefaultCloseTimeout)
+	exit := func(timeout time.Duration) error {
+		t := time.NewTimer(timeout)
 		defer t.Stop()
 		select {
 		case <-exited:
@@ -87,10 +87,6 @@ func startStdioProcess(ctx context.Context, cfg *Config) (transport, error) {
 		_ = cmd.Process.Kill()
 		<-exited
 		_ = stdout.Close()
-		return nil, err
-	}
-	if err := t.handshake(ctx, cfg, DefaultProbeTimeout); err != nil {
-		_ = t.close()
 		return nil, err
 	}
 	return t, nil

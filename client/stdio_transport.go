@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
@@ -23,12 +24,13 @@ type stdioTransport struct {
 
 	// exit ends the server: it waits up to the close timeout for the process to exit on its
 	// own, then kills it. nil for streams that are not a process.
-	exit func() error
-	out  io.Closer // our end of the server's standard output, closed last
+	exit         func(timeout time.Duration) error
+	closeTimeout time.Duration
+	out          io.Closer // our end of the server's standard output, closed last
 
-	// modern and version are the era the handshake settled (see handshake).
-	modern  bool
-	version string
+	// probed is set once the era probe went out (see probeContext).
+	probed       atomic.Bool
+	probeTimeout time.Duration
 
 	closeOnce sync.Once
 	closeErr  error
@@ -38,16 +40,24 @@ var _ transport = (*stdioTransport)(nil)
 
 // stdioOptions configure a stdio transport.
 type stdioOptions struct {
-	maxLine           int           // 0: DefaultMaxLineBytes
-	maxServerRequests int           // 0: DefaultMaxServerRequests
-	exit              func() error  // ends the process (see stdioTransport.exit)
-	exitReason        func() string // see stdioConn.exitReason
+	maxLine           int                       // 0: DefaultMaxLineBytes
+	maxServerRequests int                       // 0: DefaultMaxServerRequests
+	exit              func(time.Duration) error // ends the process (see stdioTransport.exit)
+	exitReason        func() string             // see stdioConn.exitReason
+	probeTimeout      time.Duration             // 0: DefaultProbeTimeout
+	closeTimeout      time.Duration             // 0: DefaultCloseTimeout
 }
 
 // newStdioTransport speaks to a server whose output is out and whose input is in.
 func newStdioTransport(out io.ReadCloser, in io.WriteCloser, o stdioOptions) (*stdioTransport, error) {
 	if o.maxLine == 0 {
 		o.maxLine = DefaultMaxLineBytes
+	}
+	if o.probeTimeout == 0 {
+		o.probeTimeout = DefaultProbeTimeout
+	}
+	if o.closeTimeout == 0 {
+		o.closeTimeout = DefaultCloseTimeout
 	}
 	if o.maxServerRequests == 0 {
 		o.maxServerRequests = DefaultMaxServerRequests
@@ -56,7 +66,7 @@ func newStdioTransport(out io.ReadCloser, in io.WriteCloser, o stdioOptions) (*s
 	if err != nil {
 		return nil, err
 	}
-	return &stdioTransport{conn: c, in: in, out: out, exit: o.exit}, nil
+	return &stdioTransport{conn: c, in: in, out: out, exit: o.exit, probeTimeout: o.probeTimeout, closeTimeout: o.closeTimeout}, nil
 }
 
 func (t *stdioTransport) roundTrip(ctx context.Context, req []byte, _ *headers, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
@@ -64,17 +74,24 @@ func (t *stdioTransport) roundTrip(ctx context.Context, req []byte, _ *headers, 
 	if id.Type() != decode.TypeInteger && id.Type() != decode.TypeString {
 		return nil, fmt.Errorf("client: stdio request without an integer or string id: %.64s", req)
 	}
-	return t.conn.call(ctx, id.Raw(), req, onMessage)
+	pctx, cancel := t.probeContext(ctx, req)
+	defer cancel()
+	resp, err := t.conn.call(pctx, id.Raw(), req, onMessage)
+	if errors.Is(err, errProbeTimeout) && ctx.Err() == nil {
+		// The core withdraws only what its own context ended; the probe's is ours.
+		_ = t.conn.notify(appendNotification(nil, "notifications/cancelled",
+			append(append([]byte(`{"requestId":`), id.Raw()...), `,"reason":"probe timed out"}`...)))
+	}
+	return resp, err
 }
 
 func (t *stdioTransport) notify(_ context.Context, msg []byte, _ *headers) error {
 	return t.conn.notify(msg)
 }
 
-// cancelsByClose is true: an abandoned stdio call writes notifications/cancelled itself,
-// because only the transport knows whether the call was still pending (a call whose response
-// had arrived is not cancelled).
-func (t *stdioTransport) cancelsByClose() bool { return true }
+// cancelsByClose is false: the server learns of an abandoned call only from the
+// notifications/cancelled the core then sends.
+func (t *stdioTransport) cancelsByClose() bool { return false }
 
 // close fails what is pending with ErrClosed, closes the server's standard input (which
 // tells it to finish and exit), waits for the process to exit (at most DefaultCloseTimeout,
@@ -86,9 +103,9 @@ func (t *stdioTransport) close() error {
 		err := t.in.Close()
 		t.conn.shutdown()
 		if t.exit != nil {
-			err = errors.Join(err, t.exit())
+			err = errors.Join(err, t.exit(t.closeTimeout))
 		}
-		timer := time.NewTimer(DefaultCloseTimeout)
+		timer := time.NewTimer(t.closeTimeout)
 		select {
 		case <-t.conn.done:
 		case <-timer.C:
