@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,6 +102,9 @@ func (t *stdioTransport) close() error {
 	t.closeOnce.Do(func() {
 		t.conn.fail(ErrClosed)
 		err := t.in.Close()
+		if errors.Is(err, os.ErrClosed) {
+			err = nil // the process exited, and exec closed its input already
+		}
 		t.conn.shutdown()
 		if t.exit != nil {
 			err = errors.Join(err, t.exit(t.closeTimeout))
