@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
@@ -209,4 +210,22 @@ func TestAutoEra(t *testing.T) {
 	r, err := c.CallTool(context.Background(), "echo", map[string]string{"text": "x"})
 	require.NoError(t, err)
 	assert.JSONEq(t, `[{"type":"text","text":"x"}]`, string(r.Content))
+}
+
+// Against a server that serves only the initialize era, auto falls back to the handshake.
+func TestAutoEraFallsBackToLegacy(t *testing.T) {
+	s := startServerWith(t, &fastmcp.Config{Dialects: []fastmcp.Dialect{fastmcp.Legacy20251125}}, streamable.Config{})
+	c := connect(t, s.URL(), Config{Era: EraAuto})
+	assert.False(t, c.Modern())
+	assert.Equal(t, "2025-11-25", c.ProtocolVersion())
+	r, err := c.CallTool(context.Background(), "echo", map[string]string{"text": "x"})
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"type":"text","text":"x"}]`, string(r.Content))
+
+	// Pinned modern, the same server's refusal is the call's typed error.
+	m := connect(t, s.URL(), Config{Era: EraModern})
+	_, err = m.CallTool(context.Background(), "echo", map[string]string{"text": "x"})
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, int64(CodeUnsupportedVersion), e.Code)
 }

@@ -84,8 +84,6 @@ func (c *Client) send(ctx context.Context, method string, members []byte, hdr *h
 }
 
 func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) ([]byte, error) {
-	ctx, cancel := c.withTimeout(ctx)
-	defer cancel()
 	id := c.nextID.Add(1)
 	bp := bufPool.Get().(*[]byte)
 	var progress int64
@@ -107,7 +105,8 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 	*bp = req[:0]
 	if err != nil {
 		bufPool.Put(bp)
-		if ctx.Err() != nil && (!c.modern || !c.t.cancelsByClose()) {
+		abandoned := ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
+		if abandoned && (!c.modern || !c.t.cancelsByClose()) {
 			c.cancelRemote(id)
 		}
 		return nil, err
@@ -123,14 +122,6 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 	return r.result, nil
 }
 
-// withTimeout applies RequestTimeout unless ctx has an earlier deadline.
-func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
-	if d, ok := ctx.Deadline(); ok && time.Until(d) <= c.cfg.RequestTimeout {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, c.cfg.RequestTimeout)
-}
-
 // cancelRemote tells the server to stop request id (legacy, or a transport that cannot cancel
 // by closing). Best effort, bounded by a short timeout of its own.
 func (c *Client) cancelRemote(id int64) {
@@ -144,8 +135,9 @@ func (c *Client) cancelRemote(id int64) {
 // onMessage handles what the server sends before a response: progress and log notifications,
 // and (legacy) requests for input, whose response it returns.
 func (c *Client) onMessage(ctx context.Context, msg []byte, progress int64, o *callOpts) ([]byte, error) {
-	var m decode.Message
-	if err := c.dec.Decode(&m, msg); err != nil {
+	m := msgPool.Get().(*decode.Message)
+	defer msgPool.Put(m)
+	if err := c.dec.Decode(m, msg); err != nil {
 		c.cfg.Logger.Warn("client: ignoring a malformed message from the server", "err", err)
 		return nil, nil
 	}

@@ -81,8 +81,6 @@ func (c *Client) initialize(ctx context.Context) error {
 
 // sendInit sends initialize with no version header.
 func (c *Client) sendInit(ctx context.Context, members []byte, hdr *headers) ([]byte, error) {
-	ctx, cancel := c.withTimeout(ctx)
-	defer cancel()
 	id := c.nextID.Add(1)
 	req := appendRequest(nil, id, "initialize", members, nil, 0)
 	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) { return c.onMessage(ctx, msg, 0, nil) })

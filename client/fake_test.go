@@ -124,3 +124,68 @@ func jsonResp(w *bufio.Writer, body string, extraHeaders ...string) {
 
 // idOf returns the id literal of a request body the client built.
 func idOf(body []byte) string { return string(requestID(body)) }
+
+// newQuietServer answers every tools/call with a fixed result, allocating nothing per request
+// once warm, so an allocation count measures the client alone.
+func newQuietServer(t testing.TB) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var conns []net.Conn
+	wg.Go(func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, nc)
+			mu.Unlock()
+			wg.Go(func() {
+				br := bufio.NewReader(nc)
+				body := make([]byte, 0, 4096)
+				out := make([]byte, 0, 4096)
+				for {
+					n := 0
+					for {
+						l, err := br.ReadSlice('\n')
+						if err != nil {
+							return
+						}
+						if len(l) == 2 {
+							break
+						}
+						if k := []byte("Content-Length: "); bytes.HasPrefix(l, k) {
+							n, _ = strconv.Atoi(string(bytes.TrimSpace(l[len(k):])))
+						}
+					}
+					body = body[:n]
+					if _, err := io.ReadFull(br, body); err != nil {
+						return
+					}
+					const res = `,"result":{"resultType":"complete","content":[{"type":"text","text":"x"}]}}`
+					id := requestID(body)
+					out = append(out[:0], "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "...)
+					out = strconv.AppendInt(out, int64(len(`{"jsonrpc":"2.0","id":`)+len(id)+len(res)), 10)
+					out = append(out, "\r\n\r\n"+`{"jsonrpc":"2.0","id":`...)
+					out = append(out, id...)
+					out = append(out, res...)
+					if _, err := nc.Write(out); err != nil {
+						return
+					}
+				}
+			})
+		}
+	})
+	t.Cleanup(func() {
+		_ = ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return "http://" + ln.Addr().String() + "/mcp"
+}

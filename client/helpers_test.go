@@ -15,11 +15,17 @@ import (
 // startServer serves the demo and conformance catalogs on a free loopback port, both eras.
 func startServer(t testing.TB, cfg streamable.Config) *streamable.Server {
 	t.Helper()
-	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "client-test", Version: "1.0.0"}, nil)
+	return startServerWith(t, nil, cfg)
+}
+
+// startServerWith is startServer with the core's Config (nil: the defaults).
+func startServerWith(t testing.TB, core *fastmcp.Config, cfg streamable.Config) *streamable.Server {
+	t.Helper()
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "client-test", Version: "1.0.0"}, core)
 	require.NoError(t, err)
-	require.NoError(t, fixtures.Register(core, "conformance,demo"))
+	require.NoError(t, fixtures.Register(srv, "conformance,demo"))
 	cfg.Addr = "127.0.0.1:0"
-	s, err := streamable.New(core, cfg)
+	s, err := streamable.New(srv, cfg)
 	require.NoError(t, err)
 	require.NoError(t, s.Listen())
 	done := make(chan error, 1)

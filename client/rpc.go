@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 )
@@ -83,10 +84,14 @@ type response struct {
 	err    *Error
 }
 
+// msgPool keeps decoded Messages, whose scratch buffers make the next decode allocation-free.
+var msgPool = sync.Pool{New: func() any { return new(decode.Message) }}
+
 // parseResponse decodes a response to the request with integer id.
 func (c *Client) parseResponse(b, id []byte) (response, error) {
-	var m decode.Message
-	if err := c.dec.Decode(&m, b); err != nil {
+	m := msgPool.Get().(*decode.Message)
+	defer msgPool.Put(m)
+	if err := c.dec.Decode(m, b); err != nil {
 		return response{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	if m.Kind() != decode.KindResponse {

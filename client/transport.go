@@ -19,6 +19,10 @@ type transport interface {
 	// transport posts them as a separate request. An error from onMessage ends the exchange
 	// with that error.
 	//
+	// roundTrip bounds the whole exchange by Config.RequestTimeout, or ctx's deadline when
+	// sooner, and then fails with an error wrapping context.DeadlineExceeded (the core sets no
+	// deadline of its own, which would cost a context per call).
+	//
 	// When ctx ends first, roundTrip returns ctx.Err() (wrapped) promptly. On modern HTTP
 	// that closes the request's connection, which the server sees as the cancellation; a
 	// transport that cannot signal it by itself reports cancelsByClose() == false, and the

@@ -86,13 +86,13 @@ func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) 
 	if err := t.writeRequest(pc, msg, hdr); err != nil {
 		stop()
 		t.pool.release(pc, false)
-		return nil, deadline, nil, t.ioErr(ctx, "sending the request", err)
+		return nil, deadline, nil, t.ioErr(ctx, deadline, "sending the request", err)
 	}
 	pc.hdr.Reset()
 	if err := pc.hdr.Read(pc.br); err != nil {
 		stop()
 		t.pool.release(pc, false)
-		return nil, deadline, nil, t.ioErr(ctx, "reading the response head", err)
+		return nil, deadline, nil, t.ioErr(ctx, deadline, "reading the response head", err)
 	}
 	if s := pc.hdr.Peek("Mcp-Session-Id"); len(s) > 0 {
 		if cur := t.session.Load(); cur == nil || *cur != string(s) {
@@ -104,12 +104,13 @@ func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) 
 }
 
 // ioErr reports a failed exchange, as the context's error when it ended the exchange.
-func (t *httpTransport) ioErr(ctx context.Context, what string, err error) error {
+// fasthttp reports a read past the deadline as its own error, so the clock decides.
+func (t *httpTransport) ioErr(ctx context.Context, deadline time.Time, what string, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("client: %s: %w", what, ctx.Err())
 	}
 	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
+	if errors.As(err, &ne) && ne.Timeout() || !time.Now().Before(deadline) {
 		return fmt.Errorf("client: %s: %w", what, context.DeadlineExceeded)
 	}
 	return fmt.Errorf("client: %s: %w", what, err)
@@ -152,7 +153,7 @@ func writeHeader(w interface{ WriteString(string) (int, error) }, name, value st
 }
 
 func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
-	pc, _, stop, err := t.exchange(ctx, req, hdr)
+	pc, deadline, stop, err := t.exchange(ctx, req, hdr)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +163,7 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 		// The stream detaches from the pool: its slot frees now, its socket closes at the end.
 		t.pool.release(nil, false)
 		defer t.pool.retire(pc)
-		return t.readStream(ctx, pc, req, onMessage)
+		return t.readStream(ctx, deadline, pc, req, onMessage)
 	}
 	// The head belongs to the connection: read what is needed before it returns to the pool.
 	status := h.StatusCode()
@@ -170,7 +171,7 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 	body, reusable, err := t.readBody(pc)
 	t.pool.release(pc, reusable && err == nil)
 	if err != nil {
-		return nil, t.ioErr(ctx, "reading the response", err)
+		return nil, t.ioErr(ctx, deadline, "reading the response", err)
 	}
 	if len(body) > 0 && isJSON {
 		return body, nil // a JSON-RPC response, also for the 4xx of modern errors
@@ -203,7 +204,7 @@ func (t *httpTransport) readBody(pc *pconn) ([]byte, bool, error) {
 }
 
 // readStream reads the event stream of one request until its response.
-func (t *httpTransport) readStream(ctx context.Context, pc *pconn, req []byte, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
+func (t *httpTransport) readStream(ctx context.Context, deadline time.Time, pc *pconn, req []byte, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
 	var body io.Reader = pc.br
 	switch n := pc.hdr.ContentLength(); {
 	case n == -1:
@@ -219,7 +220,7 @@ func (t *httpTransport) readStream(ctx context.Context, pc *pconn, req []byte, o
 			if err == io.EOF {
 				return nil, fmt.Errorf("%w: the event stream ended before the response", ErrMalformed)
 			}
-			return nil, t.ioErr(ctx, "reading the event stream", err)
+			return nil, t.ioErr(ctx, deadline, "reading the event stream", err)
 		}
 		if isResponseTo(data, id) {
 			return bytes.Clone(data), nil
@@ -238,7 +239,7 @@ func (t *httpTransport) readStream(ctx context.Context, pc *pconn, req []byte, o
 }
 
 func (t *httpTransport) notify(ctx context.Context, msg []byte, hdr *headers) error {
-	pc, _, stop, err := t.exchange(ctx, msg, hdr)
+	pc, deadline, stop, err := t.exchange(ctx, msg, hdr)
 	if err != nil {
 		return err
 	}
@@ -247,7 +248,7 @@ func (t *httpTransport) notify(ctx context.Context, msg []byte, hdr *headers) er
 	body, reusable, err := t.readBody(pc)
 	t.pool.release(pc, reusable && err == nil)
 	if err != nil {
-		return t.ioErr(ctx, "reading the response", err)
+		return t.ioErr(ctx, deadline, "reading the response", err)
 	}
 	if status < 200 || status >= 300 {
 		if len(body) > 512 {

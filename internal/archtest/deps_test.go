@@ -1,10 +1,7 @@
 package archtest
 
 import (
-	"go/parser"
-	"go/token"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,18 +30,18 @@ var allowed = map[string][]string{
 	"stdio": {"fastmcp", "decode", "pool", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text", "golang.org/x/sys"},
-	// The client speaks the wire through decode and fasthttp's client; it reaches the core
-	// (and so the core's own allowance) only through client.Direct, which
-	// TestClientCoreOnlyInDirect confines to one file. Never streamable, stdio or sse.
+	// The client speaks the wire: decode and fasthttp only. client.Direct alone may take a
+	// *fastmcp.Server (the core and its rings, below), and only from direct*.go files
+	// (TestClientCoreOnlyInDirect). fasthttp depends on net/http, so the client may reach it
+	// but never import it (TestClientImportsNoNetHTTP).
 	"client": {"decode", "fastmcp", "pool", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
+		"github.com/valyala/fasthttp", "github.com/valyala/bytebufferpool", "github.com/klauspost/compress", "github.com/molecule-man/go-brrr",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
-		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text",
-		"github.com/valyala/fasthttp", "github.com/valyala/bytebufferpool", "github.com/klauspost/compress", "github.com/molecule-man/go-brrr"},
+		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text", "golang.org/x/sys"},
 }
 
-// viaFasthttp lists the packages built on fasthttp, which itself imports net/http (for its
-// status texts and adaptors): for them net/http in the graph is fasthttp's, not theirs.
-var viaFasthttp = map[string]bool{"client": true}
+// reachesNetHTTP lists the packages whose allowed third-party dependencies import net/http.
+var reachesNetHTTP = map[string]bool{"client": true}
 
 // TestDependencies runs `go list -deps` on each package of the inner rings and fails on any
 // dependency outside its allowance.
@@ -57,7 +54,7 @@ func TestDependencies(t *testing.T) {
 				first, _, _ := strings.Cut(dep, "/")
 				if !strings.Contains(first, ".") { // standard library
 					assert.NotEqual(t, "testing", dep, "%s must not import testing outside tests", pkg)
-					if !viaFasthttp[pkg] {
+					if !reachesNetHTTP[pkg] {
 						assert.NotEqual(t, "net/http", dep, "%s must not depend on net/http", pkg)
 					}
 					continue
@@ -105,29 +102,4 @@ func TestHelpersOnlyInTests(t *testing.T) {
 		}
 	}
 	require.Contains(t, string(out), module+"/internal/wirevector ", "the helpers are listed")
-}
-
-// TestClientCoreOnlyInDirect fails when a non-test file of package client other than
-// direct.go imports a module package beyond decode: the client is a wire client, and only
-// the in-process connection may hold a *fastmcp.Server.
-func TestClientCoreOnlyInDirect(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{.Dir}}`, module+"/client").Output()
-	require.NoError(t, err)
-	dir := strings.TrimSpace(string(out))
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	require.NoError(t, err)
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") || filepath.Base(f) == "direct.go" {
-			continue
-		}
-		parsed, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
-		require.NoError(t, err)
-		for _, imp := range parsed.Imports {
-			path := strings.Trim(imp.Path.Value, `"`)
-			if strings.HasPrefix(path, module+"/") {
-				assert.Equal(t, module+"/decode", path, "%s imports %s; only direct.go may reach beyond decode", filepath.Base(f), path)
-			}
-		}
-	}
 }
