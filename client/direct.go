@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
@@ -14,8 +15,8 @@ import (
 // requests are answered by cfg's handlers as over any transport. cfg.Command must be empty;
 // the pool settings are unused.
 //
-// Cancellation is the context's: a call whose ctx ends cancels the handler's context
-// directly, so nothing is sent. Close is a no-op for srv, which the caller keeps.
+// Cancellation is the context's: a call whose ctx ends, or whose RequestTimeout passes,
+// cancels the handler's context directly, so nothing is sent. Close is a no-op for srv, which the caller keeps.
 func Direct(srv *fastmcp.Server, cfg Config) (*Client, error) {
 	if srv == nil {
 		return nil, errors.New("client: Direct: nil Server")
@@ -30,13 +31,21 @@ func Direct(srv *fastmcp.Server, cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newClient(context.Background(), directTransport{srv}, cfg)
+	return newClient(context.Background(), directTransport{srv, cfg.RequestTimeout}, cfg)
 }
 
 // directTransport hands request bytes to the server's Dispatch.
-type directTransport struct{ srv *fastmcp.Server }
+type directTransport struct {
+	srv     *fastmcp.Server
+	timeout time.Duration // Config.RequestTimeout
+}
 
 func (d directTransport) roundTrip(ctx context.Context, req []byte, _ *headers, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
+	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > d.timeout {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d.timeout)
+		defer cancel()
+	}
 	resp := d.srv.Dispatch(ctx, req, directSink{onMessage})
 	if resp == nil {
 		if err := context.Cause(ctx); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 )
@@ -56,6 +57,8 @@ type stdioConn struct {
 	// exitReason, if set, describes why the server's output ended (its exit status, the
 	// end of its standard error). The reader calls it once, as the output ends.
 	exitReason func() string
+
+	timeout time.Duration // bounds each call (Config.RequestTimeout)
 }
 
 // stdioCall is one request awaiting its response.
@@ -70,7 +73,7 @@ type stdioResult struct {
 	err  error
 }
 
-func newStdioConn(in io.Reader, out io.Writer, maxLine, maxServerRequests int, exitReason func() string) (*stdioConn, error) {
+func newStdioConn(in io.Reader, out io.Writer, maxLine, maxServerRequests int, timeout time.Duration, exitReason func() string) (*stdioConn, error) {
 	dec, err := decode.New(decode.Limits{MaxMessageBytes: maxLine})
 	if err != nil {
 		return nil, err
@@ -83,6 +86,7 @@ func newStdioConn(in io.Reader, out io.Writer, maxLine, maxServerRequests int, e
 		done:       make(chan struct{}),
 		sem:        make(chan struct{}, maxServerRequests),
 		exitReason: exitReason,
+		timeout:    timeout,
 		writes:     make(chan []byte, writeQueue),
 		quit:       make(chan struct{}),
 	}
@@ -93,7 +97,8 @@ func newStdioConn(in io.Reader, out io.Writer, maxLine, maxServerRequests int, e
 }
 
 // call writes req (one JSON-RPC request whose id literal is id) and waits for its response,
-// or until ctx ends (its cause is returned; a response arriving later is dropped).
+// or until ctx ends (its cause is returned) or the request timeout passes (an error wrapping
+// context.DeadlineExceeded); a response arriving later is dropped.
 func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageFunc) ([]byte, error) {
 	pc := &stdioCall{id: string(id), result: make(chan stdioResult, 1), onMessage: onMessage}
 	c.mu.Lock()
@@ -113,12 +118,21 @@ func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageF
 		c.forget(pc)
 		return nil, err
 	}
+	var expired <-chan time.Time
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) > c.timeout {
+		t := time.NewTimer(c.timeout)
+		defer t.Stop()
+		expired = t.C
+	}
 	select {
 	case r := <-pc.result:
 		return r.body, r.err
 	case <-ctx.Done():
 		c.forget(pc)
 		return nil, context.Cause(ctx)
+	case <-expired:
+		c.forget(pc)
+		return nil, fmt.Errorf("client: stdio request timed out after %v: %w", c.timeout, context.DeadlineExceeded)
 	}
 }
 

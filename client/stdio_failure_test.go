@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -114,4 +116,22 @@ func TestStdioProgressGoesToItsCall(t *testing.T) {
 	rs.write(t, `{"jsonrpc":"2.0","id":5,"result":{}}`)
 	require.NoError(t, <-errs)
 	assert.Equal(t, []string{progress}, got)
+}
+
+func TestStdioRequestTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr, rs := newRawServer(t, stdioOptions{requestTimeout: 30 * time.Second})
+		c := stdioClient(t, tr, Config{})
+		errs := make(chan error, 1)
+		go func() {
+			_, err := c.CallTool(context.Background(), "echo", map[string]string{"text": "hi"})
+			errs <- err
+		}()
+		req := []byte(rs.read(t)) // and the server never answers
+		err := <-errs
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.EqualError(t, err, "client: stdio request timed out after 30s: context deadline exceeded")
+		assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+
+			string(decode.Lookup(req, "id").Raw())+`,"reason":"cancelled by the client"}}`, rs.read(t))
+	})
 }

@@ -81,7 +81,7 @@ func startStdioProcess(_ context.Context, cfg *Config) (transport, error) {
 		}
 		return s
 	}
-	t, err := newStdioTransport(stdout, stdin, stdioOptions{maxLine: cfg.MaxResponseBytes, exit: exit, exitReason: reason})
+	t, err := newStdioTransport(stdout, stdin, stdioOptions{maxLine: cfg.MaxResponseBytes, requestTimeout: cfg.RequestTimeout, exit: exit, exitReason: reason})
 	if err != nil {
 		_ = stdin.Close()
 		_ = cmd.Process.Kill()

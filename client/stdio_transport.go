@@ -47,6 +47,7 @@ type stdioOptions struct {
 	exitReason        func() string             // see stdioConn.exitReason
 	probeTimeout      time.Duration             // 0: DefaultProbeTimeout
 	closeTimeout      time.Duration             // 0: DefaultCloseTimeout
+	requestTimeout    time.Duration             // 0: DefaultRequestTimeout
 }
 
 // newStdioTransport speaks to a server whose output is out and whose input is in.
@@ -57,13 +58,16 @@ func newStdioTransport(out io.ReadCloser, in io.WriteCloser, o stdioOptions) (*s
 	if o.probeTimeout == 0 {
 		o.probeTimeout = DefaultProbeTimeout
 	}
+	if o.requestTimeout == 0 {
+		o.requestTimeout = DefaultRequestTimeout
+	}
 	if o.closeTimeout == 0 {
 		o.closeTimeout = DefaultCloseTimeout
 	}
 	if o.maxServerRequests == 0 {
 		o.maxServerRequests = DefaultMaxServerRequests
 	}
-	c, err := newStdioConn(out, in, o.maxLine, o.maxServerRequests, o.exitReason)
+	c, err := newStdioConn(out, in, o.maxLine, o.maxServerRequests, o.requestTimeout, o.exitReason)
 	if err != nil {
 		return nil, err
 	}
