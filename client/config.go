@@ -17,6 +17,7 @@ const (
 	DefaultMaxResponseBytes = 16 << 20
 	DefaultMaxPages         = 1000
 	DefaultMaxInputRounds   = 10
+	DefaultListenBuffer     = 64
 )
 
 // Era selects the protocol revision family a [Client] speaks.
@@ -70,6 +71,10 @@ type Config struct {
 	// MaxInputRounds bounds the MRTR retries of one call (default 10): ErrTooManyRounds.
 	MaxInputRounds int
 
+	// ListenBuffer is how many notifications a Subscription holds for its reader (default 64);
+	// when full, newer notifications are dropped and counted (Subscription.Dropped).
+	ListenBuffer int
+
 	// Era selects modern (default), auto or legacy.
 	Era Era
 
@@ -107,6 +112,7 @@ func (c Config) withDefaults() (Config, error) {
 		{"MaxResponseBytes", &c.MaxResponseBytes, DefaultMaxResponseBytes},
 		{"MaxPages", &c.MaxPages, DefaultMaxPages},
 		{"MaxInputRounds", &c.MaxInputRounds, DefaultMaxInputRounds},
+		{"ListenBuffer", &c.ListenBuffer, DefaultListenBuffer},
 	}
 	for _, f := range ints {
 		if *f.v < 0 {

@@ -33,8 +33,6 @@ type Error struct {
 	Code    int64           `json:"code"`
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data,omitempty"`
-	// HTTPStatus is the response's status code over HTTP (0 elsewhere).
-	HTTPStatus int `json:"-"`
 }
 
 func (e *Error) Error() string {

@@ -1,10 +1,15 @@
 package client
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
 
-// Subscription is a subscriptions/listen stream. Not built yet: Listen returns
-// ErrNotImplemented.
-type Subscription struct{}
+	"github.com/fastmcp-go/fastmcp/decode"
+)
 
 // ListenFilter selects the notifications a subscription carries.
 type ListenFilter struct {
@@ -14,7 +19,160 @@ type ListenFilter struct {
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
 }
 
-// Listen opens a subscriptions/listen stream. Not built yet: it returns ErrNotImplemented.
-func (c *Client) Listen(ctx context.Context, f ListenFilter) (*Subscription, error) {
-	return nil, ErrNotImplemented
+// Notification is one notification a subscription delivered.
+type Notification struct {
+	Method string
+	Params json.RawMessage
 }
+
+// End says how a subscription ended.
+type End uint8
+
+const (
+	// EndNone: the subscription is still open.
+	EndNone End = iota
+	// EndLocal: Close was called or the Listen context ended.
+	EndLocal
+	// EndGraceful: the server sent the listen request's response (for example at shutdown).
+	EndGraceful
+	// EndRemote: the stream broke or the server answered with an error (see Err).
+	EndRemote
+)
+
+func (e End) String() string {
+	return [...]string{"open", "local", "graceful", "remote"}[e]
+}
+
+// Subscription is an open subscriptions/listen stream (2026-07-28). Read its notifications
+// from C; when the subscription ends, C is closed and End tells how.
+type Subscription struct {
+	// C delivers the notifications, in order. A reader slower than the server loses the
+	// newest ones once ListenBuffer are waiting (counted by Dropped).
+	C <-chan Notification
+	// Acknowledged is the filter the server said it honours.
+	Acknowledged ListenFilter
+
+	c       chan Notification
+	cancel  context.CancelFunc
+	done    chan struct{}
+	dropped atomic.Int64
+	local   atomic.Bool
+
+	mu  sync.Mutex
+	end End
+	err error
+}
+
+// Listen opens a subscription and returns once the server acknowledges it. It lives until
+// Close, until ctx ends, or until the server ends it. Modern connections only: on an
+// initialize-era connection it returns ErrNotImplemented (the legacy GET stream and
+// resources/subscribe are not built).
+func (c *Client) Listen(ctx context.Context, f ListenFilter) (*Subscription, error) {
+	if !c.modern {
+		return nil, fmt.Errorf("%w: Listen on an initialize-era connection", ErrNotImplemented)
+	}
+	if c.closed.Load() {
+		return nil, ErrClosed
+	}
+	filter, err := json.Marshal(f)
+	if err != nil {
+		return nil, err
+	}
+	members := append([]byte(`"notifications":`), filter...)
+	id := c.nextID.Add(1)
+	req := appendRequest(nil, id, "subscriptions/listen", members, c.meta(), 0)
+	hdr := &headers{version: c.currentVersion(), method: "subscriptions/listen", longLived: true}
+
+	lctx, cancel := context.WithCancel(ctx)
+	ch := make(chan Notification, c.cfg.ListenBuffer)
+	s := &Subscription{C: ch, c: ch, cancel: cancel, done: make(chan struct{})}
+	acked := make(chan error, 1)
+	var ackOnce sync.Once
+	ack := func(err error) { ackOnce.Do(func() { acked <- err }) }
+
+	go func() {
+		defer close(s.done)
+		defer close(ch)
+		raw, err := c.t.roundTrip(lctx, req, hdr, func(msg []byte) ([]byte, error) {
+			c.deliver(s, msg, ack)
+			return nil, nil
+		})
+		end := EndRemote
+		switch {
+		case s.local.Load() || (err != nil && ctx.Err() != nil):
+			end, err = EndLocal, nil
+		case err == nil:
+			r, perr := c.parseResponse(raw, requestID(req))
+			switch {
+			case perr != nil:
+				err = perr
+			case r.err != nil:
+				err = r.err
+			default:
+				end = EndGraceful
+			}
+		}
+		s.mu.Lock()
+		s.end, s.err = end, err
+		s.mu.Unlock()
+		if err == nil {
+			err = errors.New("client: the subscription ended before its acknowledgement")
+		}
+		ack(err)
+	}()
+
+	if err := <-acked; err != nil {
+		cancel()
+		<-s.done
+		return nil, err
+	}
+	return s, nil
+}
+
+// deliver routes one message of the listen stream: the acknowledgement, then notifications.
+func (c *Client) deliver(s *Subscription, msg []byte, ack func(error)) {
+	m := msgPool.Get().(*decode.Message)
+	defer msgPool.Put(m)
+	if err := c.dec.Decode(m, msg); err != nil || m.Kind() != decode.KindNotification {
+		c.cfg.Logger.Warn("client: ignoring a message on a listen stream", "err", err, "kind", m.Kind())
+		return
+	}
+	method := string(m.Method().Text())
+	params := json.RawMessage(append([]byte(nil), m.Params().Raw()...))
+	if method == "notifications/subscriptions/acknowledged" {
+		var a struct {
+			Notifications ListenFilter `json:"notifications"`
+		}
+		_ = json.Unmarshal(params, &a)
+		s.Acknowledged = a.Notifications
+		ack(nil)
+		return
+	}
+	select {
+	case s.c <- Notification{Method: method, Params: params}:
+	default:
+		s.dropped.Add(1)
+		c.cfg.Logger.Warn("client: listen buffer full, dropping a notification", "method", method)
+	}
+}
+
+// Close ends the subscription (closing its stream) and waits for it to wind down.
+func (s *Subscription) Close() error {
+	s.local.Store(true)
+	s.cancel()
+	<-s.done
+	return nil
+}
+
+// Done is closed when the subscription has ended.
+func (s *Subscription) Done() <-chan struct{} { return s.done }
+
+// End reports how the subscription ended (EndNone while open) and, for EndRemote, why.
+func (s *Subscription) End() (End, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.end, s.err
+}
+
+// Dropped counts the notifications lost to a full buffer.
+func (s *Subscription) Dropped() int64 { return s.dropped.Load() }

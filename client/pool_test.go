@@ -145,6 +145,7 @@ func TestConfigValidation(t *testing.T) {
 	assert.Equal(t, 16<<20, cfg.MaxResponseBytes)
 	assert.Equal(t, 1000, cfg.MaxPages)
 	assert.Equal(t, 10, cfg.MaxInputRounds)
+	assert.Equal(t, 64, cfg.ListenBuffer)
 
 	_, err = Connect(context.Background(), "ftp://x/mcp", Config{})
 	assert.EqualError(t, err, `client: target "ftp://x/mcp" is not an http(s) URL`)

@@ -52,6 +52,9 @@ type headers struct {
 	// when needed); modern era only.
 	method string
 	name   string
+	// longLived marks a subscription: RequestTimeout bounds it only until the response
+	// head, then it runs until ctx ends or the server ends it.
+	longLived bool
 	// params are the Mcp-Param-* headers of a tool's x-mcp-header arguments, in order.
 	params []paramHeader
 }

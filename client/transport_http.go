@@ -160,6 +160,10 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 	defer stop()
 	h := &pc.hdr
 	if bytes.HasPrefix(h.ContentType(), []byte("text/event-stream")) {
+		if hdr != nil && hdr.longLived {
+			_ = pc.nc.SetDeadline(time.Time{})
+			deadline = time.Time{}.Add(1<<63 - 1)
+		}
 		// The stream detaches from the pool: its slot frees now, its socket closes at the end.
 		t.pool.release(nil, false)
 		defer t.pool.retire(pc)
