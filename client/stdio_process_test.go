@@ -114,3 +114,37 @@ func TestStdioCancellationObservedServerSide(t *testing.T) {
 		})
 	}
 }
+
+func TestStdioProcessEnvAndDir(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	cfg, err := Config{Command: "sh", Env: []string{"MCP_TEST_VALUE=from-env"}, Dir: dir,
+		Args: []string{"-c", `read line; printf '{"jsonrpc":"2.0","id":1,"result":{"dir":"%s","v":"%s"}}\n' "$(pwd -P)" "$MCP_TEST_VALUE"; read rest`}}.withDefaults()
+	require.NoError(t, err)
+	tr, err := startStdioProcess(context.Background(), &cfg)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, tr.close()) }()
+	resp, err := tr.roundTrip(context.Background(), echoReq(1), nil, noMessages)
+	require.NoError(t, err)
+	real, err := filepath.EvalSymlinks(dir)
+	require.NoError(t, err)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"dir":"`+real+`","v":"from-env"}}`, string(resp))
+}
+
+// TestStdioDefaults pins the documented defaults of the stdio transport's bounds.
+func TestStdioDefaults(t *testing.T) {
+	assert.Equal(t, 16<<20, DefaultMaxLineBytes)
+	assert.Equal(t, DefaultMaxResponseBytes, DefaultMaxLineBytes, "one stdio line is one response")
+	assert.Equal(t, 16, DefaultMaxServerRequests)
+	assert.Equal(t, 2*time.Second, DefaultProbeTimeout)
+	assert.Equal(t, 2*time.Second, DefaultCloseTimeout)
+
+	tr, _ := newRawServer(t, stdioOptions{})
+	assert.Equal(t, DefaultMaxLineBytes, tr.conn.lines.max)
+	assert.Equal(t, DefaultMaxServerRequests, cap(tr.conn.sem))
+	assert.Equal(t, DefaultProbeTimeout, tr.probeTimeout)
+	assert.Equal(t, DefaultCloseTimeout, tr.closeTimeout)
+	assert.Equal(t, DefaultRequestTimeout, tr.conn.timeout)
+}
