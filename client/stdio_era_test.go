@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fixtures"
 )
 
 func TestStdioEras(t *testing.T) {
@@ -85,4 +87,19 @@ func TestStdioAutoFallsBack(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestStdioAutoAgainstLegacyOnlyServer: our server with the modern dialect switched off
+// refuses the probe, and auto settles on initialize over the same connection.
+func TestStdioAutoAgainstLegacyOnlyServer(t *testing.T) {
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "legacy", Version: "1.0.0"},
+		&fastmcp.Config{Dialects: []fastmcp.Dialect{fastmcp.Legacy20251125, fastmcp.Legacy20250618}})
+	require.NoError(t, err)
+	require.NoError(t, fixtures.Register(srv, "demo"))
+	c := stdioClient(t, pipeServer(t, srv, stdioOptions{}), Config{Era: EraAuto})
+	assert.False(t, c.Modern())
+	assert.Equal(t, "2025-11-25", c.ProtocolVersion())
+	res, err := c.CallTool(context.Background(), "echo", map[string]string{"text": "hi"})
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"type":"text","text":"hi"}]`, string(res.Content))
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -134,4 +135,38 @@ func TestStdioRequestTimeout(t *testing.T) {
 		assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+
 			string(decode.Lookup(req, "id").Raw())+`,"reason":"cancelled by the client"}}`, rs.read(t))
 	})
+}
+
+func TestStdioServerRequestWithNoCallInFlight(t *testing.T) {
+	_, rs := newRawServer(t, stdioOptions{})
+	rs.write(t, `{"jsonrpc":"2.0","id":"s1","method":"roots/list"}`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":"s1","error":{"code":-32603,"message":"Client has no request in flight to answer for"}}`, rs.read(t))
+}
+
+func TestStdioHandlerErrorEndsItsCall(t *testing.T) {
+	tr, rs := newRawServer(t, stdioOptions{})
+	failed := errors.New("user closed the dialog")
+	errs := make(chan error, 1)
+	go func() {
+		_, err := tr.roundTrip(context.Background(), echoReq(1), nil, func([]byte) ([]byte, error) { return nil, failed })
+		errs <- err
+	}()
+	rs.read(t)
+	rs.write(t, `{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{}}`)
+	require.ErrorIs(t, <-errs, failed)
+	// The server still gets an answer, so it does not wait for one forever.
+	assert.Equal(t, `{"jsonrpc":"2.0","id":"s1","error":{"code":-32603,"message":"Client handler failed"}}`, rs.read(t))
+}
+
+func TestStdioSkipsLinesThatAreNotJSONRPC(t *testing.T) {
+	tr, rs := newRawServer(t, stdioOptions{})
+	errs := make(chan error, 1)
+	go func() {
+		_, err := tr.roundTrip(context.Background(), echoReq(1), nil, noMessages)
+		errs <- err
+	}()
+	rs.read(t)
+	rs.write(t, `server starting on stdio...`) // a server that logs to stdout
+	rs.write(t, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	require.NoError(t, <-errs)
 }
