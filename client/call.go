@@ -67,12 +67,13 @@ func (c *Client) request(ctx context.Context, method string, members []byte, hdr
 }
 
 // send performs one exchange under a new id; a -32022 naming a version this client speaks is
-// retried once with it.
+// retried once with it, even the version just sent (the conformance suite's request-metadata
+// rejects a first request whatever it carries and expects exactly this retry).
 func (c *Client) send(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) ([]byte, error) {
 	res, err := c.sendOnce(ctx, method, members, hdr, o)
 	var e *Error
 	if c.modern && errors.As(err, &e) && e.Code == CodeUnsupportedVersion {
-		if v := pickVersion(e.Data); v != "" && v != c.currentVersion() {
+		if v := pickVersion(e.Data); v != "" {
 			c.setVersion(v)
 			if hdr != nil {
 				hdr.version = v

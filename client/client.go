@@ -32,6 +32,9 @@ type Client struct {
 	tools toolHeaders
 	disc  discoverCache
 
+	// stopStream ends the legacy standalone stream, when one runs.
+	stopStream func()
+
 	closeOnce sync.Once
 	closed    atomic.Bool
 }
@@ -95,6 +98,9 @@ func (c *Client) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
+		if c.stopStream != nil {
+			c.stopStream()
+		}
 		err = c.t.close()
 	})
 	return err

@@ -76,7 +76,31 @@ func (c *Client) initialize(ctx context.Context) error {
 	if _, err := c.storeDiscover(res); err != nil {
 		return err
 	}
-	return c.t.notify(ctx, appendNotification(nil, "notifications/initialized", nil), &headers{version: v})
+	if err := c.t.notify(ctx, appendNotification(nil, "notifications/initialized", nil), &headers{version: v}); err != nil {
+		return err
+	}
+	c.startServerStream(v)
+	return nil
+}
+
+// startServerStream opens the standalone GET stream of a sessionful legacy HTTP connection,
+// where a server sends the requests it makes outside any call of ours; the configured
+// handlers answer them by POST. It runs until Close.
+func (c *Client) startServerStream(version string) {
+	h, ok := c.t.(*httpTransport)
+	if !ok || !h.sessionful() {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	c.stopStream = func() { cancel(); <-done }
+	go func() {
+		defer close(done)
+		err := h.serverStream(ctx, version, func(msg []byte) ([]byte, error) { return c.onMessage(ctx, msg, 0, nil) })
+		if err != nil && ctx.Err() == nil {
+			c.cfg.Logger.Debug("client: the legacy server stream ended", "err", err)
+		}
+	}()
 }
 
 // sendInit sends initialize with no version header.

@@ -19,8 +19,12 @@ const (
 )
 
 // headerValue returns v as a header value, base64-wrapped when it is not plain visible ASCII.
+// The empty string travels as an empty header.
 func headerValue(v string) string {
-	plain := v != "" && v[0] != ' ' && v[0] != '\t' && v[len(v)-1] != ' ' && v[len(v)-1] != '\t' &&
+	if v == "" {
+		return ""
+	}
+	plain := v[0] != ' ' && v[0] != '\t' && v[len(v)-1] != ' ' && v[len(v)-1] != '\t' &&
 		!strings.HasPrefix(v, sentinelPrefix)
 	for i := 0; plain && i < len(v); i++ {
 		if c := v[i]; c < 0x20 && c != '\t' || c >= 0x7f {

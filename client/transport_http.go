@@ -118,19 +118,30 @@ func (t *httpTransport) ioErr(ctx context.Context, deadline time.Time, what stri
 
 func (t *httpTransport) writeRequest(pc *pconn, msg []byte, hdr *headers) error {
 	w := pc.bw
-	w.WriteString("POST ")
-	w.WriteString(t.path)
-	w.WriteString(" HTTP/1.1\r\nHost: ")
-	w.WriteString(t.host)
-	w.WriteString("\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ")
-	var num [20]byte
-	w.Write(strconv.AppendInt(num[:0], int64(len(msg)), 10))
+	if msg == nil { // the legacy standalone stream
+		w.WriteString("GET ")
+		w.WriteString(t.path)
+		w.WriteString(" HTTP/1.1\r\nHost: ")
+		w.WriteString(t.host)
+		w.WriteString("\r\nAccept: text/event-stream")
+	} else {
+		w.WriteString("POST ")
+		w.WriteString(t.path)
+		w.WriteString(" HTTP/1.1\r\nHost: ")
+		w.WriteString(t.host)
+		w.WriteString("\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ")
+		var num [20]byte
+		w.Write(strconv.AppendInt(num[:0], int64(len(msg)), 10))
+	}
 	if hdr != nil {
 		writeHeader(w, "MCP-Protocol-Version", hdr.version)
 		writeHeader(w, "Mcp-Method", hdr.method)
 		writeHeader(w, "Mcp-Name", hdr.name)
-		for _, p := range hdr.params {
-			writeHeader(w, "Mcp-Param-"+p.name, p.value)
+		for _, p := range hdr.params { // an empty argument is an empty header, still sent
+			w.WriteString("\r\nMcp-Param-")
+			w.WriteString(p.name)
+			w.WriteString(": ")
+			w.WriteString(p.value)
 		}
 	}
 	if s := t.session.Load(); s != nil {
@@ -261,4 +272,50 @@ func (t *httpTransport) notify(ctx context.Context, msg []byte, hdr *headers) er
 		return &HTTPError{Status: status, Body: body}
 	}
 	return nil
+}
+
+// sessionful reports whether a legacy server issued a session id.
+func (t *httpTransport) sessionful() bool { return t.session.Load() != nil }
+
+// serverStream runs a legacy session's standalone GET stream until ctx ends or the server
+// ends or refuses it (405: the server has none): each server request on it goes to
+// onMessage, whose answer is posted. It holds no pool slot while it runs.
+func (t *httpTransport) serverStream(ctx context.Context, version string, onMessage func([]byte) ([]byte, error)) error {
+	hdr := &headers{version: version}
+	pc, _, stop, err := t.exchange(ctx, nil, hdr)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if pc.hdr.StatusCode() != 200 || !bytes.HasPrefix(pc.hdr.ContentType(), []byte("text/event-stream")) {
+		status := pc.hdr.StatusCode()
+		t.pool.release(pc, false)
+		return &HTTPError{Status: status}
+	}
+	t.pool.release(nil, false)
+	defer t.pool.retire(pc)
+	_ = pc.nc.SetDeadline(time.Time{})
+	var body io.Reader = pc.br
+	if pc.hdr.ContentLength() == -1 {
+		body = &chunkedReader{br: pc.br}
+	}
+	sr := newSSEReader(body, t.maxBody)
+	for {
+		data, err := sr.next()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+		reply, err := onMessage(data)
+		if err != nil {
+			return err
+		}
+		if reply != nil {
+			if err := t.notify(ctx, reply, hdr); err != nil {
+				return err
+			}
+		}
+	}
 }

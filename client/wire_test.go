@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,8 +21,9 @@ func TestWireModernCallTool(t *testing.T) {
 		return true
 	})
 	c := connect(t, f.url(), Config{ClientName: "t", ClientVersion: "1"})
-	c.tools.set(map[string][]headerArg{"deploy": {{arg: "region", header: "Region"}, {arg: "n", header: "N"}}})
-	_, err := c.CallTool(context.Background(), "deploy", []byte(`{"region":"Hello, 世界","n":42}`))
+	c.tools.set(map[string][]headerArg{"deploy": {{arg: "region", header: "Region"}, {arg: "n", header: "N"},
+		{arg: "empty", header: "Empty"}, {arg: "none", header: "None"}, {arg: "absent", header: "Absent"}}})
+	_, err := c.CallTool(context.Background(), "deploy", []byte(`{"region":"Hello, 世界","n":42,"empty":"","none":null}`))
 	require.NoError(t, err)
 	r := <-reqs
 	assert.Equal(t, "POST /mcp HTTP/1.1\r\n"+
@@ -32,8 +35,9 @@ func TestWireModernCallTool(t *testing.T) {
 		"Mcp-Method: tools/call\r\n"+
 		"Mcp-Name: deploy\r\n"+
 		"Mcp-Param-Region: =?base64?SGVsbG8sIOS4lueVjA==?=\r\n"+
-		"Mcp-Param-N: 42", string(r.head))
-	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{"region":"Hello, 世界","n":42},`+
+		"Mcp-Param-N: 42\r\n"+
+		"Mcp-Param-Empty: ", string(r.head), "null and absent arguments send no header")
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":{"region":"Hello, 世界","n":42,"empty":"","none":null},`+
 		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},`+
 		`"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`, string(r.body))
 }
@@ -42,7 +46,13 @@ func TestWireModernCallTool(t *testing.T) {
 // notifications/initialized and every later request with MCP-Protocol-Version and the session.
 func TestWireLegacyHandshake(t *testing.T) {
 	reqs := make(chan *fakeReq, 4)
+	gets := make(chan *fakeReq, 1)
 	f := newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		if strings.HasPrefix(string(r.head), "GET ") { // the standalone stream: none here
+			gets <- r
+			w.WriteString("HTTP/1.1 405 Method Not Allowed\r\nAllow: POST\r\nContent-Length: 0\r\n\r\n")
+			return true
+		}
 		reqs <- r
 		if id := idOf(r.body); id != "" {
 			jsonResp(w, `{"jsonrpc":"2.0","id":`+id+`,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
@@ -61,10 +71,86 @@ func TestWireLegacyHandshake(t *testing.T) {
 	assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, string(done.body))
 	assert.Equal(t, "2025-06-18", done.header("MCP-Protocol-Version"))
 	assert.Equal(t, "sess-1", done.header("Mcp-Session-Id"))
+	assert.Equal(t, "sess-1", (<-gets).header("Mcp-Session-Id"), "a sessionful server gets the GET stream")
 
 	require.NoError(t, c.Ping(context.Background()))
 	ping := <-reqs
 	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"method":"ping","params":{}}`, string(ping.body))
 	assert.Equal(t, "2025-06-18", ping.header("MCP-Protocol-Version"))
 	assert.Empty(t, ping.header("Mcp-Method"), "legacy requests mirror no method")
+}
+
+// A -32022 naming the version just sent is retried once, under a new id, with that version in
+// the header and _meta; a second one is the error.
+func TestUnsupportedVersionRetriedOnce(t *testing.T) {
+	reqs := make(chan *fakeReq, 3)
+	var n atomic.Int64
+	f := newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		reqs <- r
+		body := `{"jsonrpc":"2.0","id":` + idOf(r.body) + `,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"x"}}}`
+		if n.Add(1) == 2 {
+			body = `{"jsonrpc":"2.0","id":` + idOf(r.body) + `,"result":{"resultType":"complete","content":[]}}`
+		}
+		w.WriteString("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+		return true
+	})
+	c := connect(t, f.url(), Config{})
+	_, err := c.CallTool(context.Background(), "echo", nil)
+	require.NoError(t, err)
+	first, second := <-reqs, <-reqs
+	assert.Contains(t, string(first.body), `"id":1,`)
+	assert.Contains(t, string(second.body), `"id":2,`)
+	assert.Contains(t, string(second.body), `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`)
+	assert.Equal(t, "2026-07-28", second.header("MCP-Protocol-Version"))
+
+	// every later answer is -32022: one retry, then the typed error
+	_, err = c.CallTool(context.Background(), "echo", nil)
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, int64(CodeUnsupportedVersion), e.Code)
+	assert.Len(t, reqs, 2)
+}
+
+// A sessionful legacy server's requests outside any call arrive on the standalone GET stream;
+// the handlers answer each by POST.
+func TestLegacyServerStream(t *testing.T) {
+	answers := make(chan *fakeReq, 1)
+	gets := make(chan *fakeReq, 1)
+	var f *fakeServer
+	ready := make(chan struct{})
+	f = newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		<-ready
+		switch {
+		case strings.HasPrefix(string(r.head), "GET "):
+			gets <- r
+			ev := `{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{"message":"name?","requestedSchema":{"type":"object"}}}`
+			w.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+			chunk := "data: " + ev + "\n\n"
+			w.WriteString(strconv.FormatInt(int64(len(chunk)), 16) + "\r\n" + chunk + "\r\n")
+			_ = w.Flush()
+			<-f.done
+			return false
+		case idOf(r.body) != "":
+			jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+				"Mcp-Session-Id: sess-9")
+		default:
+			if strings.Contains(string(r.body), `"id":"s1"`) {
+				answers <- r
+			}
+			w.WriteString("HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n")
+		}
+		return true
+	})
+	close(ready)
+	cfg := handlers()
+	cfg.Era = EraLegacy
+	c := connect(t, f.url(), cfg)
+	get := <-gets
+	assert.Equal(t, "text/event-stream", get.header("Accept"))
+	assert.Equal(t, "sess-9", get.header("Mcp-Session-Id"))
+	assert.Equal(t, "2025-11-25", get.header("MCP-Protocol-Version"))
+	a := <-answers
+	assert.Equal(t, `{"jsonrpc":"2.0","id":"s1","result":{"action":"accept","content":{"name":"Ada","username":"ada","email":"ada@example.com","ok":true}}}`, string(a.body))
+	assert.Equal(t, "sess-9", a.header("Mcp-Session-Id"))
+	require.NoError(t, c.Close())
 }
