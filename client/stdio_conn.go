@@ -114,15 +114,17 @@ func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageF
 	c.last = pc
 	c.mu.Unlock()
 
-	if err := c.writeLine(ctx, req); err != nil {
-		c.forget(pc)
-		return nil, err
-	}
+	// The timeout covers waiting for room in the write queue too: a server that reads
+	// nothing cannot hold a caller past it.
 	var expired <-chan time.Time
 	if d, ok := ctx.Deadline(); !ok || time.Until(d) > c.timeout {
 		t := time.NewTimer(c.timeout)
 		defer t.Stop()
 		expired = t.C
+	}
+	if err := c.queueLine(ctx, req, expired); err != nil {
+		c.forget(pc)
+		return nil, err
 	}
 	select {
 	case r := <-pc.result:
@@ -132,8 +134,12 @@ func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageF
 		return nil, context.Cause(ctx)
 	case <-expired:
 		c.forget(pc)
-		return nil, fmt.Errorf("client: stdio request timed out after %v: %w", c.timeout, context.DeadlineExceeded)
+		return nil, c.timedOut()
 	}
+}
+
+func (c *stdioConn) timedOut() error {
+	return fmt.Errorf("client: stdio request timed out after %v: %w", c.timeout, context.DeadlineExceeded)
 }
 
 // forget removes pc from the pending calls, if it is still there.
@@ -165,16 +171,13 @@ const writeQueue = 64
 // writeLine queues msg and its newline for the writer, waiting for room at most until ctx
 // ends. It fails once the writer failed or the connection shut down.
 func (c *stdioConn) writeLine(ctx context.Context, msg []byte) error {
+	return c.queueLine(ctx, msg, nil)
+}
+
+// queueLine is writeLine that also gives up when expired fires (the request timeout).
+func (c *stdioConn) queueLine(ctx context.Context, msg []byte, expired <-chan time.Time) error {
 	line := make([]byte, 0, len(msg)+1)
 	line = append(append(line, msg...), '\n')
-	if ctx.Done() == nil {
-		select {
-		case c.writes <- line:
-			return nil
-		case <-c.quit:
-			return ErrClosed
-		}
-	}
 	select {
 	case c.writes <- line:
 		return nil
@@ -182,6 +185,8 @@ func (c *stdioConn) writeLine(ctx context.Context, msg []byte) error {
 		return ErrClosed
 	case <-ctx.Done():
 		return context.Cause(ctx)
+	case <-expired:
+		return c.timedOut()
 	}
 }
 

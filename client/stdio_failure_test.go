@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -169,4 +170,29 @@ func TestStdioSkipsLinesThatAreNotJSONRPC(t *testing.T) {
 	rs.write(t, `server starting on stdio...`) // a server that logs to stdout
 	rs.write(t, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 	require.NoError(t, <-errs)
+}
+
+// TestStdioServerThatReadsNothing: the write queue fills, and still every call ends by its
+// request timeout.
+func TestStdioServerThatReadsNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cr, cw := io.Pipe()
+		sr, sw := io.Pipe()
+		tr, err := newStdioTransport(sr, cw, stdioOptions{requestTimeout: 30 * time.Second})
+		require.NoError(t, err)
+		const calls = writeQueue + 4
+		errs := make(chan error, calls)
+		for id := range calls {
+			go func() {
+				_, err := tr.roundTrip(context.Background(), echoReq(id), nil, noMessages)
+				errs <- err
+			}()
+		}
+		for range calls {
+			require.ErrorIs(t, <-errs, context.DeadlineExceeded)
+		}
+		_ = cr.Close() // the server goes: the blocked write fails
+		_ = sw.Close()
+		require.NoError(t, tr.close())
+	})
 }

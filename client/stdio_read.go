@@ -95,14 +95,22 @@ func (c *stdioConn) notification(m *decode.Message, line []byte) {
 
 // serverRequest runs a server-to-client request on its own goroutine, at most
 // cap(c.sem) at once, and writes the answer back. Stdio does not say which call a request
-// belongs to; every call's handlers are the client's, so the call registered last answers.
+// belongs to; every call's handlers are the client's, so the call registered last answers
+// (or, if it has its response already, any other pending call).
 func (c *stdioConn) serverRequest(m *decode.Message, line []byte) {
 	id := append([]byte(nil), m.ID().Raw()...)
 	c.mu.Lock()
+	pc := c.last
+	if pc == nil {
+		for _, p := range c.pending { // the last one has its answer: any other will do
+			pc = p
+			break
+		}
+	}
 	var h messageFunc
 	var owner []byte
-	if c.last != nil {
-		h, owner = c.last.onMessage, []byte(c.last.id)
+	if pc != nil {
+		h, owner = pc.onMessage, []byte(pc.id)
 	}
 	c.mu.Unlock()
 	if h == nil {
