@@ -154,15 +154,25 @@ func (c *stdioConn) forget(pc *stdioCall) {
 	}
 }
 
-// notify writes one notification line.
-func (c *stdioConn) notify(msg []byte) error {
+// notify queues one line that gets no answer, waiting for room at most until ctx ends.
+func (c *stdioConn) notify(ctx context.Context, msg []byte) error {
 	c.mu.Lock()
 	err := c.err
 	c.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	return c.writeLine(context.Background(), msg)
+	return c.writeLine(ctx, msg)
+}
+
+// tryWriteLine queues msg only if there is room. The reader uses it: blocking there would
+// stop it reading the server's output, and a server blocked writing that output reads no
+// input either. A dropped line is an answer the server's own request deadline covers.
+func (c *stdioConn) tryWriteLine(msg []byte) {
+	select {
+	case c.writes <- append(append(make([]byte, 0, len(msg)+1), msg...), '\n'):
+	default:
+	}
 }
 
 // writeQueue is how many lines may wait for the writer.

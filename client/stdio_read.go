@@ -114,13 +114,13 @@ func (c *stdioConn) serverRequest(m *decode.Message, line []byte) {
 	}
 	c.mu.Unlock()
 	if h == nil {
-		_ = c.writeLine(context.Background(), decode.AppendError(nil, id, codeInternalError, "Client has no request in flight to answer for", nil, true))
+		c.tryWriteLine(decode.AppendError(nil, id, codeInternalError, "Client has no request in flight to answer for", nil, true))
 		return
 	}
 	select {
 	case c.sem <- struct{}{}:
 	default:
-		_ = c.writeLine(context.Background(), decode.AppendError(nil, id, codeInternalError, msgTooManyServerRequests, nil, true))
+		c.tryWriteLine(decode.AppendError(nil, id, codeInternalError, msgTooManyServerRequests, nil, true))
 		return
 	}
 	msg := append([]byte(nil), line...)

@@ -84,14 +84,14 @@ func (t *stdioTransport) roundTrip(ctx context.Context, req []byte, _ *headers, 
 	resp, err := t.conn.call(pctx, id.Raw(), req, onMessage)
 	if errors.Is(err, errProbeTimeout) && ctx.Err() == nil {
 		// The core withdraws only what its own context ended; the probe's is ours.
-		_ = t.conn.notify(appendNotification(nil, "notifications/cancelled",
+		_ = t.conn.notify(ctx, appendNotification(nil, "notifications/cancelled",
 			append(append([]byte(`{"requestId":`), id.Raw()...), `,"reason":"probe timed out"}`...)))
 	}
 	return resp, err
 }
 
-func (t *stdioTransport) notify(_ context.Context, msg []byte, _ *headers) error {
-	return t.conn.notify(msg)
+func (t *stdioTransport) notify(ctx context.Context, msg []byte, _ *headers) error {
+	return t.conn.notify(ctx, msg)
 }
 
 // cancelsByClose is false: the server learns of an abandoned call only from the
