@@ -196,3 +196,33 @@ func TestStdioServerThatReadsNothing(t *testing.T) {
 		require.NoError(t, tr.close())
 	})
 }
+
+// TestStdioCloseDoesNotWaitForeverForAHandler: a handler still running (a user who never
+// answers) holds Close only for the close timeout.
+func TestStdioCloseDoesNotWaitForeverForAHandler(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr, rs := newRawServer(t, stdioOptions{closeTimeout: time.Second})
+		release := make(chan struct{})
+		defer close(release)
+		running := make(chan struct{})
+		errs := make(chan error, 1)
+		go func() {
+			_, err := tr.roundTrip(context.Background(), echoReq(1), nil, func([]byte) ([]byte, error) {
+				close(running)
+				<-release
+				return nil, nil
+			})
+			errs <- err
+		}()
+		rs.read(t)
+		rs.write(t, `{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{}}`)
+		<-running
+		_ = rs.out.Close() // the server exits; its reader is gone too
+		go func() { _, _ = io.Copy(io.Discard, rs.lines.r) }()
+		start := time.Now()
+		require.NoError(t, tr.close())
+		assert.Equal(t, time.Second, time.Since(start), "Close waited the close timeout, no more")
+		err := <-errs // the server's exit or Close, whichever came first
+		assert.True(t, errors.Is(err, ErrServerExited) || errors.Is(err, ErrClosed), "%v", err)
+	})
+}

@@ -101,7 +101,8 @@ func (t *stdioTransport) cancelsByClose() bool { return false }
 // close fails what is pending with ErrClosed, closes the server's standard input (which
 // tells it to finish and exit), waits for the process to exit (at most DefaultCloseTimeout,
 // then kills it) and for its output to end (a grandchild may hold it open: bounded the same
-// way, then our end is closed), and for the handlers of server requests.
+// way, then our end is closed), and for the handlers of server requests (bounded the same
+// way).
 func (t *stdioTransport) close() error {
 	t.closeOnce.Do(func() {
 		t.conn.fail(ErrClosed)
@@ -121,9 +122,26 @@ func (t *stdioTransport) close() error {
 			<-t.conn.done
 		}
 		timer.Stop()
-		t.conn.handlers.Wait()
+		t.waitHandlers()
 		_ = t.out.Close() // a second Close is harmless, and its error is not the server's
 		t.closeErr = err
 	})
 	return t.closeErr
+}
+
+// waitHandlers waits for the handlers of server requests still running, at most the close
+// timeout: they are the application's code (a user answering a form), and their answers
+// can no longer be written.
+func (t *stdioTransport) waitHandlers() {
+	done := make(chan struct{})
+	go func() {
+		t.conn.handlers.Wait()
+		close(done)
+	}()
+	timer := time.NewTimer(t.closeTimeout)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+	}
 }
