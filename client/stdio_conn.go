@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
@@ -64,6 +65,8 @@ type stdioConn struct {
 // stdioCall is one request awaiting its response.
 type stdioCall struct {
 	id        string
+	longLived bool             // a subscription: the timeout bounds it until the server is heard
+	heard     atomic.Bool      // the server sent a message for it
 	result    chan stdioResult // buffered: the reader never blocks on it
 	onMessage messageFunc
 }
@@ -99,8 +102,8 @@ func newStdioConn(in io.Reader, out io.Writer, maxLine, maxServerRequests int, t
 // call writes req (one JSON-RPC request whose id literal is id) and waits for its response,
 // or until ctx ends (its cause is returned) or the request timeout passes (an error wrapping
 // context.DeadlineExceeded); a response arriving later is dropped.
-func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageFunc) ([]byte, error) {
-	pc := &stdioCall{id: string(id), result: make(chan stdioResult, 1), onMessage: onMessage}
+func (c *stdioConn) call(ctx context.Context, id, req []byte, longLived bool, onMessage messageFunc) ([]byte, error) {
+	pc := &stdioCall{id: string(id), longLived: longLived, result: make(chan stdioResult, 1), onMessage: onMessage}
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
@@ -126,32 +129,48 @@ func (c *stdioConn) call(ctx context.Context, id, req []byte, onMessage messageF
 		c.forget(pc)
 		return nil, err
 	}
-	select {
-	case r := <-pc.result:
-		return r.body, r.err
-	case <-ctx.Done():
-		c.forget(pc)
-		return nil, context.Cause(ctx)
-	case <-expired:
-		c.forget(pc)
-		return nil, c.timedOut()
+	for {
+		select {
+		case r := <-pc.result:
+			return r.body, r.err
+		case <-ctx.Done():
+			if c.forget(pc) && pc.longLived {
+				// Nothing else tells the server a subscription was let go: withdraw it.
+				_ = c.writeLine(context.WithoutCancel(ctx), appendCancelled(id))
+			}
+			return nil, context.Cause(ctx)
+		case <-expired:
+			if pc.longLived && pc.heard.Load() {
+				expired = nil // an acknowledged stream has no deadline
+				continue
+			}
+			c.forget(pc)
+			return nil, c.timedOut()
+		}
 	}
+}
+
+func appendCancelled(id []byte) []byte {
+	b := append([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`), id...)
+	return append(b, `}}`...)
 }
 
 func (c *stdioConn) timedOut() error {
 	return fmt.Errorf("client: stdio request timed out after %v: %w", c.timeout, context.DeadlineExceeded)
 }
 
-// forget removes pc from the pending calls, if it is still there.
-func (c *stdioConn) forget(pc *stdioCall) {
+// forget removes pc from the pending calls; it reports whether pc was still there.
+func (c *stdioConn) forget(pc *stdioCall) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.pending[pc.id] == pc {
-		delete(c.pending, pc.id)
-		if c.last == pc {
-			c.last = nil
-		}
+	if c.pending[pc.id] != pc {
+		return false
 	}
+	delete(c.pending, pc.id)
+	if c.last == pc {
+		c.last = nil
+	}
+	return true
 }
 
 // notify queues one line that gets no answer, waiting for room at most until ctx ends.

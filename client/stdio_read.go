@@ -69,16 +69,22 @@ func (c *stdioConn) deliver(id []byte, r stdioResult) {
 	}
 }
 
-// notification hands a notification to the call it belongs to (by progressToken), or to
+// notification hands a notification to the call it belongs to (by progressToken, or by
+// the subscriptionId of a listen stream), or to
 // the connection's handler for unasked notifications. It runs on the reader, so that
 // progress arrives in order and before its response.
 func (c *stdioConn) notification(m *decode.Message, line []byte) {
 	var to messageFunc
 	tok := decode.Lookup(m.Params().Raw(), "progressToken") // notifications/progress
+	if !tok.Present() {
+		// A listen stream's messages name their subscription, the listen request's id.
+		tok = decode.Lookup(m.Meta().Raw(), "io.modelcontextprotocol/subscriptionId")
+	}
 	if tok.Present() {
 		c.mu.Lock()
 		if pc := c.pending[string(tok.Raw())]; pc != nil {
 			to = pc.onMessage
+			pc.heard.Store(true)
 		}
 		c.mu.Unlock()
 	}

@@ -74,14 +74,14 @@ func newStdioTransport(out io.ReadCloser, in io.WriteCloser, o stdioOptions) (*s
 	return &stdioTransport{conn: c, in: in, out: out, exit: o.exit, probeTimeout: o.probeTimeout, closeTimeout: o.closeTimeout}, nil
 }
 
-func (t *stdioTransport) roundTrip(ctx context.Context, req []byte, _ *headers, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
+func (t *stdioTransport) roundTrip(ctx context.Context, req []byte, hdr *headers, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
 	id := decode.Lookup(req, "id")
 	if id.Type() != decode.TypeInteger && id.Type() != decode.TypeString {
 		return nil, fmt.Errorf("client: stdio request without an integer or string id: %.64s", req)
 	}
 	pctx, cancel := t.probeContext(ctx, req)
 	defer cancel()
-	resp, err := t.conn.call(pctx, id.Raw(), req, onMessage)
+	resp, err := t.conn.call(pctx, id.Raw(), req, hdr != nil && hdr.longLived, onMessage)
 	if errors.Is(err, errProbeTimeout) && ctx.Err() == nil {
 		// The core withdraws only what its own context ended; the probe's is ours.
 		_ = t.conn.notify(ctx, appendNotification(nil, "notifications/cancelled",
