@@ -98,6 +98,8 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 	hdr.version = c.currentVersion()
 	if c.modern {
 		hdr.method = method
+	} else {
+		hdr.resumable = true
 	}
 	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) {
 		return c.onMessage(ctx, msg, progress, o)

@@ -24,6 +24,9 @@ var (
 	ErrNoHandler = errors.New("client: no handler for input request")
 	// ErrPoolTimeout: every pooled connection stayed busy until the request's deadline.
 	ErrPoolTimeout = errors.New("client: timed out waiting for a pooled connection")
+	// ErrTooManyResumes: a legacy request's event stream ended before its response more than
+	// 5 times, each resumed with GET and Last-Event-ID.
+	ErrTooManyResumes = errors.New("client: the event stream kept ending before its response")
 	// ErrMalformed: the server sent something that is not a valid response.
 	ErrMalformed = errors.New("client: malformed response")
 )

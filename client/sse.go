@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // sseReader reads the data of server-sent events (WHATWG HTML §9.2): lines of "field: value",
@@ -16,6 +17,10 @@ type sseReader struct {
 	max  int
 	data []byte
 	long []byte // a line longer than the reader's buffer, assembled
+	// lastID and retry are the stream's last event id and reconnection delay in ms (-1:
+	// none given), for resuming a legacy stream (SEP-1699).
+	lastID string
+	retry  int
 }
 
 func newSSEReader(r io.Reader, max int) *sseReader {
@@ -23,7 +28,7 @@ func newSSEReader(r io.Reader, max int) *sseReader {
 	if !ok {
 		br = bufio.NewReaderSize(r, 4096)
 	}
-	return &sseReader{br: br, max: max}
+	return &sseReader{br: br, max: max, retry: -1}
 }
 
 // next returns the data of the next event that has any, borrowed until the next call; io.EOF
@@ -55,7 +60,19 @@ func (s *sseReader) next() ([]byte, error) {
 				value = value[1:]
 			}
 		}
-		if string(field) != "data" {
+		switch string(field) {
+		case "data":
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 {
+				s.lastID = string(value)
+			}
+			continue
+		case "retry":
+			if n, err := strconv.Atoi(string(value)); err == nil && n >= 0 {
+				s.retry = n
+			}
+			continue
+		default:
 			continue
 		}
 		if has {

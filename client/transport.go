@@ -55,6 +55,10 @@ type headers struct {
 	// longLived marks a subscription: RequestTimeout bounds it only until the response
 	// head, then it runs until ctx ends or the server ends it.
 	longLived bool
+	// resumable marks a legacy request: an event stream that ends before the response is
+	// resumed with GET and Last-Event-ID (SEP-1699); lastEventID is that header.
+	resumable   bool
+	lastEventID string
 	// params are the Mcp-Param-* headers of a tool's x-mcp-header arguments, in order.
 	params []paramHeader
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -137,6 +138,7 @@ func (t *httpTransport) writeRequest(pc *pconn, msg []byte, hdr *headers) error 
 		writeHeader(w, "MCP-Protocol-Version", hdr.version)
 		writeHeader(w, "Mcp-Method", hdr.method)
 		writeHeader(w, "Mcp-Name", hdr.name)
+		writeHeader(w, "Last-Event-ID", hdr.lastEventID)
 		for _, p := range hdr.params { // an empty argument is an empty header, still sent
 			w.WriteString("\r\nMcp-Param-")
 			w.WriteString(p.name)
@@ -177,8 +179,7 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 		}
 		// The stream detaches from the pool: its slot frees now, its socket closes at the end.
 		t.pool.release(nil, false)
-		defer t.pool.retire(pc)
-		return t.readStream(ctx, deadline, pc, req, onMessage)
+		return t.readStream(ctx, deadline, pc, req, hdr, onMessage)
 	}
 	// The head belongs to the connection: read what is needed before it returns to the pool.
 	status := h.StatusCode()
@@ -219,7 +220,13 @@ func (t *httpTransport) readBody(pc *pconn) ([]byte, bool, error) {
 }
 
 // readStream reads the event stream of one request until its response.
-func (t *httpTransport) readStream(ctx context.Context, deadline time.Time, pc *pconn, req []byte, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
+// It owns pc and closes it, or the connection a resumption replaced it with, at the end.
+func (t *httpTransport) readStream(ctx context.Context, deadline time.Time, pc *pconn, req []byte, hdr *headers, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
+	stopResumed := func() bool { return true }
+	defer func() {
+		stopResumed()
+		t.pool.retire(pc)
+	}()
 	var body io.Reader = pc.br
 	switch n := pc.hdr.ContentLength(); {
 	case n == -1:
@@ -229,10 +236,26 @@ func (t *httpTransport) readStream(ctx context.Context, deadline time.Time, pc *
 	}
 	id := requestID(req)
 	sr := newSSEReader(body, t.maxBody)
+	resumes := 0
 	for {
 		data, err := sr.next()
+		if err == io.EOF && hdr != nil && hdr.resumable && sr.lastID != "" && resumes < maxResumes {
+			// A legacy server ended the stream early: resume it where it stopped.
+			resumes++
+			var next *pconn
+			var stop func() bool
+			if next, stop, err = t.resume(ctx, deadline, hdr, sr); err == nil {
+				stopResumed()
+				t.pool.retire(pc)
+				pc, stopResumed = next, stop
+				continue
+			}
+		}
 		if err != nil {
 			if err == io.EOF {
+				if resumes >= maxResumes {
+					return nil, fmt.Errorf("%w (%d)", ErrTooManyResumes, maxResumes)
+				}
 				return nil, fmt.Errorf("%w: the event stream ended before the response", ErrMalformed)
 			}
 			return nil, t.ioErr(ctx, deadline, "reading the event stream", err)
@@ -318,4 +341,47 @@ func (t *httpTransport) serverStream(ctx context.Context, version string, onMess
 			}
 		}
 	}
+}
+
+// maxResumes bounds the resumptions of one legacy request's event stream: ErrTooManyResumes.
+const maxResumes = 5
+
+// resume waits the stream's retry delay (1 s when none was given, never past the deadline),
+// then reopens it with GET and Last-Event-ID, pointing sr at the new body. The returned
+// connection is detached from the pool like any stream.
+func (t *httpTransport) resume(ctx context.Context, deadline time.Time, hdr *headers, sr *sseReader) (*pconn, func() bool, error) {
+	delay := time.Second
+	if sr.retry >= 0 {
+		delay = time.Duration(sr.retry) * time.Millisecond
+	}
+	if d := time.Until(deadline); delay > d {
+		delay = d
+	}
+	timer := time.NewTimer(delay)
+	select {
+	case <-timer.C:
+	case <-ctx.Done():
+		timer.Stop()
+		return nil, nil, fmt.Errorf("client: resuming the event stream: %w", ctx.Err())
+	}
+	h := *hdr
+	h.lastEventID = sr.lastID
+	h.method, h.name, h.params = "", "", nil
+	pc, _, stop, err := t.exchange(ctx, nil, &h)
+	if err != nil {
+		return nil, nil, err
+	}
+	if pc.hdr.StatusCode() != 200 || !bytes.HasPrefix(pc.hdr.ContentType(), []byte("text/event-stream")) {
+		stop()
+		status := pc.hdr.StatusCode()
+		t.pool.release(pc, false)
+		return nil, nil, &HTTPError{Status: status}
+	}
+	t.pool.release(nil, false)
+	var body io.Reader = pc.br
+	if pc.hdr.ContentLength() == -1 {
+		body = &chunkedReader{br: pc.br}
+	}
+	sr.br = bufio.NewReaderSize(body, 4096)
+	return pc, stop, nil
 }

@@ -154,3 +154,46 @@ func TestLegacyServerStream(t *testing.T) {
 	assert.Equal(t, "sess-9", a.header("Mcp-Session-Id"))
 	require.NoError(t, c.Close())
 }
+
+// A legacy call's stream that ends after a priming event is resumed with GET, Last-Event-ID
+// and the server's retry delay (SEP-1699), a bounded number of times.
+func TestLegacyStreamResumption(t *testing.T) {
+	for name, answer := range map[string]bool{"resumed": true, "bounded": false} {
+		t.Run(name, func(t *testing.T) {
+			gets := make(chan string, 16)
+			var callID atomic.Value
+			f := newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+				prime := "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\nid: e1\nretry: 5\ndata:\n\n"
+				switch {
+				case strings.HasPrefix(string(r.head), "GET "):
+					gets <- r.header("Last-Event-ID")
+					if answer {
+						w.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n" +
+							"data: {\"jsonrpc\":\"2.0\",\"id\":" + callID.Load().(string) + ",\"result\":{\"content\":[]}}\n\n")
+						return false
+					}
+					w.WriteString(prime)
+					return false
+				case strings.Contains(string(r.body), `"initialize"`):
+					jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`)
+				case strings.Contains(string(r.body), `"tools/call"`):
+					callID.Store(idOf(r.body))
+					w.WriteString(prime)
+					return false
+				default:
+					w.WriteString("HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n")
+				}
+				return true
+			})
+			c := connect(t, f.url(), Config{Era: EraLegacy})
+			_, err := c.CallTool(context.Background(), "echo", nil)
+			if answer {
+				require.NoError(t, err)
+				assert.Equal(t, "e1", <-gets)
+				return
+			}
+			assert.ErrorIs(t, err, ErrTooManyResumes)
+			assert.Len(t, gets, maxResumes)
+		})
+	}
+}
