@@ -1,0 +1,264 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// DefaultMaxServerRequests bounds the server-to-client requests (elicitation, sampling,
+// roots) a stdio connection answers at once; one more is answered -32603 at once.
+const DefaultMaxServerRequests = 16
+
+// Errors of the stdio transport. Each call's error wraps one of them.
+var (
+	// ErrServerExited fails every call pending when the server's output ends (it exited, or
+	// closed its standard output), and every call after.
+	ErrServerExited = errors.New("client: stdio server exited")
+)
+
+// msgTooManyServerRequests answers a server-to-client request past the concurrency bound.
+const msgTooManyServerRequests = "Client server-request capacity exhausted"
+
+// messageFunc receives a message the server sends while a call is pending: a notification
+// (progress, log message) or a server-to-client request. For a request it returns the
+// complete JSON-RPC response to write back; for a notification its answer is ignored. An
+// error ends the call it was given to with that error. msg is valid only during the call.
+type messageFunc = func(msg []byte) (answer []byte, err error)
+
+// stdioConn speaks newline-delimited JSON-RPC over a pair of streams: one reader goroutine
+// matches response lines to pending calls by id; writes are serialised one line at a time.
+type stdioConn struct {
+	lines *lineReader
+	dec   *decode.Decoder
+	out   io.Writer
+
+	// Lines go to out through one writer goroutine, so a caller never blocks in a write
+	// the server does not read: it waits on its context instead.
+	writes chan []byte
+	quit   chan struct{} // closed by shutdown: the writer stops
+	writer sync.WaitGroup
+
+	mu      sync.Mutex
+	pending map[string]*stdioCall
+	last    *stdioCall // the call registered last: it gets unattributed server requests
+	err     error      // once set, the connection is dead and every call fails with it
+
+	done     chan struct{} // closed when the reader ends
+	sem      chan struct{} // server-to-client request handlers running
+	handlers sync.WaitGroup
+	unasked  messageFunc // notifications no pending call owns; may be nil
+
+	// exitReason, if set, describes why the server's output ended (its exit status, the
+	// end of its standard error). The reader calls it once, as the output ends.
+	exitReason func() string
+
+	timeout time.Duration // bounds each call (Config.RequestTimeout)
+}
+
+// stdioCall is one request awaiting its response.
+type stdioCall struct {
+	id        string
+	longLived bool             // a subscription: the timeout bounds it until the server is heard
+	heard     atomic.Bool      // the server sent a message for it
+	result    chan stdioResult // buffered: the reader never blocks on it
+	onMessage messageFunc
+}
+
+type stdioResult struct {
+	body []byte
+	err  error
+}
+
+func newStdioConn(in io.Reader, out io.Writer, maxLine, maxServerRequests int, timeout time.Duration, exitReason func() string) (*stdioConn, error) {
+	dec, err := decode.New(decode.Limits{MaxMessageBytes: maxLine})
+	if err != nil {
+		return nil, err
+	}
+	c := &stdioConn{
+		lines:      newLineReader(in, maxLine),
+		dec:        dec,
+		out:        out,
+		pending:    make(map[string]*stdioCall),
+		done:       make(chan struct{}),
+		sem:        make(chan struct{}, maxServerRequests),
+		exitReason: exitReason,
+		timeout:    timeout,
+		writes:     make(chan []byte, writeQueue),
+		quit:       make(chan struct{}),
+	}
+	c.writer.Add(1)
+	go c.writeLoop()
+	go c.readLoop()
+	return c, nil
+}
+
+// call writes req (one JSON-RPC request whose id literal is id) and waits for its response,
+// or until ctx ends (its cause is returned) or the request timeout passes (an error wrapping
+// context.DeadlineExceeded); a response arriving later is dropped.
+func (c *stdioConn) call(ctx context.Context, id, req []byte, longLived bool, onMessage messageFunc) ([]byte, error) {
+	pc := &stdioCall{id: string(id), longLived: longLived, result: make(chan stdioResult, 1), onMessage: onMessage}
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, c.err
+	}
+	if _, dup := c.pending[pc.id]; dup {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("client: request id %s is already in flight", id)
+	}
+	c.pending[pc.id] = pc
+	c.last = pc
+	c.mu.Unlock()
+
+	// The timeout covers waiting for room in the write queue too: a server that reads
+	// nothing cannot hold a caller past it.
+	var expired <-chan time.Time
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) > c.timeout {
+		t := time.NewTimer(c.timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	if err := c.queueLine(ctx, req, expired); err != nil {
+		c.forget(pc)
+		return nil, err
+	}
+	for {
+		select {
+		case r := <-pc.result:
+			return r.body, r.err
+		case <-ctx.Done():
+			if c.forget(pc) && pc.longLived {
+				// Nothing else tells the server a subscription was let go: withdraw it.
+				_ = c.writeLine(context.WithoutCancel(ctx), appendCancelled(id))
+			}
+			return nil, context.Cause(ctx)
+		case <-expired:
+			if pc.longLived && pc.heard.Load() {
+				expired = nil // an acknowledged stream has no deadline
+				continue
+			}
+			c.forget(pc)
+			return nil, c.timedOut()
+		}
+	}
+}
+
+func appendCancelled(id []byte) []byte {
+	b := append([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`), id...)
+	return append(b, `}}`...)
+}
+
+func (c *stdioConn) timedOut() error {
+	return fmt.Errorf("client: stdio request timed out after %v: %w", c.timeout, context.DeadlineExceeded)
+}
+
+// forget removes pc from the pending calls; it reports whether pc was still there.
+func (c *stdioConn) forget(pc *stdioCall) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending[pc.id] != pc {
+		return false
+	}
+	delete(c.pending, pc.id)
+	if c.last == pc {
+		c.last = nil
+	}
+	return true
+}
+
+// notify queues one line that gets no answer, waiting for room at most until ctx ends.
+func (c *stdioConn) notify(ctx context.Context, msg []byte) error {
+	c.mu.Lock()
+	err := c.err
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return c.writeLine(ctx, msg)
+}
+
+// tryWriteLine queues msg only if there is room. The reader uses it: blocking there would
+// stop it reading the server's output, and a server blocked writing that output reads no
+// input either. A dropped line is an answer the server's own request deadline covers.
+func (c *stdioConn) tryWriteLine(msg []byte) {
+	select {
+	case c.writes <- append(append(make([]byte, 0, len(msg)+1), msg...), '\n'):
+	default:
+	}
+}
+
+// writeQueue is how many lines may wait for the writer.
+const writeQueue = 64
+
+// writeLine queues msg and its newline for the writer, waiting for room at most until ctx
+// ends. It fails once the writer failed or the connection shut down.
+func (c *stdioConn) writeLine(ctx context.Context, msg []byte) error {
+	return c.queueLine(ctx, msg, nil)
+}
+
+// queueLine is writeLine that also gives up when expired fires (the request timeout).
+func (c *stdioConn) queueLine(ctx context.Context, msg []byte, expired <-chan time.Time) error {
+	line := make([]byte, 0, len(msg)+1)
+	line = append(append(line, msg...), '\n')
+	select {
+	case c.writes <- line:
+		return nil
+	case <-c.quit:
+		return ErrClosed
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-expired:
+		return c.timedOut()
+	}
+}
+
+// writeLoop writes the queued lines, one Write each so lines never interleave. A failed
+// write means the server is gone: every call fails, and later lines are dropped.
+func (c *stdioConn) writeLoop() {
+	defer c.writer.Done()
+	var failed bool
+	for {
+		select {
+		case line := <-c.writes:
+			if failed {
+				continue
+			}
+			if _, err := c.out.Write(line); err != nil {
+				failed = true
+				c.fail(fmt.Errorf("%w: writing to it: %w", ErrServerExited, err))
+			}
+		case <-c.quit:
+			return
+		}
+	}
+}
+
+// shutdown stops the writer and waits for it; out must be closed first, so that a write in
+// progress returns.
+func (c *stdioConn) shutdown() {
+	close(c.quit)
+	c.writer.Wait()
+}
+
+// fail marks the connection dead with err and fails every pending call with it, at once.
+func (c *stdioConn) fail(err error) {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = err
+	}
+	err = c.err
+	calls := c.pending
+	c.pending = map[string]*stdioCall{}
+	c.last = nil
+	c.mu.Unlock()
+	for _, pc := range calls {
+		pc.result <- stdioResult{err: err}
+	}
+}
