@@ -1,0 +1,148 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Defaults for the zero values of [Config]; they follow the seed system's client.
+const (
+	DefaultPoolSize         = 4
+	DefaultPoolIdleTimeout  = 30 * time.Second
+	DefaultPoolMaxRequests  = 100
+	DefaultRequestTimeout   = 30 * time.Second
+	DefaultMaxResponseBytes = 16 << 20
+	DefaultMaxPages         = 1000
+	DefaultMaxInputRounds   = 10
+)
+
+// Era selects the protocol revision family a [Client] speaks.
+type Era uint8
+
+const (
+	// EraModern pins 2026-07-28: no handshake, per-request _meta. The default.
+	EraModern Era = iota
+	// EraAuto probes with server/discover and falls back to the initialize handshake when the
+	// answer is not a recognised modern one (HTTP: by the response's shape).
+	EraAuto
+	// EraLegacy pins the initialize era, offering 2025-11-25.
+	EraLegacy
+)
+
+func (e Era) String() string {
+	switch e {
+	case EraModern:
+		return "modern"
+	case EraAuto:
+		return "auto"
+	case EraLegacy:
+		return "legacy"
+	}
+	return fmt.Sprintf("Era(%d)", uint8(e))
+}
+
+// InputHandler answers one request for input from the server: an MRTR input request (modern)
+// or a server-to-client request (legacy), given its params, returning its result object. An
+// error is sent back as a JSON-RPC error (legacy) or ends the call (modern).
+type InputHandler func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
+
+// Config configures [Connect]. The zero value is usable: every zero field takes its default.
+// Durations and counts must not be negative; Connect reports a negative one as an error.
+type Config struct {
+	// PoolSize caps the HTTP connections to the target's origin (default 4). A request that
+	// finds all of them busy waits, up to its RequestTimeout, for one to return.
+	PoolSize int
+	// PoolIdleTimeout closes a pooled connection unused this long (default 30 s).
+	PoolIdleTimeout time.Duration
+	// PoolMaxRequests retires a connection after this many requests (default 100).
+	PoolMaxRequests int
+	// RequestTimeout bounds one request, from waiting for a connection to the end of its
+	// response (default 30 s). A context deadline that comes sooner wins.
+	RequestTimeout time.Duration
+	// MaxResponseBytes bounds one response body or one event-stream message, checked while
+	// reading (default 16 MiB): ErrResponseTooLarge.
+	MaxResponseBytes int
+	// MaxPages bounds the pages one List call follows (default 1,000): ErrTooManyPages.
+	MaxPages int
+	// MaxInputRounds bounds the MRTR retries of one call (default 10): ErrTooManyRounds.
+	MaxInputRounds int
+
+	// Era selects modern (default), auto or legacy.
+	Era Era
+
+	// Elicitation, Sampling and Roots answer elicitation/create, sampling/createMessage and
+	// roots/list. Each non-nil handler is declared as a client capability.
+	Elicitation InputHandler
+	Sampling    InputHandler
+	Roots       InputHandler
+
+	// ClientName and ClientVersion are sent as clientInfo (default "fastmcp-client", "0").
+	ClientName    string
+	ClientVersion string
+
+	// Command starts a stdio server instead of dialling a URL: Connect's target must then be
+	// empty. Args, Env (appended to this process's environment) and Dir configure it.
+	Command string
+	Args    []string
+	Env     []string
+	Dir     string
+
+	// Logger receives warnings (tools dropped for invalid annotations, dropped listen
+	// notifications). Default: slog.Default().
+	Logger *slog.Logger
+}
+
+// withDefaults validates c and fills its zero fields.
+func (c Config) withDefaults() (Config, error) {
+	ints := []struct {
+		name string
+		v    *int
+		def  int
+	}{
+		{"PoolSize", &c.PoolSize, DefaultPoolSize},
+		{"PoolMaxRequests", &c.PoolMaxRequests, DefaultPoolMaxRequests},
+		{"MaxResponseBytes", &c.MaxResponseBytes, DefaultMaxResponseBytes},
+		{"MaxPages", &c.MaxPages, DefaultMaxPages},
+		{"MaxInputRounds", &c.MaxInputRounds, DefaultMaxInputRounds},
+	}
+	for _, f := range ints {
+		if *f.v < 0 {
+			return c, fmt.Errorf("client: %s must be a positive integer, got %d", f.name, *f.v)
+		}
+		if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+	durs := []struct {
+		name string
+		v    *time.Duration
+		def  time.Duration
+	}{
+		{"PoolIdleTimeout", &c.PoolIdleTimeout, DefaultPoolIdleTimeout},
+		{"RequestTimeout", &c.RequestTimeout, DefaultRequestTimeout},
+	}
+	for _, f := range durs {
+		if *f.v < 0 {
+			return c, fmt.Errorf("client: %s must be positive, got %v", f.name, *f.v)
+		}
+		if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+	if c.Era > EraLegacy {
+		return c, fmt.Errorf("client: unknown Era %d", c.Era)
+	}
+	if c.ClientName == "" {
+		c.ClientName = "fastmcp-client"
+	}
+	if c.ClientVersion == "" {
+		c.ClientVersion = "0"
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c, nil
+}
