@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"sync"
 	"sync/atomic"
+
+	"github.com/fastmcp-go/fastmcp/decode"
 )
 
 // Client is a connection to one MCP server. It is safe for concurrent use; Close it when
@@ -17,9 +19,18 @@ type Client struct {
 
 	nextID atomic.Int64
 
-	// modern reports the era the connection settled on; version the revision sent.
-	modern  bool
-	version string
+	dec *decode.Decoder
+
+	// modern is the era the connection settled on (set before Connect returns).
+	modern bool
+	// version is the revision sent; metaPrefix the modern _meta for it without its closing
+	// brace (nil on a legacy connection). Both change together, on a -32022 retry.
+	version    atomic.Pointer[string]
+	metaPrefix atomic.Pointer[[]byte]
+	caps       []byte
+
+	tools toolHeaders
+	disc  discoverCache
 
 	closeOnce sync.Once
 	closed    atomic.Bool
@@ -64,7 +75,13 @@ func Connect(ctx context.Context, target string, cfg Config) (*Client, error) {
 // newClient settles the era over t and returns the Client; it closes t on failure. Direct
 // and the transports' tests build clients through it.
 func newClient(ctx context.Context, t transport, cfg Config) (*Client, error) {
-	c := &Client{cfg: cfg, t: t, modern: cfg.Era != EraLegacy, version: modernVersion}
+	dec, err := decode.New(decode.Limits{MaxMessageBytes: cfg.MaxResponseBytes})
+	if err != nil {
+		_ = t.close()
+		return nil, err
+	}
+	c := &Client{cfg: cfg, t: t, dec: dec, modern: cfg.Era != EraLegacy, caps: capabilities(&cfg)}
+	c.setVersion(modernVersion)
 	if err := c.negotiate(ctx); err != nil {
 		_ = t.close()
 		return nil, err
@@ -81,4 +98,66 @@ func (c *Client) Close() error {
 		err = c.t.close()
 	})
 	return err
+}
+
+// Stats reports the HTTP pool's counters (zero for other transports).
+func (c *Client) Stats() PoolStats {
+	if h, ok := c.t.(*httpTransport); ok {
+		return h.pool.stats()
+	}
+	return PoolStats{}
+}
+
+// Modern reports whether the connection speaks 2026-07-28 (false: the initialize era).
+func (c *Client) Modern() bool { return c.modern }
+
+// ProtocolVersion is the revision the connection uses.
+func (c *Client) ProtocolVersion() string { return c.currentVersion() }
+
+func (c *Client) currentVersion() string { return *c.version.Load() }
+
+// setVersion switches the revision and rebuilds the modern _meta for it.
+func (c *Client) setVersion(v string) {
+	c.version.Store(&v)
+	var meta []byte
+	if c.modern {
+		meta = append(meta, `{"io.modelcontextprotocol/protocolVersion":`...)
+		meta = decode.AppendString(meta, v, false)
+		meta = append(meta, `,"io.modelcontextprotocol/clientCapabilities":`...)
+		meta = append(meta, c.caps...)
+		meta = append(meta, `,"io.modelcontextprotocol/clientInfo":`...)
+		meta = append(meta, c.clientInfo()...)
+	}
+	c.metaPrefix.Store(&meta)
+}
+
+func (c *Client) meta() []byte { return *c.metaPrefix.Load() }
+
+func (c *Client) clientInfo() []byte {
+	b := []byte(`{"name":`)
+	b = decode.AppendString(b, c.cfg.ClientName, false)
+	b = append(b, `,"version":`...)
+	b = decode.AppendString(b, c.cfg.ClientVersion, false)
+	return append(b, '}')
+}
+
+// capabilities declares one client capability per configured input handler.
+func capabilities(cfg *Config) []byte {
+	b := []byte{'{'}
+	add := func(s string) {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, s...)
+	}
+	if cfg.Elicitation != nil {
+		add(`"elicitation":{"form":{}}`)
+	}
+	if cfg.Sampling != nil {
+		add(`"sampling":{}`)
+	}
+	if cfg.Roots != nil {
+		add(`"roots":{}`)
+	}
+	return append(b, '}')
 }

@@ -1,0 +1,257 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// Progress is one notifications/progress update for a call.
+type Progress struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
+	Message  string  `json:"message,omitempty"`
+}
+
+// CallOption adjusts one call.
+type CallOption func(*callOpts)
+
+type callOpts struct {
+	progress func(Progress)
+}
+
+// WithProgress asks the server for progress on this call and calls fn for each update, in
+// order, on the goroutine reading the response.
+func WithProgress(fn func(Progress)) CallOption {
+	return func(o *callOpts) { o.progress = fn }
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// mrtrMethods may answer input_required (2026-07-28 §MRTR); other methods never do.
+func mrtrMethod(method string) bool {
+	return method == "tools/call" || method == "prompts/get" || method == "resources/read"
+}
+
+// request sends method with params members (object members without braces) and returns its
+// result, fulfilling MRTR rounds with the configured handlers. The result is owned.
+func (c *Client) request(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) ([]byte, error) {
+	if c.closed.Load() {
+		return nil, ErrClosed
+	}
+	res, err := c.send(ctx, method, members, hdr, o)
+	for round := 0; err == nil && c.modern && mrtrMethod(method) && text(res, "resultType") == "input_required"; round++ {
+		if round >= c.cfg.MaxInputRounds {
+			return nil, fmt.Errorf("%w (%d)", ErrTooManyRounds, c.cfg.MaxInputRounds)
+		}
+		var extra []byte
+		if extra, err = c.fulfil(ctx, res); err != nil {
+			return nil, err
+		}
+		// The retry repeats the request with the responses and the exact state, under a new id.
+		retry := make([]byte, 0, len(members)+len(extra)+1)
+		retry = append(retry, members...)
+		if len(members) > 0 {
+			retry = append(retry, ',')
+		}
+		retry = append(retry, extra...)
+		res, err = c.send(ctx, method, retry, hdr, o)
+	}
+	return res, err
+}
+
+// send performs one exchange under a new id; a -32022 naming a version this client speaks is
+// retried once with it.
+func (c *Client) send(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) ([]byte, error) {
+	res, err := c.sendOnce(ctx, method, members, hdr, o)
+	var e *Error
+	if c.modern && errors.As(err, &e) && e.Code == CodeUnsupportedVersion {
+		if v := pickVersion(e.Data); v != "" && v != c.currentVersion() {
+			c.setVersion(v)
+			if hdr != nil {
+				hdr.version = v
+			}
+			return c.sendOnce(ctx, method, members, hdr, o)
+		}
+	}
+	return res, err
+}
+
+func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) ([]byte, error) {
+	ctx, cancel := c.withTimeout(ctx)
+	defer cancel()
+	id := c.nextID.Add(1)
+	bp := bufPool.Get().(*[]byte)
+	var progress int64
+	if o != nil && o.progress != nil {
+		progress = id
+	}
+	req := appendRequest((*bp)[:0], id, method, members, c.meta(), progress)
+	if hdr == nil {
+		hdr = &headers{}
+	}
+	hdr.version = c.currentVersion()
+	if c.modern {
+		hdr.method = method
+	}
+	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) {
+		return c.onMessage(ctx, msg, progress, o)
+	})
+	idb := requestID(req)
+	*bp = req[:0]
+	if err != nil {
+		bufPool.Put(bp)
+		if ctx.Err() != nil && (!c.modern || !c.t.cancelsByClose()) {
+			c.cancelRemote(id)
+		}
+		return nil, err
+	}
+	r, perr := c.parseResponse(raw, idb)
+	bufPool.Put(bp)
+	if perr != nil {
+		return nil, perr
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return r.result, nil
+}
+
+// withTimeout applies RequestTimeout unless ctx has an earlier deadline.
+func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if d, ok := ctx.Deadline(); ok && time.Until(d) <= c.cfg.RequestTimeout {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, c.cfg.RequestTimeout)
+}
+
+// cancelRemote tells the server to stop request id (legacy, or a transport that cannot cancel
+// by closing). Best effort, bounded by a short timeout of its own.
+func (c *Client) cancelRemote(id int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	params := `{"requestId":` + strconv.FormatInt(id, 10) + `,"reason":"cancelled by the client"}`
+	msg := appendNotification(nil, "notifications/cancelled", []byte(params))
+	_ = c.t.notify(ctx, msg, &headers{version: c.currentVersion()})
+}
+
+// onMessage handles what the server sends before a response: progress and log notifications,
+// and (legacy) requests for input, whose response it returns.
+func (c *Client) onMessage(ctx context.Context, msg []byte, progress int64, o *callOpts) ([]byte, error) {
+	var m decode.Message
+	if err := c.dec.Decode(&m, msg); err != nil {
+		c.cfg.Logger.Warn("client: ignoring a malformed message from the server", "err", err)
+		return nil, nil
+	}
+	method := string(m.Method().Text())
+	switch m.Kind() {
+	case decode.KindNotification:
+		if method == "notifications/progress" && o != nil && o.progress != nil {
+			tok := decode.Lookup(m.Params().Raw(), "progressToken")
+			if tok.Type() == decode.TypeInteger && string(tok.Raw()) == strconv.FormatInt(progress, 10) {
+				var p Progress
+				if err := json.Unmarshal(m.Params().Raw(), &p); err == nil {
+					o.progress(p)
+				}
+			}
+		}
+		return nil, nil
+	case decode.KindRequest:
+		id := m.ID().Raw()
+		result, err := c.answer(ctx, method, m.Params().Raw())
+		if err != nil {
+			code := int64(-32603)
+			var e *Error
+			if errors.As(err, &e) {
+				code = e.Code
+			} else if errors.Is(err, ErrNoHandler) {
+				code = CodeMethodNotFound
+			}
+			return decode.AppendError(nil, id, code, err.Error(), nil, false), nil
+		}
+		return decode.AppendResult(nil, id, result), nil
+	}
+	return nil, nil
+}
+
+// answer runs the handler for a request for input (or answers ping).
+func (c *Client) answer(ctx context.Context, method string, params []byte) ([]byte, error) {
+	var h InputHandler
+	switch method {
+	case "ping":
+		return []byte("{}"), nil
+	case "elicitation/create":
+		h = c.cfg.Elicitation
+	case "sampling/createMessage":
+		h = c.cfg.Sampling
+	case "roots/list":
+		h = c.cfg.Roots
+	}
+	if h == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNoHandler, method)
+	}
+	res, err := h(ctx, json.RawMessage(params))
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(res) {
+		return nil, fmt.Errorf("client: the %s handler returned invalid JSON", method)
+	}
+	return res, nil
+}
+
+// fulfil answers an input_required result's inputRequests and returns the retry's extra params
+// members: "inputResponses":{…} and the byte-exact "requestState".
+func (c *Client) fulfil(ctx context.Context, res []byte) ([]byte, error) {
+	out := []byte(`"inputResponses":{`)
+	var ferr error
+	n := 0
+	decode.Members(decode.Lookup(res, "inputRequests").Raw(), func(key, v []byte, _ decode.Type) bool {
+		method := text(v, "method")
+		r, err := c.answer(ctx, method, decode.Lookup(v, "params").Raw())
+		if err != nil {
+			ferr = fmt.Errorf("client: input request %q (%s): %w", key, method, err)
+			return false
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		n++
+		out = append(out, '"')
+		out = append(out, key...) // raw key content, escapes kept, as the server sent it
+		out = append(out, `":`...)
+		out = append(out, r...)
+		return true
+	})
+	if ferr != nil {
+		return nil, ferr
+	}
+	out = append(out, '}')
+	if st := decode.Lookup(res, "requestState"); st.Present() {
+		out = append(out, `,"requestState":`...)
+		out = append(out, st.Raw()...)
+	}
+	return out, nil
+}
+
+// pickVersion chooses the revision to retry with from a -32022's data.supported.
+func pickVersion(data []byte) string {
+	var d struct {
+		Supported []string `json:"supported"`
+	}
+	if json.Unmarshal(data, &d) != nil {
+		return ""
+	}
+	for _, v := range d.Supported {
+		if v == modernVersion {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,179 @@
+package client
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// PoolStats counts what the HTTP pool did with its connections.
+type PoolStats struct {
+	// Dials is the number of connections opened.
+	Dials int64
+	// Reuses is the number of requests sent on a connection that had served one before.
+	Reuses int64
+	// Retired is the number of connections closed: request limit reached, idle too long, a
+	// response that cannot be reused (event stream, chunked, close-framed, Connection: close,
+	// malformed) or a failed request, and idle connections closed by Close.
+	Retired int64
+}
+
+// pconn is one pooled HTTP/1.1 connection.
+type pconn struct {
+	nc        net.Conn
+	br        *bufio.Reader
+	bw        *bufio.Writer
+	hdr       fasthttp.ResponseHeader
+	uses      int
+	idleSince time.Time
+}
+
+// pool holds at most size connections to one origin. A slot is taken for each request and
+// returned when its response ends or, for an event stream, when the stream detaches.
+type pool struct {
+	addr       string
+	tlsConf    *tls.Config
+	slots      chan struct{}
+	idleTO     time.Duration
+	maxReqs    int
+	mu         sync.Mutex
+	idle       []*pconn // LIFO: the most recently used connection is the likeliest alive
+	closed     bool
+	dials      atomic.Int64
+	reuses     atomic.Int64
+	retired    atomic.Int64
+	dialer     net.Dialer
+	nowForTest func() time.Time
+}
+
+func newPool(addr string, tlsConf *tls.Config, cfg *Config) *pool {
+	return &pool{
+		addr:    addr,
+		tlsConf: tlsConf,
+		slots:   make(chan struct{}, cfg.PoolSize),
+		idleTO:  cfg.PoolIdleTimeout,
+		maxReqs: cfg.PoolMaxRequests,
+	}
+}
+
+func (p *pool) now() time.Time {
+	if p.nowForTest != nil {
+		return p.nowForTest()
+	}
+	return time.Now()
+}
+
+// acquire takes a slot, waiting until deadline, then an idle connection or a new one.
+func (p *pool) acquire(ctx context.Context, deadline time.Time) (*pconn, error) {
+	select {
+	case p.slots <- struct{}{}:
+	default:
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		select {
+		case p.slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("client: waiting for a connection: %w", ctx.Err())
+		case <-t.C:
+			return nil, ErrPoolTimeout
+		}
+	}
+	for {
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			<-p.slots
+			return nil, ErrClosed
+		}
+		var pc *pconn
+		if n := len(p.idle); n > 0 {
+			pc = p.idle[n-1]
+			p.idle[n-1] = nil
+			p.idle = p.idle[:n-1]
+		}
+		p.mu.Unlock()
+		if pc == nil {
+			break
+		}
+		if p.now().Sub(pc.idleSince) >= p.idleTO {
+			p.retire(pc)
+			continue
+		}
+		p.reuses.Add(1)
+		return pc, nil
+	}
+	pc, err := p.dial(ctx, deadline)
+	if err != nil {
+		<-p.slots
+		return nil, err
+	}
+	return pc, nil
+}
+
+func (p *pool) dial(ctx context.Context, deadline time.Time) (*pconn, error) {
+	dctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	nc, err := p.dialer.DialContext(dctx, "tcp", p.addr)
+	if err != nil {
+		return nil, fmt.Errorf("client: dial %s: %w", p.addr, err)
+	}
+	if p.tlsConf != nil {
+		tc := tls.Client(nc, p.tlsConf)
+		if err := tc.HandshakeContext(dctx); err != nil {
+			_ = nc.Close()
+			return nil, fmt.Errorf("client: TLS handshake with %s: %w", p.addr, err)
+		}
+		nc = tc
+	}
+	p.dials.Add(1)
+	return &pconn{nc: nc, br: bufio.NewReaderSize(nc, 4096), bw: bufio.NewWriterSize(nc, 4096)}, nil
+}
+
+// release returns pc's slot; pc goes back to the idle list when reusable and under its
+// request limit, and is closed otherwise. A nil pc (detached) only returns the slot.
+func (p *pool) release(pc *pconn, reusable bool) {
+	if pc != nil {
+		pc.uses++
+		if reusable && pc.uses < p.maxReqs {
+			pc.idleSince = p.now()
+			p.mu.Lock()
+			if !p.closed {
+				p.idle = append(p.idle, pc)
+				pc = nil
+			}
+			p.mu.Unlock()
+		}
+		if pc != nil {
+			p.retire(pc)
+		}
+	}
+	<-p.slots
+}
+
+func (p *pool) retire(pc *pconn) {
+	_ = pc.nc.Close()
+	p.retired.Add(1)
+}
+
+// close closes the idle connections; in-flight ones close when their requests end.
+func (p *pool) close() {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.closed = true
+	p.mu.Unlock()
+	for _, pc := range idle {
+		p.retire(pc)
+	}
+}
+
+func (p *pool) stats() PoolStats {
+	return PoolStats{Dials: p.dials.Load(), Reuses: p.reuses.Load(), Retired: p.retired.Load()}
+}
