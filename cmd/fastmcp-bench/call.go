@@ -2,11 +2,143 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/client"
 )
+
+func init() {
+	register(command{
+		Name:    "call",
+		Summary: "call one tool on any MCP server (either era): call URL TOOL key=value...",
+		Run: func(ctx context.Context, args []string) int {
+			return runCall(ctx, args, os.Stdout, os.Stderr)
+		},
+	})
+}
+
+// runCall is `fastmcp-bench call [flags] URL TOOL key=value...`: it connects with the client
+// package (era auto unless --era says otherwise), lists the tools to type the arguments by
+// TOOL's inputSchema, calls it, and prints each text block on its own line, other blocks and
+// structuredContent as compact JSON. Exit 0 on a result, 1 on a tool error (isError) or a
+// failure, 2 on a usage error.
+func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	era := fs.String("era", "auto", "protocol era: auto, modern (2026-07-28) or legacy (2025-11-25)")
+	timeout := fs.Duration("timeout", client.DefaultRequestTimeout, "bound of each request")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: fastmcp-bench call [flags] URL TOOL [key=value...]")
+		fmt.Fprintln(stderr, "Values are typed by the tool's inputSchema; untyped ones are JSON when they parse as JSON, else strings.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() < 2 {
+		fs.Usage()
+		return 2
+	}
+	cfg := client.Config{ClientName: "fastmcp-bench", ClientVersion: version(), RequestTimeout: *timeout}
+	switch *era {
+	case "auto":
+		cfg.Era = client.EraAuto
+	case "modern":
+		cfg.Era = client.EraModern
+	case "legacy":
+		cfg.Era = client.EraLegacy
+	default:
+		fmt.Fprintf(stderr, "call: --era must be auto, modern or legacy, got %q\n", *era)
+		return 2
+	}
+	if *timeout <= 0 {
+		fmt.Fprintf(stderr, "call: --timeout must be positive, got %v\n", *timeout)
+		return 2
+	}
+	url, tool := fs.Arg(0), fs.Arg(1)
+	res, err := callOnce(ctx, url, tool, fs.Args()[2:], cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "call: %v\n", err)
+		return 1
+	}
+	if err := printResult(stdout, res); err != nil {
+		fmt.Fprintf(stderr, "call: %v\n", err)
+		return 1
+	}
+	if res.IsError {
+		return 1
+	}
+	return 0
+}
+
+// callOnce connects, finds tool and calls it with words typed by its inputSchema.
+func callOnce(ctx context.Context, url, tool string, words []string, cfg client.Config) (*client.CallToolResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, 3*cfg.RequestTimeout+time.Second) // connect, list, call
+	defer cancel()
+	c, err := client.Connect(ctx, url, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	tools, err := c.ListTools(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("tools/list: %w", err)
+	}
+	var schema json.RawMessage
+	found := false
+	names := make([]string, 0, len(tools))
+	for _, t := range tools {
+		names = append(names, t.Name)
+		if t.Name == tool {
+			schema, found = t.InputSchema, true
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("the server lists no tool %q (it lists: %s)", tool, strings.Join(names, ", "))
+	}
+	arguments, err := callArgs(words, schema)
+	if err != nil {
+		return nil, err
+	}
+	return c.CallTool(ctx, tool, json.RawMessage(arguments))
+}
+
+// printResult writes text blocks as text, other content blocks and structuredContent as JSON.
+func printResult(w io.Writer, res *client.CallToolResult) error {
+	var blocks []json.RawMessage
+	if len(res.Content) > 0 {
+		if err := json.Unmarshal(res.Content, &blocks); err != nil {
+			return fmt.Errorf("result content: %w", err)
+		}
+	}
+	for _, b := range blocks {
+		var t struct {
+			Type string  `json:"type"`
+			Text *string `json:"text"`
+		}
+		if json.Unmarshal(b, &t) == nil && t.Type == "text" && t.Text != nil {
+			fmt.Fprintln(w, *t.Text)
+			continue
+		}
+		fmt.Fprintln(w, string(compact(string(b))))
+	}
+	if len(res.StructuredContent) > 0 {
+		fmt.Fprintln(w, string(compact(string(res.StructuredContent))))
+	}
+	return nil
+}
 
 // callArgs turns the key=value words of `fastmcp-bench call` into a tools/call arguments
 // object. schema is the tool's inputSchema (nil when unknown): a property typed string keeps

@@ -1,11 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fixtures"
+	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
 const callSchema = `{"type":"object","properties":{
@@ -47,4 +57,88 @@ func TestCallArgsErrors(t *testing.T) {
 	}
 	_, err := callArgs([]string{"a=1"}, json.RawMessage(`[`))
 	assert.ErrorContains(t, err, "tool inputSchema:")
+}
+
+// startCallServer serves the demo and conformance catalogs, both eras, with the net/http
+// handler on an httptest server: it leaves no goroutine behind for goleak to find.
+func startCallServer(t *testing.T) string {
+	t.Helper()
+	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "call-test", Version: "1.0.0"}, nil)
+	require.NoError(t, err)
+	require.NoError(t, fixtures.Register(core, "conformance,demo"))
+	h, err := streamable.NewHandler(core, streamable.Config{Addr: "127.0.0.1:0"})
+	require.NoError(t, err)
+	s := httptest.NewServer(h)
+	t.Cleanup(func() {
+		s.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		require.NoError(t, h.Close(ctx))
+	})
+	return s.URL + "/mcp"
+}
+
+func TestCallCommand(t *testing.T) {
+	url := startCallServer(t)
+	call := func(args ...string) (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := runCall(context.Background(), args, &out, &errOut)
+		return code, out.String(), errOut.String()
+	}
+	for _, era := range []string{"auto", "modern", "legacy"} {
+		code, out, stderr := call("--era", era, url, "echo", "text=héllo 42")
+		assert.Equal(t, 0, code, "era %s: %s", era, stderr)
+		assert.Equal(t, "héllo 42\n", out, "era %s", era)
+
+		// region is typed string by the schema, so 7 stays "7".
+		code, out, stderr = call("--era", era, url, "region_echo", "region=7", "text=hi")
+		assert.Equal(t, 0, code, "era %s: %s", era, stderr)
+		assert.Equal(t, "7: hi\n", out, "era %s", era)
+	}
+
+	code, out, _ := call(url, "sleep_stats")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "{\"started\":0,\"completed\":0,\"cancelled\":0}\n", lastLine(out))
+
+	code, out, _ = call(url, "test_error_handling")
+	assert.Equal(t, 1, code, "a tool error exits 1")
+	assert.NotEmpty(t, out, "and still prints the result")
+
+	code, _, stderr := call(url, "no_such_tool")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, `call: the server lists no tool "no_such_tool" (it lists: `)
+
+	code, _, stderr = call(url, "echo", "text")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "call: argument \"text\" is not key=value\n", stderr)
+
+	code, _, stderr = call(url, "panic")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "call: mcp error -32603")
+}
+
+func TestCallCommandUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "Usage: fastmcp-bench call [flags] URL TOOL [key=value...]"},
+		{[]string{"http://127.0.0.1:1/mcp"}, "Usage: fastmcp-bench call"},
+		{[]string{"--era", "new", "http://127.0.0.1:1/mcp", "t"}, `call: --era must be auto, modern or legacy, got "new"`},
+		{[]string{"--timeout", "0s", "http://127.0.0.1:1/mcp", "t"}, "call: --timeout must be positive, got 0s"},
+		{[]string{"--nope"}, "flag provided but not defined: -nope"},
+	} {
+		var out, errOut bytes.Buffer
+		assert.Equal(t, 2, runCall(context.Background(), tc.args, &out, &errOut), "%q", tc.args)
+		assert.Contains(t, errOut.String(), tc.want, "%q", tc.args)
+		assert.Empty(t, out.String())
+	}
+	var errOut bytes.Buffer
+	assert.Equal(t, 1, runCall(context.Background(), []string{"ftp://x", "t"}, io.Discard, &errOut))
+	assert.Contains(t, errOut.String(), `call: client: target "ftp://x" is not an http(s) URL`)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	return lines[len(lines)-1] + "\n"
 }
