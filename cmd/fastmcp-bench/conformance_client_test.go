@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -41,4 +42,51 @@ func TestReadConformanceContext(t *testing.T) {
 	t.Setenv(envContext, "{")
 	_, err = readConformanceContext()
 	assert.ErrorContains(t, err, envContext+":")
+}
+
+func TestConformanceClientUsage(t *testing.T) {
+	var errOut bytes.Buffer
+	assert.Equal(t, 2, runConformanceClient(context.Background(), nil, &errOut))
+	assert.Equal(t, "Usage: MCP_CONFORMANCE_SCENARIO=NAME fastmcp-bench conformance-client URL\n", errOut.String())
+
+	t.Setenv(envScenario, "auth/metadata-default")
+	errOut.Reset()
+	assert.Equal(t, 2, runConformanceClient(context.Background(), []string{"http://127.0.0.1:1/mcp"}, &errOut))
+	assert.Equal(t, `conformance-client: unknown MCP_CONFORMANCE_SCENARIO "auth/metadata-default" (known: elicitation-sep1034-client-defaults, http-custom-headers, http-invalid-tool-headers, http-standard-headers, initialize, json-schema-ref-no-deref, request-metadata, sep-2322-client-request-state, sse-retry, tools_call)`+"\n", errOut.String())
+
+	t.Setenv(envScenario, "http-custom-headers")
+	t.Setenv(envContext, "{")
+	errOut.Reset()
+	assert.Equal(t, 2, runConformanceClient(context.Background(), []string{"http://127.0.0.1:1/mcp"}, &errOut))
+	assert.Contains(t, errOut.String(), "conformance-client: MCP_CONFORMANCE_CONTEXT:")
+}
+
+// TestConformanceClientAgainstOurServer drives the scenarios that need no scenario-specific
+// tools against the demo and conformance catalogs, in both eras: the exit status and the
+// step that failed are what the suite's log shows.
+func TestConformanceClientAgainstOurServer(t *testing.T) {
+	url := startCallServer(t)
+	for _, tc := range []struct {
+		scenario, version string
+		code              int
+		stderr            string
+	}{
+		{"json-schema-ref-no-deref", "2026-07-28", 0, ""},
+		{"initialize", "2025-11-25", 0, ""},
+		{"request-metadata", "2026-07-28", 0, ""},
+		{"http-standard-headers", "2025-11-25", 1, "conformance-client http-standard-headers: tools/call "}, // calls every tool without arguments
+		{"tools_call", "2026-07-28", 1, "conformance-client tools_call: tools/call add_numbers: mcp error "},
+		{"http-custom-headers", "2026-07-28", 1, "conformance-client http-custom-headers: MCP_CONFORMANCE_CONTEXT lists no toolCalls\n"},
+	} {
+		t.Setenv(envScenario, tc.scenario)
+		t.Setenv(envVersion, tc.version)
+		t.Setenv(envContext, "")
+		var errOut bytes.Buffer
+		assert.Equal(t, tc.code, runConformanceClient(context.Background(), []string{url}, &errOut), "%s %s: %s", tc.scenario, tc.version, errOut.String())
+		if tc.stderr == "" {
+			assert.Empty(t, errOut.String())
+		} else {
+			assert.Contains(t, errOut.String(), tc.stderr, tc.scenario)
+		}
+	}
 }
