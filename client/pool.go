@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -80,9 +81,12 @@ func (p *pool) acquire(ctx context.Context, deadline time.Time) (*pconn, error) 
 		select {
 		case p.slots <- struct{}{}:
 		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, fmt.Errorf("%w: %w", ErrPoolTimeout, ctx.Err())
+			}
 			return nil, fmt.Errorf("client: waiting for a connection: %w", ctx.Err())
 		case <-t.C:
-			return nil, ErrPoolTimeout
+			return nil, fmt.Errorf("%w: %w", ErrPoolTimeout, context.DeadlineExceeded)
 		}
 	}
 	for {
