@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"go/parser"
+	"go/token"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,6 +91,20 @@ func TestConformanceClientAgainstOurServer(t *testing.T) {
 			assert.Empty(t, errOut.String())
 		} else {
 			assert.Contains(t, errOut.String(), tc.stderr, tc.scenario)
+		}
+	}
+}
+
+// TestConformanceClientImportsOnlyTheClient keeps the client under test honest: the suite
+// scores the client package, so conformance_client.go may use nothing else of this module.
+func TestConformanceClientImportsOnlyTheClient(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "conformance_client.go", nil, parser.ImportsOnly)
+	require.NoError(t, err)
+	for _, imp := range f.Imports {
+		path, err := strconv.Unquote(imp.Path.Value)
+		require.NoError(t, err)
+		if strings.Contains(path, ".") { // not the standard library
+			assert.Equal(t, "github.com/fastmcp-go/fastmcp/client", path)
 		}
 	}
 }
