@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Go client's interop lane (issue 12), kept apart from interop/run.sh until it is green:
 #
-#   1. fastmcp-bench call (the client package, era auto) against the official TypeScript v2
-#      server (servers/ts-v2.mjs) and the SDK 1.32.2 server (servers/sdk-1.mjs) over HTTP;
+#   1. fastmcp-bench call (the client package) against the official TypeScript v2 server
+#      (servers/ts-v2.mjs) and the SDK 1.32.2 server (servers/sdk-1.mjs) over HTTP: era auto,
+#      pinned legacy (with progress) and pinned modern (refused by the legacy-only SDK 1);
 #   2. the conformance suite's client mode with `fastmcp-bench conformance-client` as the
 #      client under test, one run per non-auth scenario scored by --requirements 2026-07-28
 #      and 2025-11-25 (the auth/* scenarios need an OAuth client, later work).
@@ -82,11 +83,27 @@ expect() {
   if [ "$rc" -eq 0 ] && [[ "$out" == *"$want"* ]]; then ok "$name"; else fail "$name (exit $rc): $out"; fi
 }
 
+# expect_fail NAME WANT CMD...: CMD must exit 1 with WANT in its output.
+expect_fail() {
+  local name=$1 want=$2 out rc=0
+  shift 2
+  out=$(timeout --kill-after=5 30 "$@" 2>&1) || rc=$?
+  if [ "$rc" -eq 1 ] && [[ "$out" == *"$want"* ]]; then ok "$name"; else fail "$name (exit $rc): $out"; fi
+}
+
 if [ $# -eq 0 ]; then
   for s in ts-v2 sdk-1; do
     if start_node "$s" "$s.mjs"; then
-      expect "$s http: call echo" 'echo: héllo' "$BIN" call "$URL" echo text=héllo
-      expect "$s http: call add" '"sum":5' "$BIN" call "$URL" add a=2 b=3
+      expect "$s http: call echo (auto)" 'echo: héllo' "$BIN" call "$URL" echo text=héllo
+      expect "$s http: call add (auto)" '{"sum":5}' "$BIN" call "$URL" add a=2 b=3
+      expect "$s http: call progress (legacy)" 'done 3' "$BIN" call --era legacy "$URL" progress steps=3
+      if [ "$s" = ts-v2 ]; then
+        expect "$s http: call echo (modern)" 'echo: 世界' "$BIN" call --era modern "$URL" echo text=世界
+      else
+        # A legacy-only server refuses a pinned modern client: the error must say so.
+        expect_fail "$s http: call echo (modern) is refused" 'Unsupported protocol version: 2026-07-28' \
+          "$BIN" call --era modern "$URL" echo text=x
+      fi
     else
       fail "$s http: server did not start"
     fi
