@@ -29,7 +29,7 @@ func init() {
 // runCall is `fastmcp-bench call [flags] URL TOOL key=value...`: it connects with the client
 // package (era auto unless --era says otherwise), lists the tools to type the arguments by
 // TOOL's inputSchema, calls it, and prints each text block on its own line, other blocks and
-// structuredContent as compact JSON. Exit 0 on a result, 1 on a tool error (isError) or a
+// structuredContent as compact JSON; progress updates go to stderr. Exit 0 on a result, 1 on a tool error (isError) or a
 // failure, 2 on a usage error.
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("call", flag.ContinueOnError)
@@ -68,7 +68,14 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	url, tool := fs.Arg(0), fs.Arg(1)
-	res, err := callOnce(ctx, url, tool, fs.Args()[2:], cfg)
+	progress := func(p client.Progress) { // to stderr, so stdout stays the result alone
+		if p.Total > 0 {
+			fmt.Fprintf(stderr, "progress %g/%g %s\n", p.Progress, p.Total, p.Message)
+		} else {
+			fmt.Fprintf(stderr, "progress %g %s\n", p.Progress, p.Message)
+		}
+	}
+	res, err := callOnce(ctx, url, tool, fs.Args()[2:], cfg, progress)
 	if err != nil {
 		fmt.Fprintf(stderr, "call: %v\n", err)
 		return 1
@@ -84,7 +91,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // callOnce connects, finds tool and calls it with words typed by its inputSchema.
-func callOnce(ctx context.Context, url, tool string, words []string, cfg client.Config) (*client.CallToolResult, error) {
+func callOnce(ctx context.Context, url, tool string, words []string, cfg client.Config, progress func(client.Progress)) (*client.CallToolResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*cfg.RequestTimeout+time.Second) // connect, list, call
 	defer cancel()
 	c, err := client.Connect(ctx, url, cfg)
@@ -112,7 +119,7 @@ func callOnce(ctx context.Context, url, tool string, words []string, cfg client.
 	if err != nil {
 		return nil, err
 	}
-	return c.CallTool(ctx, tool, json.RawMessage(arguments))
+	return c.CallTool(ctx, tool, json.RawMessage(arguments), client.WithProgress(progress))
 }
 
 // printResult writes text blocks as text, other content blocks and structuredContent as JSON.

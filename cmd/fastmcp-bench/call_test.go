@@ -96,6 +96,14 @@ func TestCallCommand(t *testing.T) {
 		assert.Equal(t, "7: hi\n", out, "era %s", era)
 	}
 
+	// Progress goes to stderr in order; stdout is the result alone. Both eras deliver it.
+	for _, era := range []string{"modern", "legacy"} {
+		code, out, stderr := call("--era", era, url, "test_tool_with_progress")
+		assert.Equal(t, 0, code, "era %s: %s", era, stderr)
+		assert.Equal(t, "Progress complete\n", out, "era %s", era)
+		assert.Equal(t, "progress 0/100 Completed step 0 of 100\nprogress 50/100 Completed step 50 of 100\nprogress 100/100 Completed step 100 of 100\n", stderr, "era %s", era)
+	}
+
 	code, out, _ := call(url, "sleep_stats")
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "{\"started\":0,\"completed\":0,\"cancelled\":0}\n", lastLine(out))
@@ -141,4 +149,23 @@ func TestCallCommandUsage(t *testing.T) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 	return lines[len(lines)-1] + "\n"
+}
+
+// FuzzCallArgs: any words and schema either fail cleanly or give one JSON object.
+func FuzzCallArgs(f *testing.F) {
+	f.Add("text=héllo", "n=7", callSchema)
+	f.Add(`obj={"a":1}`, "xs=[1,2]", "")
+	f.Add("a=", "=b", `{"properties":{"a":{"type":"integer"}}}`)
+	f.Fuzz(func(t *testing.T, w1, w2, schema string) {
+		var s json.RawMessage
+		if schema != "" {
+			s = json.RawMessage(schema)
+		}
+		got, err := callArgs([]string{w1, w2}, s)
+		if err != nil {
+			return
+		}
+		var obj map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(got, &obj), "%s", got)
+	})
 }
