@@ -3,7 +3,8 @@
 #
 #   1. fastmcp-bench call (the client package) against the official TypeScript v2 server
 #      (servers/ts-v2.mjs) and the SDK 1.32.2 server (servers/sdk-1.mjs) over HTTP: era auto,
-#      pinned legacy (with progress) and pinned modern (refused by the legacy-only SDK 1);
+#      pinned legacy (with progress) and pinned modern (refused by the legacy-only SDK 1), then
+#      each spawned over stdio (--command) in eras auto and legacy;
 #   2. the conformance suite's client mode with `fastmcp-bench conformance-client` as the
 #      client under test, one run per non-auth scenario scored by --requirements 2026-07-28
 #      and 2025-11-25 (the auth/* scenarios need an OAuth client, later work).
@@ -96,7 +97,7 @@ if [ $# -eq 0 ]; then
     if start_node "$s" "$s.mjs"; then
       expect "$s http: call echo (auto)" 'echo: héllo' "$BIN" call "$URL" echo text=héllo
       expect "$s http: call add (auto)" '{"sum":5}' "$BIN" call "$URL" add a=2 b=3
-      expect "$s http: call progress (legacy)" 'done 3' "$BIN" call --era legacy "$URL" progress steps=3
+      expect "$s http: call progress (legacy)" 'progress 3/3' "$BIN" call --era legacy "$URL" progress steps=3
       if [ "$s" = ts-v2 ]; then
         expect "$s http: call echo (modern)" 'echo: 世界' "$BIN" call --era modern "$URL" echo text=世界
       else
@@ -107,6 +108,11 @@ if [ $# -eq 0 ]; then
     else
       fail "$s http: server did not start"
     fi
+    # The same server spawned over stdio by the client (Config.Command).
+    for era in auto legacy; do
+      expect "$s stdio: call echo ($era)" 'echo: héllo' \
+        "$BIN" call --era "$era" --command "node $T/servers/$s.mjs stdio" echo text=héllo
+    done
   done
 fi
 

@@ -36,8 +36,10 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	era := fs.String("era", "auto", "protocol era: auto, modern (2026-07-28) or legacy (2025-11-25)")
 	timeout := fs.Duration("timeout", client.DefaultRequestTimeout, "bound of each request")
+	command := fs.String("command", "", "start this `command line` (split at spaces) as a stdio server instead of dialling a URL")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: fastmcp-bench call [flags] URL TOOL [key=value...]")
+		fmt.Fprintln(stderr, "       fastmcp-bench call [flags] --command 'CMD ARGS' TOOL [key=value...]")
 		fmt.Fprintln(stderr, "Values are typed by the tool's inputSchema; untyped ones are JSON when they parse as JSON, else strings.")
 		fs.PrintDefaults()
 	}
@@ -47,11 +49,17 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if fs.NArg() < 2 {
+	cfg := client.Config{ClientName: "fastmcp-bench", ClientVersion: version(), RequestTimeout: *timeout}
+	target, rest := "", fs.Args()
+	if words := strings.Fields(*command); len(words) > 0 {
+		cfg.Command, cfg.Args = words[0], words[1:]
+	} else if len(rest) > 0 {
+		target, rest = rest[0], rest[1:]
+	}
+	if len(rest) < 1 {
 		fs.Usage()
 		return 2
 	}
-	cfg := client.Config{ClientName: "fastmcp-bench", ClientVersion: version(), RequestTimeout: *timeout}
 	switch *era {
 	case "auto":
 		cfg.Era = client.EraAuto
@@ -67,7 +75,6 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "call: --timeout must be positive, got %v\n", *timeout)
 		return 2
 	}
-	url, tool := fs.Arg(0), fs.Arg(1)
 	progress := func(p client.Progress) { // to stderr, so stdout stays the result alone
 		if p.Total > 0 {
 			fmt.Fprintf(stderr, "progress %g/%g %s\n", p.Progress, p.Total, p.Message)
@@ -75,7 +82,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "progress %g %s\n", p.Progress, p.Message)
 		}
 	}
-	res, err := callOnce(ctx, url, tool, fs.Args()[2:], cfg, progress)
+	res, err := callOnce(ctx, target, rest[0], rest[1:], cfg, progress)
 	if err != nil {
 		fmt.Fprintf(stderr, "call: %v\n", err)
 		return 1
@@ -91,10 +98,10 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // callOnce connects, finds tool and calls it with words typed by its inputSchema.
-func callOnce(ctx context.Context, url, tool string, words []string, cfg client.Config, progress func(client.Progress)) (*client.CallToolResult, error) {
+func callOnce(ctx context.Context, target, tool string, words []string, cfg client.Config, progress func(client.Progress)) (*client.CallToolResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*cfg.RequestTimeout+time.Second) // connect, list, call
 	defer cancel()
-	c, err := client.Connect(ctx, url, cfg)
+	c, err := client.Connect(ctx, target, cfg)
 	if err != nil {
 		return nil, err
 	}

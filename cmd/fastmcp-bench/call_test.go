@@ -135,6 +135,7 @@ func TestCallCommandUsage(t *testing.T) {
 		{[]string{"--era", "new", "http://127.0.0.1:1/mcp", "t"}, `call: --era must be auto, modern or legacy, got "new"`},
 		{[]string{"--timeout", "0s", "http://127.0.0.1:1/mcp", "t"}, "call: --timeout must be positive, got 0s"},
 		{[]string{"--nope"}, "flag provided but not defined: -nope"},
+		{[]string{"--command", "fastmcp-bench serve --stdio"}, "Usage: fastmcp-bench call"},
 	} {
 		var out, errOut bytes.Buffer
 		assert.Equal(t, 2, runCall(context.Background(), tc.args, &out, &errOut), "%q", tc.args)
@@ -144,6 +145,11 @@ func TestCallCommandUsage(t *testing.T) {
 	var errOut bytes.Buffer
 	assert.Equal(t, 1, runCall(context.Background(), []string{"ftp://x", "t"}, io.Discard, &errOut))
 	assert.Contains(t, errOut.String(), `call: client: target "ftp://x" is not an http(s) URL`)
+
+	// With --command every positional word is the tool and its arguments.
+	errOut.Reset()
+	assert.Equal(t, 1, runCall(context.Background(), []string{"--command", "/nonexistent/server --stdio", "echo", "text=x"}, io.Discard, &errOut))
+	assert.Regexp(t, `^call: client: `, errOut.String())
 }
 
 func lastLine(s string) string {

@@ -2,8 +2,8 @@
 // only the initialize era (2025-11-25 and older), for testing fastmcp's Go client against a
 // legacy server that is not ours. It uses the SDK's low-level Server with JSON Schemas written
 // out, so the script needs no schema library of its own. HTTP is stateless (a fresh server and
-// StreamableHTTPServerTransport per request, no Mcp-Session-Id), JSON responses when the client
-// accepts them.
+// StreamableHTTPServerTransport per request, no Mcp-Session-Id), each response an SSE stream
+// (the SDK's default), so that progress notifications reach the client.
 //
 // Usage: node sdk-1.mjs http [PORT]   prints {"url":"http://127.0.0.1:PORT/mcp"} once listening
 //        node sdk-1.mjs stdio         serves on stdin/stdout
@@ -99,7 +99,7 @@ if (mode === 'stdio') {
       return;
     }
     const server = newServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
       void transport.close();
       void server.close();
