@@ -118,6 +118,19 @@ fi
 
 # ---- 2. the suite's client mode --------------------------------------------------------------
 
+# The scenario lists above must be the suite's own: the non-auth client scenarios of each
+# requirements file of the pinned suite.
+REQ="$T/node_modules/@modelcontextprotocol/conformance/requirements"
+for rev in 2026-07-28 2025-11-25; do
+  want=$(awk '/^client:/{on=1; next} /^[^ ]/{on=0} on && /^  - /{print $2}' "$REQ/$rev.yaml" | grep -v '^auth/' | sort | tr '\n' ' ')
+  if [ "$rev" = 2026-07-28 ]; then have=$(printf '%s\n' "${MODERN[@]}" | sort | tr '\n' ' '); else have=$(printf '%s\n' "${LEGACY[@]}" | sort | tr '\n' ' '); fi
+  if [ "$want" = "$have" ]; then
+    ok "client scenarios of $rev match $REQ/$rev.yaml"
+  else
+    fail "client scenarios of $rev: the suite scores '$want', the lane runs '$have'"
+  fi
+done
+
 # scenario REV NAME: one `conformance client --scenario NAME` run into .tools/results/client-REV/.
 scenario() {
   local rev=$1 name=$2 dir="$T/results/client-$1" rc=0 bad
