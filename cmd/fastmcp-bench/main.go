@@ -10,6 +10,9 @@
 //	run       run load scenarios against an embedded endpoint or a --target URL
 //	compare   the same scenario against several endpoints, with ratios
 //	suite     the default run (what no arguments run)
+//	call      call one tool on any MCP server (either era) with the client package
+//	conformance-client
+//	          the conformance suite's client under test (MCP_CONFORMANCE_SCENARIO)
 //	version   print the module version of this build
 //
 // Run "fastmcp-bench <command> -h" for a command's flags. Each command lives in its own file

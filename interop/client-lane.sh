@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# The Go client's interop lane (issue 12), kept apart from interop/run.sh until it is green:
+#
+#   1. fastmcp-bench call (the client package) against the official TypeScript v2 server
+#      (servers/ts-v2.mjs) and the SDK 1.32.2 server (servers/sdk-1.mjs) over HTTP: era auto,
+#      pinned legacy (with progress) and pinned modern (refused by the legacy-only SDK 1), then
+#      each spawned over stdio (--command) in eras auto and legacy;
+#   2. the conformance suite's client mode with `fastmcp-bench conformance-client` as the
+#      client under test, one run per non-auth scenario scored by --requirements 2026-07-28
+#      and 2025-11-25 (the auth/* scenarios need an OAuth client, later work).
+#
+#   interop/client-lane.sh [SCENARIO...]   (default: every scenario below)
+#
+# A scenario passes when the suite exits 0 (no FAILURE or WARNING check, no client error) and
+# its checks.json has no FAILURE or WARNING. Uses the same .tools/ toolchain as run.sh (same
+# stamp), every step bounded with timeout, servers stopped on exit. Exit 1 when any step fails.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=interop/toolchain.sh
+source "$ROOT/interop/toolchain.sh"
+T="$ROOT/.tools"
+GO=${GO:-go}
+NPM=${NPM:-npm}
+MODERN=(tools_call request-metadata sep-2322-client-request-state http-standard-headers
+  http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref)
+LEGACY=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
+
+mkdir -p "$T/bin" "$T/logs" "$T/servers" "$T/results"
+PIDS=()
+FAILED=0
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ok() { echo "ok    $*"; }
+fail() { echo "FAIL  $*"; FAILED=1; }
+
+# ---- toolchain (the same stamp as run.sh's install_tools) ------------------------------------
+want=$(cat interop/package.json interop/package-lock.json | sha256sum | cut -d' ' -f1)
+have=$(cat "$T/npm.stamp" 2>/dev/null || true)
+if [ "$want" != "$have" ] || [ ! -x "$T/node_modules/node/bin/node" ]; then
+  ensure_npm "$T/logs/apt-get.log"
+  rm -f "$T/npm.stamp"
+  cp interop/package.json interop/package-lock.json "$T/"
+  (cd "$T" && timeout --kill-after=10 480 "$NPM" ci --no-audit --no-fund --loglevel=error)
+  echo "$want" >"$T/npm.stamp"
+fi
+export PATH="$T/node_modules/node/bin:$T/node_modules/.bin:$PATH"
+cp interop/servers/*.mjs "$T/servers/" # they import the npm packages, so they run from .tools
+BIN="$T/bin/fastmcp-bench"
+timeout --kill-after=10 300 "$GO" build -o "$BIN" ./cmd/fastmcp-bench
+
+# ---- 1. third-party servers ------------------------------------------------------------------
+
+# start_node NAME SCRIPT: starts `node SCRIPT http`, sets URL from its {"url":...} line.
+start_node() {
+  local out="$T/logs/$1.stdout" pid
+  node "$T/servers/$2" http >"$out" 2>"$T/logs/$1.stderr" &
+  pid=$!
+  PIDS+=("$pid")
+  URL=""
+  for _ in $(seq 100); do # a bounded wait for the line the server prints once listening
+    URL=$(sed -n 's/^{"url":"\(http:[^"]*\)"}$/\1/p' "$out" 2>/dev/null | head -n 1)
+    [ -n "$URL" ] && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "client-lane: $1 printed no URL line; stderr:" >&2
+  sed 's/^/  /' "$T/logs/$1.stderr" >&2
+  return 1
+}
+
+# expect NAME WANT CMD...: CMD's stdout must contain WANT.
+expect() {
+  local name=$1 want=$2 out rc=0
+  shift 2
+  out=$(timeout --kill-after=5 30 "$@" 2>&1) || rc=$?
+  if [ "$rc" -eq 0 ] && [[ "$out" == *"$want"* ]]; then ok "$name"; else fail "$name (exit $rc): $out"; fi
+}
+
+# expect_fail NAME WANT CMD...: CMD must exit 1 with WANT in its output.
+expect_fail() {
+  local name=$1 want=$2 out rc=0
+  shift 2
+  out=$(timeout --kill-after=5 30 "$@" 2>&1) || rc=$?
+  if [ "$rc" -eq 1 ] && [[ "$out" == *"$want"* ]]; then ok "$name"; else fail "$name (exit $rc): $out"; fi
+}
+
+if [ $# -eq 0 ]; then
+  for s in ts-v2 sdk-1; do
+    if start_node "$s" "$s.mjs"; then
+      expect "$s http: call echo (auto)" 'echo: héllo' "$BIN" call "$URL" echo text=héllo
+      expect "$s http: call add (auto)" '{"sum":5}' "$BIN" call "$URL" add a=2 b=3
+      expect "$s http: call progress (legacy)" 'progress 3/3' "$BIN" call --era legacy "$URL" progress steps=3
+      if [ "$s" = ts-v2 ]; then
+        expect "$s http: call echo (modern)" 'echo: 世界' "$BIN" call --era modern "$URL" echo text=世界
+      else
+        # A legacy-only server refuses a pinned modern client: the error must say so.
+        expect_fail "$s http: call echo (modern) is refused" 'Unsupported protocol version: 2026-07-28' \
+          "$BIN" call --era modern "$URL" echo text=x
+      fi
+    else
+      fail "$s http: server did not start"
+    fi
+    # The same server spawned over stdio by the client (Config.Command).
+    for era in auto legacy; do
+      expect "$s stdio: call echo ($era)" 'echo: héllo' \
+        "$BIN" call --era "$era" --command "node $T/servers/$s.mjs stdio" echo text=héllo
+    done
+  done
+fi
+
+# ---- 2. the suite's client mode --------------------------------------------------------------
+
+# The scenario lists above must be the suite's own: the non-auth client scenarios of each
+# requirements file of the pinned suite.
+REQ="$T/node_modules/@modelcontextprotocol/conformance/requirements"
+for rev in 2026-07-28 2025-11-25; do
+  want=$(awk '/^client:/{on=1; next} /^[^ ]/{on=0} on && /^  - /{print $2}' "$REQ/$rev.yaml" | grep -v '^auth/' | sort | tr '\n' ' ')
+  if [ "$rev" = 2026-07-28 ]; then have=$(printf '%s\n' "${MODERN[@]}" | sort | tr '\n' ' '); else have=$(printf '%s\n' "${LEGACY[@]}" | sort | tr '\n' ' '); fi
+  if [ "$want" = "$have" ]; then
+    ok "client scenarios of $rev match $REQ/$rev.yaml"
+  else
+    fail "client scenarios of $rev: the suite scores '$want', the lane runs '$have'"
+  fi
+done
+
+# scenario REV NAME: one `conformance client --scenario NAME` run into .tools/results/client-REV/.
+scenario() {
+  local rev=$1 name=$2 dir="$T/results/client-$1" rc=0 bad
+  mkdir -p "$dir"
+  timeout --kill-after=10 90 conformance client --command "$BIN conformance-client" \
+    --scenario "$name" -o "$dir" >"$T/logs/client-$rev-${name//\//_}.log" 2>&1 || rc=$?
+  # shellcheck disable=SC2016 # JavaScript template literals, not shell expansions
+  bad=$(node -e '
+    const fs = require("fs"), path = require("path");
+    const [dir, name] = process.argv.slice(1);
+    const runs = fs.readdirSync(dir).filter((d) => d.includes(name.replace(/\//g, "-"))).sort();
+    if (!runs.length) { console.log("no results"); process.exit(); }
+    const checks = JSON.parse(fs.readFileSync(path.join(dir, runs.at(-1), "checks.json"), "utf8"));
+    for (const c of checks) if (c.status === "FAILURE" || c.status === "WARNING")
+      console.log(`${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
+  ' "$dir" "$name")
+  if [ "$rc" -eq 0 ] && [ -z "$bad" ]; then
+    ok "conformance client $rev $name"
+  else
+    fail "conformance client $rev $name (exit $rc; log .tools/logs/client-$rev-${name//\//_}.log)"
+    [ -n "$bad" ] && printf '%s\n' "$bad" | sed 's/^/      /'
+  fi
+}
+
+if [ $# -gt 0 ]; then
+  for name in "$@"; do
+    rev=2025-11-25
+    for m in "${MODERN[@]}"; do [ "$m" = "$name" ] && rev=2026-07-28; done
+    scenario "$rev" "$name"
+  done
+else
+  for name in "${MODERN[@]}"; do scenario 2026-07-28 "$name"; done
+  for name in "${LEGACY[@]}"; do scenario 2025-11-25 "$name"; done
+fi
+exit "$FAILED"
