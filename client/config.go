@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 )
@@ -95,6 +96,9 @@ type Config struct {
 	Args    []string
 	Env     []string
 	Dir     string
+	// Stderr also receives the stdio server's standard error, as it is written (nil: it is
+	// only captured, its last 4 KiB explaining an exit). A slow Writer slows the server.
+	Stderr io.Writer
 
 	// Logger receives warnings (tools dropped for invalid annotations, dropped listen
 	// notifications). Default: slog.Default().

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"sync"
@@ -18,7 +19,7 @@ const stderrTailBytes = 4 << 10
 // startStdioProcess starts cfg.Command with cfg.Args, cfg.Env (added to this process's
 // environment) and cfg.Dir, and speaks newline-delimited JSON-RPC on its standard input and
 // output. The server's standard error is kept (its last 4 KiB) for the error that reports
-// its exit.
+// its exit, and also copied to cfg.Stderr when that is set.
 func startStdioProcess(_ context.Context, cfg *Config) (transport, error) {
 	// The process outlives Connect's context: it ends with Close, not with ctx.
 	cmd := exec.Command(cfg.Command, cfg.Args...)
@@ -26,6 +27,9 @@ func startStdioProcess(_ context.Context, cfg *Config) (transport, error) {
 	cmd.Dir = cfg.Dir
 	tail := &tailBuffer{max: stderrTailBytes}
 	cmd.Stderr = tail
+	if cfg.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(cfg.Stderr, tail)
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("client: stdio: %w", err)

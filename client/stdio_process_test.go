@@ -1,10 +1,12 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -147,4 +149,39 @@ func TestStdioDefaults(t *testing.T) {
 	assert.Equal(t, DefaultProbeTimeout, tr.probeTimeout)
 	assert.Equal(t, DefaultCloseTimeout, tr.closeTimeout)
 	assert.Equal(t, DefaultRequestTimeout, tr.conn.timeout)
+}
+
+// syncBuffer is a bytes.Buffer safe for the process's stderr copier and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestStdioProcessStderrReachesConfigStderr(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	var errOut syncBuffer
+	cfg, err := Config{Command: "sh", Args: []string{"-c", `read line; echo "out of cheese" >&2; exit 3`}, Stderr: &errOut}.withDefaults()
+	require.NoError(t, err)
+	tr, err := startStdioProcess(context.Background(), &cfg)
+	require.NoError(t, err)
+	_, err = tr.roundTrip(context.Background(), echoReq(1), nil, noMessages)
+	require.ErrorIs(t, err, ErrServerExited)
+	// The captured tail still explains the exit, so both writers got the line.
+	assert.EqualError(t, err, "client: stdio server exited: its output ended (exit status 3; stderr: out of cheese\n)")
+	require.NoError(t, tr.close()) // waits for the process, so its stderr is fully copied
+	assert.Equal(t, "out of cheese\n", errOut.String())
 }
