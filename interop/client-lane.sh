@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Go client's interop lane (issue 12), kept apart from interop/run.sh until it is green:
+# The Go client's interop lane (issue 12), the last step of interop/run.sh:
 #
 #   1. fastmcp-bench call (the client package) against the official TypeScript v2 server
 #      (servers/ts-v2.mjs) and the SDK 1.32.2 server (servers/sdk-1.mjs) over HTTP: era auto,

@@ -337,6 +337,12 @@ else
   done
 fi
 
+# ---- the Go client ------------------------------------------------------------------------------
+
+# The client package (fastmcp-bench call and conformance-client) against the official TypeScript
+# servers and the suite's client mode; its own output lists each check.
+step "Go client: official servers and the suite's client mode (interop/client-lane.sh)" 900 interop/client-lane.sh
+
 # ---- summary ---------------------------------------------------------------------------------
 
 echo
