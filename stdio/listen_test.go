@@ -27,6 +27,8 @@ type streams struct {
 
 type stream struct {
 	events   chan string
+	sent     chan struct{} // one per event, once its Notify has returned nil
+	done     chan struct{} // closed when Handle returns
 	complete chan struct{}
 }
 
@@ -43,10 +45,11 @@ func (h *streams) Handle(ctx context.Context, m *decode.Message, sink fastmcp.Si
 		return h.Server.Handle(ctx, m, sink, dst)
 	}
 	id := string(m.ID().Raw())
-	st := &stream{events: make(chan string), complete: make(chan struct{})}
+	st := &stream{events: make(chan string), sent: make(chan struct{}, 1), done: make(chan struct{}), complete: make(chan struct{})}
 	h.mu.Lock()
 	h.open[id] = st
 	h.mu.Unlock()
+	defer close(st.done)
 	defer func() {
 		h.mu.Lock()
 		if h.open[id] == st {
@@ -69,6 +72,7 @@ func (h *streams) Handle(ctx context.Context, m *decode.Message, sink fastmcp.Si
 				h.closed <- id + ":event failed"
 				return fastmcp.Reply{}
 			}
+			st.sent <- struct{}{}
 		case <-st.complete:
 			h.closed <- id + ":complete"
 			return fastmcp.Reply{Body: append(dst, `{"jsonrpc":"2.0","id":`+id+`,"result":{"resultType":"complete",`+subMeta+`}}`...)}
@@ -85,9 +89,18 @@ func (h *streams) stream(id string) *stream {
 	return h.open[id]
 }
 
-// publish sends an event to the stream with the id literal; the stream writes it before
-// taking the next.
-func (h *streams) publish(id, uri string) { h.stream(id).events <- uri }
+// publish sends an event to the stream with the id literal and returns once the stream's
+// Notify has returned: a later cancel then finds the stream waiting for its next event, not
+// still inside the write (where a loaded machine may leave it after the line is out, and a
+// cancel would make it report the write as failed).
+func (h *streams) publish(id, uri string) {
+	st := h.stream(id)
+	st.events <- uri
+	select {
+	case <-st.sent:
+	case <-st.done: // the write failed: the test reads why from closed
+	}
+}
 
 // finish ends the stream gracefully.
 func (h *streams) finish(id string) { close(h.stream(id).complete) }
