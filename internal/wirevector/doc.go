@@ -7,9 +7,8 @@
 // core's tests use [CoreSteps] (Classify, then Handle or HandleLegacy, as a stateless HTTP
 // transport does); a transport's tests wrap the same server in the transport and pass a
 // StepExchange that sends one request, with the step's version beside it, and collects the
-// reply and the notifications written for the request before it. [Run] takes an [Exchange]
-// of the request bytes alone, and skips the vectors that need more ([Vector.Legacy]). Such an exchange must call
-// Fixture.OnNotify for each notification as it arrives, as CoreExchange does (the listen
+// reply and the notifications written for the request before it. Such an exchange must call
+// Fixture.OnNotify for each notification as it arrives, as CoreSteps does (the listen
 // fixture ends its stream that way), and a transport that writes 7-bit output passes
 // Options{ASCII: true}. The runner and the fixtures use only the public API of package
 // fastmcp and internal/wireschema.

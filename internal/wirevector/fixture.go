@@ -20,7 +20,7 @@ type Fixture struct {
 	Config   fastmcp.Config
 	Register func(s *fastmcp.Server)
 	// OnNotify, if set, is told of every notification a request produced (n counts them from
-	// 1 within the request) as it arrives: by CoreExchange from the goroutine that serves the
+	// 1 within the request) as it arrives: by CoreSteps from the goroutine that serves the
 	// request, by a transport's exchange from the one reading the transport's output. The
 	// listen fixture uses it to change the catalog after the acknowledgement and to end the
 	// stream.

@@ -14,7 +14,8 @@ import (
 )
 
 // Exchange sends one request and returns the reply (nil for none) and the notifications the
-// request produced, in order. Run calls it once per step, in the order of the file.
+// request produced, in order: a transport's exchange of the request bytes alone, which its
+// StepExchange wraps.
 type Exchange func(req []byte) (reply []byte, notes [][]byte)
 
 // StepExchange is an Exchange that also gets the step, for what a transport carries beside
@@ -24,7 +25,7 @@ type Exchange func(req []byte) (reply []byte, notes [][]byte)
 // RunSteps calls it once per step, in the order of the file.
 type StepExchange func(st Step, req []byte) (reply []byte, notes [][]byte)
 
-// Options adapt Run to a transport.
+// Options adapt RunSteps to a transport.
 type Options struct {
 	// ASCII says the transport writes 7-bit output (stdio escapes every non-ASCII character
 	// as \uXXXX): the expected replies and notifications are escaped the same way before
@@ -46,20 +47,9 @@ type Replacement struct {
 	Why      string
 }
 
-// Run runs the steps of v through exchange, comparing every reply and notification with
-// the vector byte for byte and validating each against its schema definition. A vector
-// whose steps need more than the request bytes ([Vector.Legacy]) is skipped: run it with
-// [RunSteps].
-func Run(t *testing.T, v *Vector, exchange Exchange, opts Options) {
-	t.Helper()
-	if v.Legacy() {
-		t.Skipf("%s carries protocol versions beside its requests: run it with RunSteps", v.File)
-	}
-	RunSteps(t, v, func(_ Step, req []byte) ([]byte, [][]byte) { return exchange(req) }, opts)
-}
-
-// RunSteps is Run for an exchange that carries each step's version (see [StepExchange]);
-// every vector runs.
+// RunSteps runs the steps of v through exchange, which carries each step's version (see
+// [StepExchange]), comparing every reply and notification with the vector byte for byte and
+// validating each against its schema definition.
 func RunSteps(t *testing.T, v *Vector, exchange StepExchange, opts Options) {
 	t.Helper()
 	vars := map[string]string{}
@@ -104,18 +94,6 @@ func RunSteps(t *testing.T, v *Vector, exchange StepExchange, opts Options) {
 			}
 			ValidateRevision(t, fmt.Sprintf("%s (notification %d)", where, i+1), st.Schema, st.NoteDefs[i], n)
 		}
-	}
-}
-
-// CoreExchange sends requests to s through Dispatch with a sink that records notifications and
-// tells the fixture of each one (fx.OnNotify), as a transport would write them.
-func CoreExchange(s *fastmcp.Server, fx *Fixture) Exchange {
-	return func(req []byte) ([]byte, [][]byte) {
-		sink := &vectorSink{server: s, fx: fx}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		reply := s.Dispatch(ctx, req, sink)
-		return reply, sink.notes
 	}
 }
 

@@ -45,7 +45,7 @@ func TestRunReplace(t *testing.T) {
 		`{"a":1}`: `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"transport"}}`,
 		`{"b":2}`: `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"core"}}`,
 	}
-	Run(t, v, func(req []byte) ([]byte, [][]byte) { return []byte(replies[string(req)]), nil }, Options{
+	RunSteps(t, v, func(_ Step, req []byte) ([]byte, [][]byte) { return []byte(replies[string(req)]), nil }, Options{
 		Replace: map[int]Replacement{4: {
 			Reply:    `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"{{m}}"}}`,
 			ReplyDef: "HeaderMismatchError",
