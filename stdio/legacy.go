@@ -9,8 +9,6 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
-const methodInitialize = "initialize"
-
 // legacyState is what a connection knows of its initialize-era client: the state the last
 // successful initialize negotiated and logging/setLevel changed, and the goroutine that
 // writes the notifications the client gets unasked. It is guarded by the conn's mutex.
@@ -36,7 +34,7 @@ func (c *conn) classifyLocked(j *job) *fastmcp.Error {
 		return nil
 	}
 	j.client = st.client
-	if string(j.msg.Method().Text()) == methodInitialize {
+	if string(j.msg.Method().Text()) == fastmcp.MethodInitialize {
 		j.pinned = true
 		j.client.Events = fastmcp.NewLegacyEvents()
 	}

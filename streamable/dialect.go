@@ -9,10 +9,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
-const (
-	methodCancelled  = "notifications/cancelled"
-	methodInitialize = "initialize"
-)
+const methodCancelled = "notifications/cancelled"
 
 var (
 	errVersionRepeated = mismatch("MCP-Protocol-Version header is repeated")
@@ -34,7 +31,7 @@ func (ep *endpoint) classify(j *job, h Headers) (*httpError, []byte) {
 	m := &j.msg
 	var version []byte
 	has := false
-	if !m.ProtocolVersion().Present() && string(m.Method().Text()) != methodInitialize {
+	if !m.ProtocolVersion().Present() && string(m.Method().Text()) != fastmcp.MethodInitialize {
 		switch vs := h.Values(HeaderProtocolVersion); len(vs) {
 		case 0:
 		case 1:
@@ -84,7 +81,7 @@ func (ep *endpoint) withdraw(j *job) {
 // inflight registry under key, the executor key it will run under.
 func (ep *endpoint) register(j *job, key pool.Key) {
 	j.key = key
-	if j.dialect.Legacy() && string(j.msg.Method().Text()) != methodInitialize {
+	if j.dialect.Legacy() && string(j.msg.Method().Text()) != fastmcp.MethodInitialize {
 		ep.inflight.add(j)
 	}
 }
