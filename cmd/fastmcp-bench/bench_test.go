@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"syscall"
 	"testing"
@@ -111,6 +112,26 @@ func TestBenchBinary(t *testing.T) {
 		code, out, errOut := runBench(t, bin, "run", "throughput", "--target", s.url, "--name", "served", "--duration", "200ms", "--warmup", "-1ns")
 		require.Equal(t, 0, code, "stderr:\n%s", errOut)
 		assert.Contains(t, out, "served")
+		assert.Regexp(t, `(?m)^target `+regexp.QuoteMeta(s.url)+`: 2026-07-28 \(server/discover\), \d+ tools; the load calls echo with its string argument "text"$`, errOut,
+			"the client's discovery, before the load")
+
+		// A legacy-only server: discovery falls back to initialize, and the load speaks 2025-11-25.
+		old := startServe(t, bin, "--addr", "127.0.0.1:0", "--dialects", "2025-11-25")
+		code, out, errOut = runBench(t, bin, "run", "throughput", "--target", old.url, "--duration", "200ms", "--warmup", "-1ns")
+		require.Equal(t, 0, code, "stderr:\n%s", errOut)
+		assert.Contains(t, errOut, ": 2025-11-25 (initialize), ")
+		assert.Contains(t, out, "Every response was checked: no errors.")
+
+		code, _, errOut = runBench(t, bin, "run", "throughput", "--target", s.url, "--tool", "no_such_tool", "--duration", "200ms")
+		assert.Equal(t, 1, code)
+		assert.Contains(t, errOut, "run: target "+s.url+`: it lists no tool "no_such_tool", which the load calls (--tool); it lists: `)
+		assert.NotContains(t, errOut, "throughput    ", "no load started")
+		closed := closedURL(t)
+		code, _, errOut = runBench(t, bin, "run", "throughput", "--target", closed, "--duration", "200ms")
+		assert.Equal(t, 1, code)
+		assert.Contains(t, errOut, "run: target "+closed+": unreachable or not an MCP server: ")
+		assert.NotContains(t, errOut, "throughput    ", "no load started")
+
 		code, _, errOut = runBench(t, bin, "run", "drain", "--target", s.url, "--pid", strconv.Itoa(s.cmd.Process.Pid), "--duration", "200ms")
 		require.Equal(t, 0, code, "stderr:\n%s", errOut)
 		assert.Equal(t, 0, s.wait(t), "the drain's SIGTERM stopped the server cleanly")

@@ -34,6 +34,12 @@ Runs the named scenarios (all of the default suite when none is named) against -
 against an endpoint started in this process with the demo fixtures. Load only ever goes to
 loopback addresses. Progress goes to stderr; the results table to stdout.
 
+Before any load, a --target is discovered with the client package: it connects (era auto:
+server/discover, else the initialize handshake; --dialect pins one), lists the tools, checks
+that --tool exists and picks its string argument from the inputSchema (--arg checks one), then
+drives the load in the revision the target negotiated. It prints one line with what it found,
+or exits 1 naming the target and what is missing.
+
 Scenarios:
 %s
 Flags:
@@ -51,6 +57,8 @@ Flags:
 // runOptions are the flags of run (and of the default suite).
 type runOptions struct {
 	target, name, dialect string
+	dialectSet            bool
+	tool, arg             string
 	pid                   int
 	duration, warmup      time.Duration
 	durationSet           bool
@@ -67,7 +75,9 @@ type runOptions struct {
 func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.target, "target", "", "endpoint `URL` to drive (a loopback address); default: an embedded endpoint")
 	fs.StringVar(&o.name, "name", "", "label of --target in reports")
-	fs.StringVar(&o.dialect, "dialect", loadtest.ProtocolVersion, "request form: 2026-07-28 (_meta and mirrored headers) or 2025-11-25 (initialize-era)")
+	fs.StringVar(&o.dialect, "dialect", loadtest.ProtocolVersion, "request form: 2026-07-28 (_meta and mirrored headers) or 2025-11-25 (initialize-era); against --target the default is the revision the target negotiates")
+	fs.StringVar(&o.tool, "tool", loadtest.DefaultTool, "with --target: the tool the load calls (it must echo its string argument); checked against the target's tools/list before the load")
+	fs.StringVar(&o.arg, "arg", "", "with --target: the tool's string argument the load fills (default: text, or the tool's only string property)")
 	fs.IntVar(&o.pid, "pid", 0, "process id of a local --target: memory per stream (VmRSS) and the drain's SIGTERM")
 	fs.DurationVar(&o.duration, "duration", loadtest.DefaultDuration, "measured window of each scenario (conncap and slowloris: both phases)")
 	fs.DurationVar(&o.warmup, "warmup", loadtest.DefaultWarmup, "unmeasured warm-up before throughput and latency windows")
@@ -132,7 +142,10 @@ func runCmd(ctx context.Context, args []string) int {
 		}
 		return 2
 	}
-	fs.Visit(func(f *flag.Flag) { o.durationSet = o.durationSet || f.Name == "duration" })
+	fs.Visit(func(f *flag.Flag) {
+		o.durationSet = o.durationSet || f.Name == "duration"
+		o.dialectSet = o.dialectSet || f.Name == "dialect"
+	})
 	if len(names) == 0 {
 		names = defaultSuite
 	}
@@ -194,6 +207,16 @@ func runScenarios(ctx context.Context, o *runOptions, names []string) int {
 		where = o.target
 	}
 	live.printf("fastmcp-bench %s: %s against %s, GOMAXPROCS %d", version(), strings.Join(names, ", "), where, runtime.GOMAXPROCS(0))
+	if o.target != "" {
+		// Before any load: the tool, its argument and the revision, found with the client.
+		ti, err := discoverTarget(ctx, o)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "run:", err)
+			return 1
+		}
+		o.tool, o.arg, o.dialect = ti.tool, ti.arg, ti.dialect.String()
+		live.printf("%s", ti)
+	}
 	start := time.Now()
 	rep := &runReport{Command: "run", Version: version(), Started: start, Target: where}
 	whole := loadtest.StartMachine()

@@ -71,7 +71,7 @@ func (e *runEnv) target() (loadtest.Target, error) {
 		if err != nil {
 			return loadtest.Target{}, err
 		}
-		return loadtest.Target{URL: e.o.target, Name: e.o.name, PID: e.o.pid, Dialect: d}, nil
+		return loadtest.Target{URL: e.o.target, Name: e.o.name, PID: e.o.pid, Dialect: d, Tool: e.o.tool, ArgName: e.o.arg}, nil
 	}
 	if e.shared == nil {
 		s, err := startEmbedded(streamable.Config{}, false)
