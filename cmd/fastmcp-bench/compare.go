@@ -605,35 +605,13 @@ func printGoals(w *os.File, rep *runReport) {
 	}
 }
 
-// buildPeers builds the programs of bench/peers into the user cache and returns their paths.
+// buildPeers builds the servers of bench/peers into the user cache and returns their paths.
 func buildPeers(ctx context.Context, dir string, live *liveLine) (map[string]string, error) {
-	if dir == "" {
-		var err error
-		if dir, err = findPeersDir(); err != nil {
-			return nil, err
-		}
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	out := filepath.Join(cache, "fastmcp-bench", "peers")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
-	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		return nil, fmt.Errorf("compare --peers builds the peer servers with the go command, which is not on PATH: %w", err)
-	}
 	bins := map[string]string{}
 	for _, p := range peerList {
-		bin := filepath.Join(out, p.dir)
-		live.printf("building %s (bench/peers/%s)…", p.name, p.dir)
-		cmd := exec.CommandContext(ctx, goCmd, "build", "-o", bin, "./"+p.dir)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go build ./%s in %s: %v\n%s", p.dir, dir, err, b)
+		bin, err := buildPeerProgram(ctx, dir, p.dir, live)
+		if err != nil {
+			return nil, err
 		}
 		bins[p.name] = bin
 	}

@@ -25,6 +25,8 @@ type runReport struct {
 	Failures []string          `json:"failures,omitempty"`
 	// Comparison is set by compare.
 	Comparison *comparison `json:"comparison,omitempty"`
+	// Clients is set by compare-clients.
+	Clients *clientComparison `json:"clients,omitempty"`
 	// Machine is the machine's state over the whole command (each report has its own
 	// scenario's); MachineNote says why it is missing.
 	Machine     *loadtest.MachineState `json:"machine,omitempty"`

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// clientResult is the JSON line of one client's measurement: what `fastmcp-bench
+// client-worker` prints for the fastmcp client and bench/peers/clients for the peers' (the
+// same shape, kept in step by TestParseClientResult), and compare-clients reads.
+type clientResult struct {
+	Client     string      `json:"client"`
+	Module     string      `json:"module"`
+	Protocol   string      `json:"protocol"`
+	Sequential clientPhase `json:"sequential"`
+	Concurrent clientPhase `json:"concurrent"`
+}
+
+// clientPhase is one measured window: its calls and what each cost the client's process.
+type clientPhase struct {
+	Callers        int     `json:"callers"`
+	Calls          int64   `json:"calls"`
+	Seconds        float64 `json:"seconds"`
+	CallsPerSecond float64 `json:"calls_per_second"`
+	NsPerCall      float64 `json:"ns_per_call"`     // wall time of one call
+	CPUNsPerCall   float64 `json:"cpu_ns_per_call"` // the process's user+system CPU
+	AllocsPerCall  float64 `json:"allocs_per_call"` // heap objects (runtime.MemStats.Mallocs)
+	BytesPerCall   float64 `json:"bytes_per_call"`  // heap bytes (runtime.MemStats.TotalAlloc)
+}
+
+// measureClient runs the sequential phase (one caller), then the concurrent one (callers
+// sharing the client), each warmup unmeasured and then duration measured.
+func measureClient(call func(context.Context) error, callers int, warmup, duration time.Duration) (clientResult, error) {
+	var r clientResult
+	var err error
+	if r.Sequential, err = runClientPhase(call, 1, warmup, duration); err != nil {
+		return r, err
+	}
+	r.Concurrent, err = runClientPhase(call, callers, warmup, duration)
+	return r, err
+}
+
+// processCounters are the process's clock, CPU time and heap counters at one instant.
+type processCounters struct {
+	at            time.Time
+	cpu           time.Duration
+	mallocs, heap uint64
+}
+
+func readProcessCounters() processCounters {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return processCounters{at: time.Now(), cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
+		mallocs: ms.Mallocs, heap: ms.TotalAlloc}
+}
+
+// runClientPhase has callers goroutines call in a loop; the window measured is the time
+// between two readings of the counters, taken warmup and warmup+duration after the start.
+// The first failed call ends the phase with its error.
+func runClientPhase(call func(context.Context) error, callers int, warmup, duration time.Duration) (clientPhase, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var calls atomic.Int64
+	var stop atomic.Bool
+	var firstErr error
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				if err := call(ctx); err != nil {
+					once.Do(func() { firstErr = err; stop.Store(true) })
+					return
+				}
+				calls.Add(1)
+			}
+		}()
+	}
+	// A timed window, not a wait for the callers: the counters are read at its two ends.
+	time.Sleep(warmup)
+	runtime.GC()
+	n0, c0 := calls.Load(), readProcessCounters()
+	time.Sleep(duration)
+	n1, c1 := calls.Load(), readProcessCounters()
+	stop.Store(true)
+	wg.Wait()
+	if firstErr != nil {
+		return clientPhase{}, firstErr
+	}
+	return phaseFigures(callers, n1-n0, c0, c1), nil
+}
+
+// phaseFigures turns a window's counters into per-call figures.
+func phaseFigures(callers int, calls int64, c0, c1 processCounters) clientPhase {
+	secs := c1.at.Sub(c0.at).Seconds()
+	p := clientPhase{Callers: callers, Calls: calls, Seconds: secs}
+	if calls > 0 && secs > 0 {
+		n := float64(calls)
+		p.CallsPerSecond = n / secs
+		p.NsPerCall = float64(callers) * secs * 1e9 / n
+		p.CPUNsPerCall = float64(c1.cpu-c0.cpu) / n
+		p.AllocsPerCall = float64(c1.mallocs-c0.mallocs) / n
+		p.BytesPerCall = float64(c1.heap-c0.heap) / n
+	}
+	return p
+}
