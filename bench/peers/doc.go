@@ -12,8 +12,12 @@
 // accepts the missing session id). compare still performs the handshake once, as a legacy
 // client would, to check that the era is served.
 //
+// The program clients is the other side: go-sdk's and mcp-go's MCP clients calling fastmcp's
+// echo, one SDK and era per run, for `fastmcp-bench compare-clients`; it prints one JSON line
+// of per-call figures measured in its own process (see its package doc).
+//
 // It is a module of its own so that the fastmcp module never depends on the peers. Each
-// program takes -addr (default 127.0.0.1:0) and -pprof (a loopback address for
+// server takes -addr (default 127.0.0.1:0) and -pprof (a loopback address for
 // net/http/pprof, none by default) and prints one JSON line once listening,
 // {"url":"http://…/mcp","pprof":"http://…/debug/pprof/"}, as `fastmcp-bench serve --pprof`
 // does (package internal/announce).

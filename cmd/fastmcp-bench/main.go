@@ -9,6 +9,10 @@
 //	serve     serve the demo and/or conformance fixtures over Streamable HTTP (or stdio)
 //	run       run load scenarios against an embedded endpoint or a --target URL
 //	compare   the same scenario against several endpoints, with ratios
+//	compare-clients
+//	          client-side cost per tools/call: the fastmcp client beside go-sdk's and mcp-go's
+//	client-worker
+//	          one client's measurement for compare-clients (a JSON line)
 //	suite     the default run (what no arguments run)
 //	call      call one tool on any MCP server (either era) with the client package
 //	conformance-client
