@@ -202,7 +202,7 @@ func compareClientsCmd(ctx context.Context, args []string) int {
 				argv = append([]string{"taskset", "-c", strconv.Itoa(clientCPU)}, argv...)
 			}
 			meter := loadtest.StartMachine()
-			res, err := runWorker(ctx, argv, per+30*time.Second)
+			res, err := runWorker(ctx, argv, per+2*phaseGrace+15*time.Second) // connect, then two phases at most
 			machine, _ := stopMachine(meter)
 			if err != nil {
 				live.printf("round %d/%d  %-22s FAILED: %v", round+1, o.rounds, l.key(), err)

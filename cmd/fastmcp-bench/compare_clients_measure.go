@@ -64,7 +64,9 @@ func readProcessCounters() processCounters {
 // between two readings of the counters, taken warmup and warmup+duration after the start.
 // The first failed call ends the phase with its error.
 func runClientPhase(call func(context.Context) error, callers int, warmup, duration time.Duration) (clientPhase, error) {
-	ctx, cancel := context.WithCancel(context.Background())
+	// One deadline for the phase's calls, not one a call (which would allocate in the
+	// measured calls): a call that hangs fails when it passes.
+	ctx, cancel := context.WithTimeout(context.Background(), warmup+duration+phaseGrace)
 	defer cancel()
 	var calls atomic.Int64
 	var stop atomic.Bool
@@ -89,6 +91,11 @@ func runClientPhase(call func(context.Context) error, callers int, warmup, durat
 	runtime.GC()
 	n0, c0 := calls.Load(), readProcessCounters()
 	time.Sleep(duration)
+	// The window ends with a completed call, so that a machine too busy to finish one in
+	// duration still gives figures (a call that never ends fails at the phase's deadline).
+	for calls.Load() == n0 && !stop.Load() {
+		time.Sleep(time.Millisecond)
+	}
 	n1, c1 := calls.Load(), readProcessCounters()
 	stop.Store(true)
 	wg.Wait()
@@ -112,3 +119,6 @@ func phaseFigures(callers int, calls int64, c0, c1 processCounters) clientPhase 
 	}
 	return p
 }
+
+// phaseGrace is how long past its measured window a phase's calls may run before they fail.
+const phaseGrace = 30 * time.Second

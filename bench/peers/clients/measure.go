@@ -66,7 +66,9 @@ func take() snapshot {
 // runPhase has callers goroutines call in a loop: warmup unmeasured, then duration measured
 // between two snapshots. The first failed call ends it with that error.
 func runPhase(call func(context.Context) error, callers int, warmup, duration time.Duration) (phase, error) {
-	ctx, cancel := context.WithCancel(context.Background())
+	// One deadline for the phase's calls, not one a call (which would allocate in the
+	// measured calls): a call that hangs fails when it passes.
+	ctx, cancel := context.WithTimeout(context.Background(), warmup+duration+phaseGrace)
 	defer cancel()
 	var calls atomic.Int64
 	var stop atomic.Bool
@@ -90,6 +92,11 @@ func runPhase(call func(context.Context) error, callers int, warmup, duration ti
 	runtime.GC()
 	n0, s0 := calls.Load(), take()
 	time.Sleep(duration)
+	// The window ends with a completed call, so that a machine too busy to finish one in
+	// duration still gives figures (a call that never ends fails at the phase's deadline).
+	for calls.Load() == n0 && !stop.Load() {
+		time.Sleep(time.Millisecond)
+	}
 	n1, s1 := calls.Load(), take()
 	stop.Store(true)
 	wg.Wait()
@@ -108,3 +115,6 @@ func runPhase(call func(context.Context) error, callers int, warmup, duration ti
 	}
 	return p, nil
 }
+
+// phaseGrace is how long past its measured window a phase's calls may run before they fail.
+const phaseGrace = 30 * time.Second
