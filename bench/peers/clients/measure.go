@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// The JSON line this program prints; fastmcp-bench's client-worker prints the same shape for
-// the fastmcp client (cmd/fastmcp-bench/compare_clients_worker.go), and compare-clients reads both.
+// result is the JSON line this program prints; fastmcp-bench's client-worker prints the same shape for
+// the fastmcp client (cmd/fastmcp-bench/compare_clients_measure.go), and compare-clients reads both;
+// TestResultShape and fastmcp-bench's TestParseClientResult share one literal of it.
 type result struct {
 	Client     string `json:"client"`
 	Module     string `json:"module"`
