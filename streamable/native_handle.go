@@ -53,6 +53,9 @@ func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfi
 // Transfer-Encoding fasthttp cannot parse, 400 otherwise (timeouts included). fasthttp then
 // closes the connection.
 func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
+	if s.refusePlaintext(err) {
+		return
+	}
 	e := errBadRequest
 	var netErr interface{ Timeout() bool }
 	switch {

@@ -2,9 +2,12 @@ package streamable
 
 import (
 	"crypto/tls"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"slices"
+	"time"
 )
 
 // alpnHTTP1 is the one application protocol the native listener speaks: fasthttp serves
@@ -159,4 +162,33 @@ func (s *Server) warnExposed(addr string) {
 	default:
 		s.ep.cfg.Logger.Warn("streamable: listening beyond loopback without TLS: requests and their credentials travel in plaintext", "addr", addr)
 	}
+}
+
+// plaintextOnTLS is the answer to plain HTTP on the TLS listener, in plaintext, as net/http
+// gives it: a client pointed at http:// instead of https:// learns why, instead of seeing
+// the connection drop.
+const plaintextOnTLS = "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n" +
+	"Client sent an HTTP request to an HTTPS server.\n"
+
+// refusePlaintext answers a TLS handshake that failed on a first record that looks like an
+// HTTP request with plaintextOnTLS, and reports whether it did (fasthttp then closes the
+// connection, its own response failing on the failed handshake).
+func (s *Server) refusePlaintext(err error) bool {
+	var rhe tls.RecordHeaderError
+	if s.tls == nil || !errors.As(err, &rhe) || rhe.Conn == nil || !looksLikeHTTP(rhe.RecordHeader[:]) {
+		return false
+	}
+	_ = rhe.Conn.SetWriteDeadline(time.Now().Add(s.ep.cfg.WriteTimeout))
+	_, _ = io.WriteString(rhe.Conn, plaintextOnTLS)
+	return true
+}
+
+// looksLikeHTTP reports whether the first five bytes of a connection begin an HTTP request.
+func looksLikeHTTP(b []byte) bool {
+	for _, m := range []string{"GET /", "HEAD ", "POST ", "PUT /", "OPTIO", "DELET", "PATCH", "CONNE", "TRACE"} {
+		if string(b) == m {
+			return true
+		}
+	}
+	return false
 }

@@ -275,3 +275,16 @@ func TestExposedWarning(t *testing.T) {
 		})
 	}
 }
+
+// Plain HTTP sent to the TLS listener is answered in plaintext, as net/http answers it, and
+// the connection closed; bytes that are neither TLS nor HTTP are closed on without a word.
+func TestTLSPlaintextRequest(t *testing.T) {
+	ca := newTestCA(t)
+	s := startServer(t, newCore(t), Config{TLS: ca.serverTLS(t, 2)})
+	got := rawExchange(t, dial(t, s), postTo(addrOf(s), call("1", "echo", `{"text":"hi"}`), callHeaders("echo")...))
+	assert.Equal(t, "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"+
+		"Client sent an HTTP request to an HTTPS server.\n", got)
+	assert.Empty(t, rawExchange(t, dial(t, s), "\x00\x01garbage that is no record\r\n\r\n"))
+	c := dialTLS(t, s, ca.clientTLS()) // and TLS clients are still served
+	assert.Equal(t, "http/1.1", c.ConnectionState().NegotiatedProtocol)
+}
