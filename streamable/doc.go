@@ -166,7 +166,9 @@
 // that loads takes over for new handshakes; one that does not (a mismatched key, a file
 // missing mid-rotation) keeps the current certificate and is logged at error level. Bound
 // beyond loopback without TLS, the listener logs a warning at Listen, even with a
-// RequestGate (its credentials travel in plaintext); with TLS it is silent.
+// RequestGate (its credentials travel in plaintext); with TLS it is silent. Plain HTTP sent
+// to the TLS listener is answered, in plaintext, 400 "Client sent an HTTP request to an HTTPS
+// server." (as net/http answers it), and the connection closed.
 //
 // # Health
 //
