@@ -74,6 +74,12 @@ func TestServeTLS(t *testing.T) {
 	require.Error(t, err, "the system's roots do not trust the pair")
 	assert.Equal(t, 0, s.stop(t, syscall.SIGTERM))
 
+	help, err := exec.Command(bin, "serve", "-h").CombinedOutput()
+	require.NoError(t, err)
+	for _, flag := range []string{"-tls-cert", "-tls-key", "-health"} {
+		assert.Regexp(t, `(?m)^  `+flag+`( |$)`, string(help))
+	}
+
 	for _, tc := range []struct {
 		args []string
 		want string
