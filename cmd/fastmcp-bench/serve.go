@@ -35,9 +35,8 @@ const serveUsage = `Usage: fastmcp-bench serve [flags]
 
 Serves the fixture catalogs named by --fixtures on one MCP endpoint. Over HTTP, once listening
 it prints exactly one JSON line to stdout, {"url":"http://127.0.0.1:PORT/mcp"} (https with
---tls-cert and --tls-key), with --pprof
-also "pprof" (the net/http/pprof index) and "memory" (GET: the Go heap and stacks in use after
-a GC, as JSON); logs go to stderr. The line is the readiness signal: the endpoints it names
+--tls-cert and --tls-key), with --pprof also "pprof" (the net/http/pprof index) and "memory"
+(GET: the Go heap and stacks in use after a GC, as JSON); logs go to stderr. The line is the readiness signal: the endpoints it names
 answer, and SIGINT or SIGTERM drains the listener (in-flight requests finish, listen streams
 get their completion response, for at most --drain-timeout) and exits 0.
 
