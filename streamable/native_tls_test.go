@@ -77,11 +77,11 @@ func TestTLSProtocolFloor(t *testing.T) {
 	s := startServer(t, newCore(t), Config{TLS: ca.serverTLS(t, 2)})
 	for name, tc := range map[string]struct {
 		mutate func(*tls.Config)
-		fail   bool
+		fail   string // the alert the client gets, when the handshake must fail
 		proto  string // negotiated by ALPN
 	}{
-		"tls1.1":        {mutate: func(c *tls.Config) { c.MinVersion, c.MaxVersion = tls.VersionTLS10, tls.VersionTLS11 }, fail: true},
-		"h2 only":       {mutate: func(c *tls.Config) { c.NextProtos = []string{"h2"} }, fail: true},
+		"tls1.1":        {mutate: func(c *tls.Config) { c.MinVersion, c.MaxVersion = tls.VersionTLS10, tls.VersionTLS11 }, fail: "protocol version not supported"},
+		"h2 only":       {mutate: func(c *tls.Config) { c.NextProtos = []string{"h2"} }, fail: "no application protocol"},
 		"h2 and http/1": {mutate: func(c *tls.Config) { c.NextProtos = []string{"h2", "http/1.1"} }, proto: "http/1.1"},
 		"no alpn":       {mutate: func(c *tls.Config) { c.NextProtos = nil }},
 		"tls1.2":        {mutate: func(c *tls.Config) { c.MaxVersion = tls.VersionTLS12 }, proto: "http/1.1"},
@@ -90,8 +90,8 @@ func TestTLSProtocolFloor(t *testing.T) {
 			cfg := ca.clientTLS()
 			tc.mutate(cfg)
 			c, err := tls.Dial("tcp", addrOf(s), cfg)
-			if tc.fail {
-				require.Error(t, err)
+			if tc.fail != "" {
+				require.ErrorContains(t, err, tc.fail)
 				return
 			}
 			require.NoError(t, err)
