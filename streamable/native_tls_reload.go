@@ -64,8 +64,10 @@ func newCertReloader(certFile, keyFile string, interval time.Duration, logger *s
 // getCertificate is the listener's tls.Config.GetCertificate.
 func (r *certReloader) getCertificate(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	if now := r.now(); now >= r.next.Load() && r.mu.TryLock() {
-		r.next.Store(now + r.interval)
-		r.lookLocked()
+		if now >= r.next.Load() { // not looked at meanwhile by the previous holder
+			r.next.Store(now + r.interval)
+			r.lookLocked()
+		}
 		r.mu.Unlock()
 	}
 	return r.cert.Load(), nil
