@@ -39,8 +39,7 @@ type conn struct {
 
 // dialConn opens a connection to ep; timeout bounds each request on it.
 func dialConn(ctx context.Context, ep *endpoint, timeout time.Duration) (*conn, error) {
-	d := net.Dialer{Timeout: dialTimeout}
-	nc, err := d.DialContext(ctx, "tcp", ep.addr)
+	nc, err := ep.dial(ctx)
 	if err != nil {
 		return nil, err
 	}

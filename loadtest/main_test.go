@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"crypto/tls"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -29,6 +30,7 @@ type testEndpoint struct {
 	served   chan error
 	admitted atomic.Int64 // echo calls the core received
 	stopped  bool
+	trust    *tls.Config // the client side when the endpoint serves TLS
 }
 
 // countEcho counts the echo calls that reach the core.
@@ -45,7 +47,7 @@ func (c countEcho) Authorize(_ context.Context, phase fastmcp.Phase, _ string, c
 // the test unless the test does it.
 func startEndpoint(t testing.TB, cfg streamable.Config) *testEndpoint {
 	t.Helper()
-	e := &testEndpoint{served: make(chan error, 1)}
+	e := &testEndpoint{served: make(chan error, 1), trust: trustOf(cfg.TLS)}
 	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "loadtest", Version: "1.0.0"}, &fastmcp.Config{Authorizer: countEcho{&e.admitted}})
 	require.NoError(t, err)
 	fixtures.Demo(core)
@@ -76,4 +78,6 @@ func (e *testEndpoint) shutdown(t testing.TB) {
 	require.ErrorIs(t, <-e.served, streamable.ErrServerClosed)
 }
 
-func (e *testEndpoint) target() Target { return Target{URL: e.srv.URL(), Name: "fastmcp"} }
+func (e *testEndpoint) target() Target {
+	return Target{URL: e.srv.URL(), Name: "fastmcp", TLS: e.trust}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -106,8 +105,7 @@ func Slowloris(ctx context.Context, cfg SlowlorisConfig) (*SlowlorisResult, erro
 // slowClient trickles one request until the endpoint cuts it (returning the time from the
 // first byte) or end (returning -1); kind is set when the connection could not be opened.
 func slowClient(ctx context.Context, ep *endpoint, inBody bool, every time.Duration, end time.Time) (time.Duration, string) {
-	d := net.Dialer{Timeout: dialTimeout}
-	nc, err := d.DialContext(ctx, "tcp", ep.addr)
+	nc, err := ep.dial(ctx)
 	if err != nil {
 		return 0, kindOf(err, false)
 	}

@@ -37,8 +37,7 @@ const listenParams = `"notifications":{"toolsListChanged":true}`
 // response head arrived (200 and text/event-stream) or with an error of a known kind.
 // deadline bounds every read of the stream.
 func openListen(ctx context.Context, ep *endpoint, id string, deadline time.Time) (*listenStream, string, error) {
-	d := net.Dialer{Timeout: dialTimeout}
-	nc, err := d.DialContext(ctx, "tcp", ep.addr)
+	nc, err := ep.dial(ctx)
 	if err != nil {
 		k := kindOf(err, false)
 		if k == KindHTTP {

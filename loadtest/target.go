@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -60,9 +61,13 @@ const (
 // Target is an MCP endpoint and the tools/call a scenario sends it. The zero values of the
 // tool fields select the demo catalog's echo tool: {"text":"hello"}.
 type Target struct {
-	// URL is the endpoint, such as http://127.0.0.1:8080/mcp. Its host must be a loopback
-	// address or localhost: load is never sent anywhere else.
+	// URL is the endpoint, such as http://127.0.0.1:8080/mcp, or https:// over TLS. Its host
+	// must be a loopback address or localhost: load is never sent anywhere else.
 	URL string
+	// TLS configures the client side of an https URL, such as RootCAs trusting a test
+	// certificate; nil means the system's roots. ServerName defaults to the URL's host and
+	// NextProtos to http/1.1. Every connection handshakes once, when it is opened.
+	TLS *tls.Config
 	// Name labels the target in reports; the URL's host if empty.
 	Name string
 	// Dialect is the request form (2026-07-28 by default).
@@ -93,9 +98,10 @@ func (t *Target) label() string {
 // endpoint is a parsed Target: where to dial and the bytes every request shares.
 type endpoint struct {
 	t    Target
-	addr string // host:port to dial
-	host string // Host header
-	path string // request URI
+	addr string      // host:port to dial
+	host string      // Host header
+	path string      // request URI
+	tls  *tls.Config // the client side of an https target; nil over http
 
 	// The body of a call is bodyHead + id + bodyTail.
 	bodyHead, bodyTail []byte
@@ -118,17 +124,20 @@ func (t Target) parse() (*endpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loadtest: target URL: %w", err)
 	}
-	if u.Scheme != "http" {
-		return nil, fmt.Errorf("loadtest: target URL %q: only http:// is supported", t.URL)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("loadtest: target URL %q: only http:// and https:// are supported", t.URL)
 	}
 	host, port := u.Hostname(), u.Port()
 	if port == "" {
-		port = "80"
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
 	if !isLoopback(host) {
 		return nil, fmt.Errorf("loadtest: target %q is not a loopback address: load tests only target this machine", host)
 	}
 	ep := &endpoint{t: t, addr: net.JoinHostPort(host, port), host: u.Host, path: u.RequestURI()}
+	if u.Scheme == "https" {
+		ep.tls = clientTLS(t.TLS, host)
+	}
 	name, _ := json.Marshal(t.Tool)
 	arg, _ := json.Marshal(t.ArgName)
 	ep.text, _ = json.Marshal(t.Text)

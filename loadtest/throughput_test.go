@@ -47,7 +47,7 @@ func TestThroughputRefused(t *testing.T) {
 }
 
 func TestTargetMustBeLoopback(t *testing.T) {
-	for _, u := range []string{"http://10.0.0.1:80/mcp", "http://example.com/mcp", "https://127.0.0.1/mcp"} {
+	for _, u := range []string{"http://10.0.0.1:80/mcp", "http://example.com/mcp", "https://10.0.0.1/mcp", "ftp://127.0.0.1/mcp"} {
 		_, err := Throughput(context.Background(), ThroughputConfig{Target: Target{URL: u}})
 		assert.Error(t, err, u)
 	}

@@ -1,6 +1,7 @@
 package streamable
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -45,11 +46,34 @@ var ErrInvalidConfig = errors.New("streamable: invalid config")
 type Config struct {
 	// Addr is the TCP address to listen on (native only). Zero means [DefaultAddr],
 	// 127.0.0.1:8080; port 0 picks a free port ([Server.URL] tells which). Binding outside
-	// loopback logs a warning: this is plaintext HTTP.
+	// loopback without TLS logs a warning, even with a RequestGate: requests travel in
+	// plaintext.
 	Addr string
 	// Path is the endpoint path; other paths get 404. Zero means [DefaultPath], /mcp. It must
 	// start with "/".
 	Path string
+
+	// TLS, if set, serves HTTPS (native only; see "TLS" in the package doc): the listener
+	// clones it, raises a zero MinVersion to TLS 1.2 (a lower one is invalid) and sets
+	// NextProtos to http/1.1 (any other ALPN list is invalid). It must carry a certificate
+	// unless TLSCertFile and TLSKeyFile give it one. Nil, with no files, means plaintext.
+	TLS *tls.Config
+	// TLSCertFile and TLSKeyFile, if set (both), name a PEM certificate chain and its key,
+	// served over TLS (with TLS as the base configuration when it is also set) and reloaded
+	// without a restart when the files change: a handshake looks at them again when the last
+	// look is TLSReloadInterval old, and a new pair that does not load keeps the current
+	// one and is logged (native only). Zero TLSReloadInterval means
+	// [DefaultTLSReloadInterval], 10 s.
+	TLSCertFile, TLSKeyFile string
+	TLSReloadInterval       time.Duration
+
+	// ServeHealth serves GET /healthz (200 while the process serves) and GET /readyz (200
+	// while serving, 503 from the start of a drain) on this listener, beside Path (native
+	// only). They answer before the RequestGate and without the Origin and Host checks: a
+	// load balancer's probe carries no credentials and names the address it dialled, and the
+	// bodies ("ok", "ready", "not ready") tell nothing. False by default; [HealthHandler]
+	// serves the same on another listener.
+	ServeHealth bool
 
 	// MaxConnections caps open connections; a connection accepted at the cap is closed
 	// without being read (native only). Zero means [DefaultMaxConnections], 1,024.
@@ -165,6 +189,9 @@ func (c Config) resolve() (Config, error) {
 	}
 	if !strings.HasPrefix(c.Path, "/") {
 		return c, fmt.Errorf("%w: Path %q must start with /", ErrInvalidConfig, c.Path)
+	}
+	if c.ServeHealth && isHealthPath([]byte(c.Path)) {
+		return c, fmt.Errorf("%w: Path %q is a health path and ServeHealth is on", ErrInvalidConfig, c.Path)
 	}
 	if c.RequestTimeout != NoTimeout {
 		if err := def(&c.RequestTimeout, DefaultRequestTimeout, "RequestTimeout"); err != nil {

@@ -150,6 +150,38 @@
 // connection, not armed per request: they never fire early, and up to 20 ms late (later in a
 // starved process: after a tick ran late, by as much, for the length of the longest bound).
 //
+// # TLS
+//
+// With Config.TLS (a *tls.Config) or Config.TLSCertFile and TLSKeyFile, the native listener
+// serves HTTPS and [Server.URL] names an https URL. It speaks HTTP/1.1 only, so ALPN offers
+// http/1.1 alone (a client offering only h2 fails the handshake with no_application_protocol),
+// and TLS 1.2 is the floor (a lower MinVersion or MaxVersion is invalid config; a per-client
+// configuration from GetConfigForClient is held to both). The handshake runs on the
+// connection's first read and counts as part of the head: HeadTimeout, timed from the
+// accept, bounds handshake and head together, ReadTimeout and WriteTimeout each of their
+// reads and writes, so a client that opens TCP and never completes the handshake, or
+// trickles it, is closed at HeadTimeout with nothing written (Stats.HeadTimeouts), holding
+// a MaxConnections slot until then. Certificates from files are looked at again by a
+// handshake once TLSReloadInterval (10 s) has passed since the last look: a changed pair
+// that loads takes over for new handshakes; one that does not (a mismatched key, a file
+// missing mid-rotation) keeps the current certificate and is logged at error level. Bound
+// beyond loopback without TLS, the listener logs a warning at Listen, even with a
+// RequestGate (its credentials travel in plaintext); with TLS it is silent. Plain HTTP sent
+// to the TLS listener is answered, in plaintext, 400 "Client sent an HTTP request to an HTTPS
+// server." (as net/http answers it), and the connection closed.
+//
+// # Health
+//
+// With Config.ServeHealth the native listener also answers GET and HEAD /healthz (200 "ok"
+// while it serves HTTP) and /readyz (200 "ready" from Serve until Shutdown begins, then 503
+// "not ready"), text/plain, Cache-Control: no-store; other methods get 405 with Allow: GET,
+// HEAD. They answer before the RequestGate and skip the Origin and Host checks (a probe has no
+// credentials and names the address it dialled; the answers reveal nothing). A drain closes
+// the listening socket at once, so a probe of the main listener fails from its start; a
+// separate listener, a metrics listener's, serves the same answers through [HealthHandler]
+// (net/http) or [HealthRequestHandler] (fasthttp) with [Server.Ready], and answers 503 while
+// the drain finishes the requests in flight.
+//
 // # Cancellation
 //
 // fasthttp never tells a handler that the client went away, so the listener watches the

@@ -82,7 +82,7 @@ func startServer(t testing.TB, core *fastmcp.Server, cfg Config) *Server {
 }
 
 func hostOf(s *Server) string {
-	return strings.TrimSuffix(strings.TrimPrefix(s.URL(), "http://"), "/mcp")
+	return strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(s.URL(), "http://"), "https://"), "/mcp")
 }
 
 // post builds a literal POST of body with the standard 2026-07-28 headers plus extra lines.

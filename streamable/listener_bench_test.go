@@ -45,10 +45,14 @@ func serveInmemory(tb testing.TB) *fasthttputil.InmemoryListener {
 }
 
 // serveBench serves the test core as serveInmemory does, on ln.
-func serveBench(tb testing.TB, ln net.Listener) {
+func serveBench(tb testing.TB, ln net.Listener) { serveBenchWith(tb, ln, Config{}) }
+
+// serveBenchWith is serveBench with cfg's other fields.
+func serveBenchWith(tb testing.TB, ln net.Listener, cfg Config) {
 	// One keep-alive connection per client for the whole run: past DefaultMaxRequestsPerConn
 	// (which a single-CPU run passes) the listener would close it under the client.
-	s, err := New(newCore(tb), Config{Addr: "127.0.0.1:0", DisableInline: os.Getenv("FASTMCP_NOINLINE") != "", MaxRequestsPerConn: math.MaxInt32})
+	cfg.Addr, cfg.DisableInline, cfg.MaxRequestsPerConn = "127.0.0.1:0", os.Getenv("FASTMCP_NOINLINE") != "", math.MaxInt32
+	s, err := New(newCore(tb), cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -25,8 +25,9 @@ var testHookActive func()
 // with [Server.Listen] and [Server.Serve] (or [Server.ListenAndServe]), stop it with
 // [Server.Shutdown]. Its methods are safe for concurrent use.
 type Server struct {
-	ep *endpoint
-	fs *fasthttp.Server
+	ep  *endpoint
+	fs  *fasthttp.Server
+	tls *tlsState // nil: plaintext
 
 	mu       sync.Mutex
 	ln       *listener
@@ -50,11 +51,15 @@ var ErrServerClosed = errors.New("streamable: Server closed")
 // New returns a listener serving srv under cfg; invalid configuration is an error wrapping
 // [ErrInvalidConfig].
 func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
+	tlsSt, err := newTLSState(cfg) // first: a refused config leaves no executor behind
+	if err != nil {
+		return nil, err
+	}
 	ep, err := newEndpoint(srv, cfg)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{ep: ep, serving: make(chan struct{}), tick: newTicker(), shutdownDone: make(chan struct{})}
+	s := &Server{ep: ep, tls: tlsSt, serving: make(chan struct{}), tick: newTicker(), shutdownDone: make(chan struct{})}
 	c := ep.cfg
 	s.tick.hold = int64(max(c.HeadTimeout, c.ReadTimeout, c.IdleTimeout, c.WriteTimeout)) // the bounds timed from the tick's clock
 	s.fs = &fasthttp.Server{
@@ -77,8 +82,8 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 		SecureErrorLogMessage: true,
 		Logger:                fasthttpLogger{c.Logger},
 		ConnState: func(nc net.Conn, st fasthttp.ConnState) {
-			c, ok := nc.(*conn)
-			if !ok {
+			c := connOf(nc)
+			if c == nil {
 				return
 			}
 			switch st {
@@ -104,9 +109,7 @@ func (s *Server) Listen() error {
 	if err != nil {
 		return err
 	}
-	if !isLoopbackAddr(ln.Addr().String()) {
-		s.ep.cfg.Logger.Warn("streamable: listening beyond loopback over plaintext HTTP", "addr", ln.Addr().String())
-	}
+	s.warnExposed(ln.Addr().String())
 	s.setListener(ln)
 	return nil
 }
@@ -127,14 +130,15 @@ func (s *Server) setListenerLocked(ln net.Listener) {
 	}
 }
 
-// URL returns the endpoint's URL, such as http://127.0.0.1:8080/mcp, once listening.
+// URL returns the endpoint's URL, such as http://127.0.0.1:8080/mcp (https with TLS), once
+// listening.
 func (s *Server) URL() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ln == nil {
 		return ""
 	}
-	return "http://" + s.ln.Addr().String() + s.ep.cfg.Path
+	return s.scheme() + s.ln.Addr().String() + s.ep.cfg.Path
 }
 
 // Serve serves the listener bound by Listen, or ln when given, until Shutdown. It returns
@@ -157,7 +161,7 @@ func (s *Server) Serve(ln ...net.Listener) error {
 	s.tick.finished = func() bool { return s.serveEnded.Load() && l.conns.count() == 0 }
 	go s.tick.run()
 	defer close(s.serving)
-	err = s.fs.Serve(l)
+	err = s.fs.Serve(s.listenerToServe(l))
 	s.serveEnded.Store(true)
 	if s.draining.Load() {
 		return ErrServerClosed

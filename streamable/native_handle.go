@@ -28,12 +28,12 @@ var errDisconnected = errors.New("streamable: client disconnected")
 func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 	ctx := ctxOfHeader(h)
 	rc := fasthttp.RequestConfig{ReadTimeout: s.ep.cfg.BodyTimeout}
-	c, ok := ctx.Conn().(*conn)
-	if !ok {
+	c := connOf(ctx.Conn())
+	if c == nil {
 		return rc // not a connection of the listener's (Serve wraps every one)
 	}
 	c.req = reqState{}
-	if s.ep.cfg.RequestGate != nil {
+	if s.ep.cfg.RequestGate != nil && !s.skipsGate(ctx) {
 		s.gateHeader(ctx, c) // the body deadline starts after the gate
 	}
 	// fasthttp reports a chunked body as -1 and none as -2 (it then reads an empty body and
@@ -53,13 +53,16 @@ func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfi
 // Transfer-Encoding fasthttp cannot parse, 400 otherwise (timeouts included). fasthttp then
 // closes the connection.
 func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
+	if s.refusePlaintext(err) {
+		return
+	}
 	e := errBadRequest
 	var netErr interface{ Timeout() bool }
 	switch {
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		e = errBodyTooLarge
 		// A body is read only after its head, whose reqState is this request's.
-		if c, ok := ctx.Conn().(*conn); ok && c.req.lengthRequired {
+		if c := connOf(ctx.Conn()); c != nil && c.req.lengthRequired {
 			e = errLengthRequired
 		}
 	case errors.Is(err, fasthttp.ErrUnsupportedTransferEncoding):
@@ -73,7 +76,7 @@ func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 		}
 		// fasthttp wraps a read error of the head and hands over one of the body as the
 		// connection returned it.
-		if _, body := err.(*net.OpError); body {
+		if _, body := err.(*net.OpError); body && !handshaking(ctx.Conn()) {
 			s.ep.stats.bodyTimeouts.Add(1)
 		} else {
 			s.ep.stats.headTimeouts.Add(1)
@@ -113,8 +116,11 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 
 func (s *Server) serveRequest(ctx *fasthttp.RequestCtx) {
 	ep := s.ep
+	if s.serveHealth(ctx) {
+		return
+	}
 	req := &ctx.Request
-	c := ctx.Conn().(*conn)
+	c := connOf(ctx.Conn())
 	h := &c.headers
 	h.reset(&req.Header)
 	c.busy.Store(true)
@@ -188,7 +194,7 @@ func closeHijacked(c net.Conn) { _ = c.Close() }
 // rerun, which goes to a worker while this goroutine services its event stream.
 func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	ep := s.ep
-	c := ctx.Conn().(*conn)
+	c := connOf(ctx.Conn())
 	key := pool.Key{Owner: c.id}
 	ep.stats.inFlight.Add(1)
 	defer ep.stats.inFlight.Add(-1)

@@ -69,7 +69,8 @@ func (s *Server) serveListen(ctx *fasthttp.RequestCtx, j *job) {
 	// The stream runs on its own goroutine over the listener's connection, and the hijack
 	// handler returns at once: fasthttp then drops its request context and its read buffer
 	// (MaxHeaderBytes large) instead of holding them for the stream's life.
-	c := ctx.Conn().(*conn)
+	nc := ctx.Conn() // the stream writes through it: c, or TLS over c
+	c := connOf(nc)
 	// The connection's header index points into the request context, which fasthttp recycles
 	// with the request's body buffer (kept at its largest size): the stream must not pin it.
 	c.headers = headerSet{}
@@ -79,7 +80,7 @@ func (s *Server) serveListen(ctx *fasthttp.RequestCtx, j *job) {
 			defer c.Close()
 			defer release()
 			defer j.release()
-			s.runListen(c, j)
+			s.runListen(c, nc, j)
 		}()
 	})
 }
@@ -89,7 +90,8 @@ func (s *Server) serveListen(ctx *fasthttp.RequestCtx, j *job) {
 // the drain window closes it. The response head goes out with the acknowledgement: a listen
 // the core refuses first (an invalid filter, the subscription budget, a shutdown) gets an
 // ordinary JSON error response with its status instead.
-func (s *Server) runListen(c net.Conn, j *job) {
+// It writes through nc, which is c or a TLS connection over it.
+func (s *Server) runListen(c, nc net.Conn, j *job) {
 	ep := s.ep
 	ep.stats.openStreams.Add(1)
 	defer ep.stats.openStreams.Add(-1)
@@ -99,11 +101,11 @@ func (s *Server) runListen(c net.Conn, j *job) {
 	defer s.streams.remove(c)
 
 	sink := &streamSink{j: j, cancel: cancel, open: func() (*sse.Writer, error) {
-		_ = c.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
-		if _, err := c.Write([]byte(streamHead)); err != nil {
+		_ = nc.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
+		if _, err := nc.Write([]byte(streamHead)); err != nil {
 			return nil, err
 		}
-		return sse.NewWriter(c, c, ep.sseConfig())
+		return sse.NewWriter(nc, nc, ep.sseConfig())
 	}}
 	defer sink.stop()
 	ctx := lctx
@@ -114,8 +116,8 @@ func (s *Server) runListen(c net.Conn, j *job) {
 	switch {
 	case r.Body == nil || lctx.Err() != nil:
 	case sink.w == nil:
-		_ = c.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
-		_ = writeJSONResponse(c, replyStatus(fastmcp.Modern, r.Err), r.Body)
+		_ = nc.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
+		_ = writeJSONResponse(nc, replyStatus(fastmcp.Modern, r.Err), r.Body)
 	default:
 		_ = sink.w.WriteEvent(r.Body)
 	}

@@ -49,6 +49,10 @@ For the servers it starts, throughput also reports the server's CPU per request
 (/proc/PID/stat) and its heap allocations per request (runtime.MemStats of the heap profile,
 read before and after each run, less the reading's own cost).
 
+--tls also serves fastmcp over TLS (fastmcp-tls: the same serve with --tls-cert and --tls-key,
+a self-signed pair made for the run, which the load alone trusts) and prints its cost per
+request beside plaintext, from the same rounds.
+
 --pin puts every server on CPU 0 and the generator on CPU 1 (taskset), as the reference
 measurements did. --generator wrk drives the same requests with wrk (apt-get install wrk)
 so anyone can cross-check the generator; --generator both runs the two in each round.
@@ -74,6 +78,7 @@ type compareOptions struct {
 	dialects, stacks        string
 	dialectList             []loadtest.Dialect
 	stackList               []string
+	tls                     compareTLS
 }
 
 type targetsFlag struct{ v *[]string }
@@ -114,6 +119,7 @@ func compareCmd(ctx context.Context, args []string) int {
 	fs.StringVar(&o.dialects, "dialects", loadtest.ProtocolVersion+","+loadtest.LegacyVersion,
 		"comma-separated protocol `revisions` every server is driven with, each its own row: 2026-07-28 (_meta and mirrored headers), 2025-11-25 (the initialize era: the header only)")
 	fs.StringVar(&o.stacks, "stacks", "fasthttp", "comma-separated HTTP `stacks` fastmcp is served on, one server each: fasthttp (the native listener, named fastmcp), nethttp, fasthttp-mount (named fastmcp-nethttp, fastmcp-fasthttp-mount)")
+	o.tls.flags(fs)
 	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -305,6 +311,16 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		children = append(children, fc)
 		servers = append(servers, server{name: name, url: fc.url, c: fc, given: true})
 	}
+	if o.tls.on {
+		tc, stop, err := o.tls.start(ctx, serverCPU, bin)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "compare: --tls:", err)
+			return 1
+		}
+		defer stop()
+		children = append(children, tc)
+		servers = append(servers, server{name: nameFastmcpTLS, url: tc.url, c: tc, given: true})
+	}
 	if o.peers {
 		bins, err := buildPeers(ctx, o.peersDir, live)
 		if err != nil {
@@ -350,7 +366,7 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 	for _, s := range servers {
 		for _, d := range o.dialectList {
 			key := cmp.addTarget(s.name, d)
-			ep := endpoint{key, loadtest.Target{URL: s.url, Name: key, Dialect: d}, s.c}
+			ep := endpoint{key, loadtest.Target{URL: s.url, Name: key, Dialect: d, TLS: o.tls.trust}, s.c}
 			if s.c != nil {
 				ep.t.PID = s.c.pid()
 			}
@@ -472,6 +488,7 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 	rep.Machine, rep.MachineNote = stopMachine(whole)
 	printReport(os.Stdout, rep)
 	printComparison(os.Stdout, cmp)
+	printTLSCost(os.Stdout, cmp)
 	printGoals(os.Stdout, rep)
 	printMachine(os.Stdout, rep)
 	printLegend(os.Stdout, rep)

@@ -34,9 +34,9 @@ func init() {
 const serveUsage = `Usage: fastmcp-bench serve [flags]
 
 Serves the fixture catalogs named by --fixtures on one MCP endpoint. Over HTTP, once listening
-it prints exactly one JSON line to stdout, {"url":"http://127.0.0.1:PORT/mcp"}, with --pprof
-also "pprof" (the net/http/pprof index) and "memory" (GET: the Go heap and stacks in use after
-a GC, as JSON); logs go to stderr. The line is the readiness signal: the endpoints it names
+it prints exactly one JSON line to stdout, {"url":"http://127.0.0.1:PORT/mcp"} (https with
+--tls-cert and --tls-key), with --pprof also "pprof" (the net/http/pprof index) and "memory"
+(GET: the Go heap and stacks in use after a GC, as JSON); logs go to stderr. The line is the readiness signal: the endpoints it names
 answer, and SIGINT or SIGTERM drains the listener (in-flight requests finish, listen streams
 get their completion response, for at most --drain-timeout) and exits 0.
 
@@ -65,6 +65,7 @@ type serveOptions struct {
 	maxSubscriptions, maxConcurrency, maxQueue                       int
 	allowedOriginHosts, allowedHosts                                 string
 	maxLineBytes                                                     int
+	tls                                                              tlsOptions
 }
 
 func (o *serveOptions) flags(fs *flag.FlagSet) {
@@ -94,6 +95,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxQueue, "max-queue", pool.DefaultMaxQueue, "requests waiting for a worker (0: no queue, refuse when all workers are busy)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", streamable.DefaultWriteTimeout, "deadline for writing one response or one stream event")
 	fs.IntVar(&o.maxLineBytes, "max-line-bytes", 0, "with --stdio: longest input line, newline included (0: the transport's default)")
+	o.tls.flags(fs)
 }
 
 // queue maps the --max-queue flag to a pool queue size: 0 on the command line means none.
@@ -159,6 +161,10 @@ func serve(ctx context.Context, args []string) int {
 		fmt.Fprintf(os.Stderr, "serve: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
+	if err := o.tls.check(o.stack, o.stdio); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		return 2
+	}
 	dialects, err := parseDialects(o.dialects)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "serve: --dialects:", err)
@@ -191,7 +197,7 @@ func serve(ctx context.Context, args []string) int {
 	var ep endpoint
 	switch o.stack {
 	case "fasthttp":
-		ep, err = newFastHTTP(srv, o.httpConfig(logger))
+		ep, err = newFastHTTP(srv, o.tls.apply(o.httpConfig(logger)))
 	case "nethttp":
 		ep, err = newNetHTTP(srv, o.httpConfig(logger))
 	case "fasthttp-mount":

@@ -115,7 +115,7 @@ func startServe(t *testing.T, bin string, args ...string) *server {
 			want = `{"url":"` + announced.URL + `","pprof":"` + announced.Pprof + `","memory":"` + announced.Memory + `"}` + "\n"
 		}
 		assert.Equal(t, want, line, "exactly the JSON line")
-		assert.Regexp(t, `^http://127\.0\.0\.1:\d+/mcp$`, announced.URL)
+		assert.Regexp(t, `^https?://127\.0\.0\.1:\d+/mcp$`, announced.URL)
 		s.url, s.debug = announced.URL, announced.debugURLs
 	case <-time.After(30 * time.Second):
 		t.Fatalf("no URL line; stderr:\n%s", s.stderr.String())
