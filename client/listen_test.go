@@ -78,10 +78,3 @@ func TestListenDropsWhenFull(t *testing.T) {
 	require.Eventually(t, func() bool { return sub.Dropped() == 2 }, 10*time.Second, time.Millisecond)
 	assert.Len(t, sub.C, 1)
 }
-
-func TestListenLegacyNotImplemented(t *testing.T) {
-	s := startServer(t, streamable.Config{})
-	c := connect(t, s.URL(), Config{Era: EraLegacy})
-	_, err := c.Listen(context.Background(), ListenFilter{})
-	assert.ErrorIs(t, err, ErrNotImplemented)
-}
