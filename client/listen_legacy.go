@@ -214,7 +214,7 @@ func (c *Client) listenLegacy(ctx context.Context, f ListenFilter) (*Subscriptio
 		}
 		c.events.mu.Unlock()
 		close(ch) // no route sends to s any more
-		c.events.release(c, ack.ResourceSubscriptions, end == EndLocal)
+		c.events.release(c, ack.ResourceSubscriptions, true)
 		c.events.subMu.Unlock()
 		s.mu.Lock()
 		s.end, s.err = end, err
@@ -253,8 +253,9 @@ func (e *legacyEvents) subscribe(ctx context.Context, c *Client, uris []string) 
 	return ok, nil
 }
 
-// release uncounts uris and, when send is set (the connection is alive), sends
-// resources/unsubscribe for each no subscription holds any more. Called with subMu held.
+// release uncounts uris and, when send is set and the connection is alive (a session whose
+// GET stream ended still is), sends resources/unsubscribe for each no subscription holds
+// any more. Called with subMu held.
 func (e *legacyEvents) release(c *Client, uris []string, send bool) {
 	for _, u := range uris {
 		e.mu.Lock()
@@ -263,8 +264,9 @@ func (e *legacyEvents) release(c *Client, uris []string, send bool) {
 		if last {
 			delete(e.uris, u)
 		}
+		alive := e.ended == nil && !c.closed.Load()
 		e.mu.Unlock()
-		if last && send && !c.closed.Load() {
+		if last && send && alive {
 			// Best effort, bounded by RequestTimeout: the subscription is over either way.
 			members := decode.AppendString([]byte(`"uri":`), u, false)
 			if _, err := c.request(context.Background(), "resources/unsubscribe", members, nil, nil); err != nil {
