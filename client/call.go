@@ -169,7 +169,7 @@ func (c *Client) onMessage(ctx context.Context, msg []byte, progress int64, o *c
 					o.progressed()
 				}
 				if err := json.Unmarshal(m.Params().Raw(), &p); err == nil {
-					o.progress(p)
+					c.callProgress(o.progress, p)
 				}
 			}
 		}
@@ -208,7 +208,7 @@ func (c *Client) answer(ctx context.Context, method string, params []byte) ([]by
 	if h == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNoHandler, method)
 	}
-	res, err := h(ctx, json.RawMessage(params))
+	res, err := callHandler(h, ctx, method, params)
 	if err != nil {
 		return nil, err
 	}

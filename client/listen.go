@@ -16,10 +16,11 @@ type ListenFilter struct {
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
-	// LogMessages asks for the notifications/message an initialize-era server sends outside
-	// any request (stdio, a session's GET stream). It is not sent: a modern server never puts
-	// log messages on a listen stream (2026-07-28 §5), so there Acknowledged never has it.
-	// Config.OnLog receives every log message whatever the filters.
+	// LogMessages asks, on an initialize-era connection whose server declares logging, for
+	// the notifications/message it receives: outside any request (stdio, a session's GET
+	// stream) and, since stdio cannot tell them apart, those of calls too. It is not sent: a
+	// modern server never puts log messages on a listen stream (2026-07-28 §5), so there
+	// Acknowledged never has it. Config.OnLog receives every log message whatever the filters.
 	LogMessages bool `json:"-"`
 }
 
