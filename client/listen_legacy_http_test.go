@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -128,4 +129,27 @@ func TestListenLegacyHTTPStreamEnds(t *testing.T) {
 	end, err = waitDone(t, s)
 	assert.Equal(t, EndRemote, end)
 	assert.ErrorContains(t, err, "the legacy event stream ended")
+}
+
+// A sessionful server that never answers the GET cannot hold Listen: the stream's head is
+// bounded by RequestTimeout like any request's.
+func TestListenLegacyHTTPGetUnanswered(t *testing.T) {
+	var f *fakeServer
+	f = newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		if strings.HasPrefix(string(r.head), "GET ") {
+			<-f.done // never answers
+			return false
+		}
+		if id := idOf(r.body); id != "" {
+			jsonResp(w, `{"jsonrpc":"2.0","id":`+id+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"s","version":"1"}}}`,
+				"Mcp-Session-Id: sess-1")
+			return true
+		}
+		w.WriteString("HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n")
+		return true
+	})
+	c := connect(t, f.url(), Config{Era: EraLegacy, RequestTimeout: 200 * time.Millisecond})
+	_, err := c.Listen(context.Background(), ListenFilter{ToolsListChanged: true})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorContains(t, err, "opening the legacy event stream")
 }
