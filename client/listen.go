@@ -48,8 +48,9 @@ func (e End) String() string {
 	return [...]string{"open", "local", "graceful", "remote"}[e]
 }
 
-// Subscription is an open subscriptions/listen stream (2026-07-28). Read its notifications
-// from C; when the subscription ends, C is closed and End tells how.
+// Subscription is an open subscriptions/listen stream (2026-07-28), or on an initialize-era
+// connection the notifications the server sends unasked that its filter selects. Read its
+// notifications from C; when the subscription ends, C is closed and End tells how.
 type Subscription struct {
 	// C delivers the notifications, in order. A reader slower than the server loses the
 	// newest ones once ListenBuffer are waiting (counted by Dropped).
