@@ -94,7 +94,8 @@ type Config struct {
 	// eras: during a call or outside any (stdio, a legacy session's GET stream). It runs on a
 	// goroutine of its own, one message at a time, in order; LogBuffer (default 64) messages
 	// wait for it, newer ones are dropped and counted (Client.LogsDropped). A panic in it is
-	// logged and the next message delivered. When set, modern requests ask for LogLevel.
+	// logged and the next message delivered. Client.Close waits for a running OnLog to
+	// return and drops the messages still waiting. When set, modern requests ask for LogLevel.
 	OnLog     func(LogMessage)
 	LogBuffer int
 	// LogLevel is the lowest level a modern request asks the server to log at
