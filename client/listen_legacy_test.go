@@ -323,3 +323,10 @@ func TestListenLegacyStatelessHTTP(t *testing.T) {
 	assert.Equal(t, 405, he.Status)
 	assert.NoError(t, ctx.Err(), "it failed, it did not wait")
 }
+
+// LogMessages is the client's own: a modern listen request never carries it.
+func TestListenFilterLogMessagesNotSent(t *testing.T) {
+	b, err := json.Marshal(ListenFilter{ToolsListChanged: true, LogMessages: true})
+	require.NoError(t, err)
+	assert.Equal(t, `{"toolsListChanged":true}`, string(b))
+}
