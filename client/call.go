@@ -24,6 +24,8 @@ type CallOption func(*callOpts)
 
 type callOpts struct {
 	progress func(Progress)
+	// progressed restarts the call's timeout (Config.ResetTimeoutOnProgress); nil otherwise.
+	progressed func()
 }
 
 // WithProgress asks the server for progress on this call and calls fn for each update, in
@@ -84,7 +86,7 @@ func (c *Client) send(ctx context.Context, method string, members []byte, hdr *h
 	return res, err
 }
 
-func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) ([]byte, error) {
+func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) (_ []byte, err error) {
 	id := c.nextID.Add(1)
 	bp := bufPool.Get().(*[]byte)
 	var progress int64
@@ -94,6 +96,14 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 	req := appendRequest((*bp)[:0], id, method, members, c.meta(), progress)
 	if hdr == nil {
 		hdr = &headers{}
+	}
+	if progress > 0 && c.cfg.ResetTimeoutOnProgress {
+		var pt *progressTimer
+		ctx, pt = newProgressTimer(ctx, c.cfg.RequestTimeout)
+		defer pt.stop()
+		o.progressed = pt.reset
+		hdr.timeout = c.cfg.MaxTotalTimeout
+		defer func() { err = pt.err(ctx, err) }()
 	}
 	hdr.version = c.currentVersion()
 	if c.modern {
@@ -147,12 +157,19 @@ func (c *Client) onMessage(ctx context.Context, msg []byte, progress int64, o *c
 	method := string(m.Method().Text())
 	switch m.Kind() {
 	case decode.KindNotification:
-		if method == "notifications/progress" && o != nil && o.progress != nil {
+		if method != "notifications/progress" {
+			c.notified(method, m.Params().Raw())
+			return nil, nil
+		}
+		if o != nil && o.progress != nil {
 			tok := decode.Lookup(m.Params().Raw(), "progressToken")
 			if tok.Type() == decode.TypeInteger && string(tok.Raw()) == strconv.FormatInt(progress, 10) {
 				var p Progress
+				if o.progressed != nil {
+					o.progressed()
+				}
 				if err := json.Unmarshal(m.Params().Raw(), &p); err == nil {
-					o.progress(p)
+					c.callProgress(o.progress, p)
 				}
 			}
 		}
@@ -191,7 +208,7 @@ func (c *Client) answer(ctx context.Context, method string, params []byte) ([]by
 	if h == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNoHandler, method)
 	}
-	res, err := h(ctx, json.RawMessage(params))
+	res, err := callHandler(h, ctx, method, params)
 	if err != nil {
 		return nil, err
 	}

@@ -32,8 +32,11 @@ type Client struct {
 	tools toolHeaders
 	disc  discoverCache
 
-	// stopStream ends the legacy standalone stream, when one runs.
-	stopStream func()
+	// logs runs Config.OnLog (nil without one).
+	logs *logQueue
+	// events routes the unsolicited notifications of an initialize-era connection to its
+	// subscriptions and keeps the legacy HTTP GET stream (listen_legacy*.go).
+	events legacyEvents
 
 	closeOnce sync.Once
 	closed    atomic.Bool
@@ -84,9 +87,19 @@ func newClient(ctx context.Context, t transport, cfg Config) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{cfg: cfg, t: t, dec: dec, modern: cfg.Era != EraLegacy, caps: capabilities(&cfg)}
+	if cfg.OnLog != nil {
+		c.logs = newLogQueue(cfg.OnLog, cfg.LogBuffer, func(r any) {
+			cfg.Logger.Error("client: Config.OnLog panicked", "panic", r)
+		})
+	}
+	c.events.init()
+	if st, ok := t.(*stdioTransport); ok {
+		st.conn.setUnasked(c.unsolicited)
+	}
 	c.setVersion(modernVersion)
 	if err := c.negotiate(ctx); err != nil {
 		_ = t.close()
+		c.logs.close()
 		return nil, err
 	}
 	return c, nil
@@ -98,10 +111,10 @@ func (c *Client) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
-		if c.stopStream != nil {
-			c.stopStream()
-		}
+		c.events.closeAll(ErrClosed)
+		c.events.stopStream()
 		err = c.t.close()
+		c.logs.close()
 	})
 	return err
 }
@@ -133,6 +146,10 @@ func (c *Client) setVersion(v string) {
 		meta = append(meta, c.caps...)
 		meta = append(meta, `,"io.modelcontextprotocol/clientInfo":`...)
 		meta = append(meta, c.clientInfo()...)
+		if c.cfg.OnLog != nil {
+			meta = append(meta, `,"io.modelcontextprotocol/logLevel":`...)
+			meta = decode.AppendString(meta, c.cfg.LogLevel, false)
+		}
 	}
 	c.metaPrefix.Store(&meta)
 }

@@ -19,6 +19,9 @@ const (
 	DefaultMaxPages         = 1000
 	DefaultMaxInputRounds   = 10
 	DefaultListenBuffer     = 64
+	DefaultLogBuffer        = 64
+	DefaultLogLevel         = "info"
+	DefaultMaxTotalTimeout  = 10 * time.Minute
 )
 
 // Era selects the protocol revision family a [Client] speaks.
@@ -65,6 +68,16 @@ type Config struct {
 	// RequestTimeout bounds one request, from waiting for a connection to the end of its
 	// response (default 30 s). A context deadline that comes sooner wins.
 	RequestTimeout time.Duration
+	// ResetTimeoutOnProgress restarts RequestTimeout at each progress notification of a call
+	// made WithProgress (the call that asks the server for progress), as the TypeScript
+	// client's resetTimeoutOnProgress does; MaxTotalTimeout still bounds the call. Off by
+	// default, as there: RequestTimeout stays a hard bound unless a caller opts in, so a
+	// server that reports progress forever cannot hold a caller that did not ask for it.
+	ResetTimeoutOnProgress bool
+	// MaxTotalTimeout bounds a call whose timeout restarts on progress, however much progress
+	// it reports (default 10 min): an error wrapping context.DeadlineExceeded. A call never
+	// waits longer than this, even when RequestTimeout is longer.
+	MaxTotalTimeout time.Duration
 	// MaxResponseBytes bounds one response body or one event-stream message, checked while
 	// reading (default 16 MiB): ErrResponseTooLarge.
 	MaxResponseBytes int
@@ -76,6 +89,19 @@ type Config struct {
 	// ListenBuffer is how many notifications a Subscription holds for its reader (default 64);
 	// when full, newer notifications are dropped and counted (Subscription.Dropped).
 	ListenBuffer int
+
+	// OnLog receives the notifications/message the server sends, on any stream and in both
+	// eras: during a call or outside any (stdio, a legacy session's GET stream). It runs on a
+	// goroutine of its own, one message at a time, in order; LogBuffer (default 64) messages
+	// wait for it, newer ones are dropped and counted (Client.LogsDropped). A panic in it is
+	// logged and the next message delivered. Client.Close waits for a running OnLog to
+	// return and drops the messages still waiting. When set, modern requests ask for LogLevel.
+	OnLog     func(LogMessage)
+	LogBuffer int
+	// LogLevel is the lowest level a modern request asks the server to log at
+	// (io.modelcontextprotocol/logLevel; default "info"), sent only when OnLog is set. An
+	// initialize-era server logs at its own level.
+	LogLevel string
 
 	// Era selects modern (default), auto or legacy.
 	Era Era
@@ -118,6 +144,7 @@ func (c Config) withDefaults() (Config, error) {
 		{"MaxPages", &c.MaxPages, DefaultMaxPages},
 		{"MaxInputRounds", &c.MaxInputRounds, DefaultMaxInputRounds},
 		{"ListenBuffer", &c.ListenBuffer, DefaultListenBuffer},
+		{"LogBuffer", &c.LogBuffer, DefaultLogBuffer},
 	}
 	for _, f := range ints {
 		if *f.v < 0 {
@@ -134,6 +161,7 @@ func (c Config) withDefaults() (Config, error) {
 	}{
 		{"PoolIdleTimeout", &c.PoolIdleTimeout, DefaultPoolIdleTimeout},
 		{"RequestTimeout", &c.RequestTimeout, DefaultRequestTimeout},
+		{"MaxTotalTimeout", &c.MaxTotalTimeout, DefaultMaxTotalTimeout},
 	}
 	for _, f := range durs {
 		if *f.v < 0 {
@@ -146,6 +174,12 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Era > EraLegacy {
 		return c, fmt.Errorf("client: unknown Era %d", c.Era)
 	}
+	if c.LogLevel == "" {
+		c.LogLevel = DefaultLogLevel
+	}
+	if !logLevels[c.LogLevel] {
+		return c, fmt.Errorf("client: LogLevel %q is not a level (debug … emergency)", c.LogLevel)
+	}
 	if c.ClientName == "" {
 		c.ClientName = "fastmcp-client"
 	}
@@ -157,3 +191,7 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	return c, nil
 }
+
+// logLevels are the syslog levels of notifications/message.
+var logLevels = map[string]bool{"debug": true, "info": true, "notice": true, "warning": true,
+	"error": true, "critical": true, "alert": true, "emergency": true}

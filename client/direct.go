@@ -40,10 +40,14 @@ type directTransport struct {
 	timeout time.Duration // Config.RequestTimeout
 }
 
-func (d directTransport) roundTrip(ctx context.Context, req []byte, _ *headers, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
-	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > d.timeout {
+func (d directTransport) roundTrip(ctx context.Context, req []byte, hdr *headers, onMessage func([]byte) ([]byte, error)) ([]byte, error) {
+	timeout := d.timeout
+	if hdr != nil && hdr.timeout > 0 {
+		timeout = hdr.timeout
+	}
+	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > timeout {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d.timeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	resp := d.srv.Dispatch(ctx, req, directSink{onMessage})

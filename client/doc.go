@@ -20,6 +20,44 @@
 // answered by a separate POST. Cancelling a call's context cancels it on the server: by
 // closing its connection (modern HTTP) or with notifications/cancelled (legacy).
 //
+// # Subscriptions
+//
+// [Client.Listen] opens a [Subscription]. On a modern connection it is a subscriptions/listen
+// request. On an initialize-era connection there is none: the subscription takes what the
+// server sends unasked, of the kinds its filter asks for and the server's initialize
+// capabilities announce (tools, prompts and resources listChanged; logging for
+// ListenFilter.LogMessages), and the filter's URIs are subscribed with resources/subscribe
+// when the server declares resources.subscribe (once each, however many subscriptions list
+// them; resources/unsubscribe when the last one ends, if the connection is still up). A URI
+// the server refuses is left out of Acknowledged. Where the unsolicited notifications come
+// from depends on the transport:
+//
+//   - stdio: the server's output, which carries them whenever it likes.
+//   - HTTP, a sessionful server (it issued Mcp-Session-Id): the session's GET event stream,
+//     opened after initialize and shared by every subscription; Listen opens a new one if
+//     the server ended it.
+//   - HTTP, a server whose GET is refused (405, as a stateless one such as fastmcp's
+//     streamable answers): nothing can arrive outside a request, not even resources/updated
+//     for a subscribed URI, so Listen fails at once with [ErrNoEventStream].
+//
+// A subscription ends as a modern one does: EndLocal on Close or when its context ends;
+// EndGraceful when the server ends it (modern: the listen response; legacy HTTP: the GET
+// stream ending at an event boundary); EndRemote with the error otherwise (the stream broke,
+// the stdio server exited: ErrServerExited, or the Client was closed: ErrClosed).
+//
+// # Log messages
+//
+// Config.OnLog receives every notifications/message, from a call's stream or outside any,
+// in both eras and over every transport (a modern request then carries logLevel, at
+// Config.LogLevel). It runs on a goroutine of its own so a slow hook never holds the reader.
+//
+// # Progress and timeouts
+//
+// [WithProgress] asks for a call's progress. RequestTimeout bounds the call whatever the
+// progress, unless Config.ResetTimeoutOnProgress is set (off by default, as the TypeScript
+// client's resetTimeoutOnProgress): then each progress notification restarts RequestTimeout,
+// and Config.MaxTotalTimeout bounds the whole call.
+//
 // # Limits
 //
 // Each has a default and an error to test with errors.Is:
@@ -30,11 +68,15 @@
 //     PoolMaxRequests (100): the connection is closed and counted in [PoolStats].Retired.
 //   - RequestTimeout (30 s) per request, from waiting for a connection to the response's end:
 //     an error wrapping context.DeadlineExceeded.
+//   - MaxTotalTimeout (10 min) per call whose timeout restarts on progress
+//     (ResetTimeoutOnProgress): an error wrapping context.DeadlineExceeded.
 //   - MaxResponseBytes (16 MiB) per body or event, checked while reading: ErrResponseTooLarge.
 //   - MaxPages (1,000) per List call: ErrTooManyPages; a repeated cursor: ErrRepeatedCursor.
 //   - MaxInputRounds (10) per call: ErrTooManyRounds.
 //   - ListenBuffer (64) notifications waiting per Subscription; newer ones are dropped and
-//     counted (Subscription.Dropped).
+//     counted (Subscription.Dropped), in both eras.
+//   - LogBuffer (64) log messages waiting for Config.OnLog; newer ones are dropped and
+//     counted (Client.LogsDropped).
 //   - 5 resumptions (GET with Last-Event-ID) of a legacy call's event stream that ends
 //     before its response: ErrTooManyResumes.
 //

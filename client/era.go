@@ -79,28 +79,24 @@ func (c *Client) initialize(ctx context.Context) error {
 	if err := c.t.notify(ctx, appendNotification(nil, "notifications/initialized", nil), &headers{version: v}); err != nil {
 		return err
 	}
-	c.startServerStream(v)
+	c.startServerStream()
 	return nil
 }
 
 // startServerStream opens the standalone GET stream of a sessionful legacy HTTP connection,
-// where a server sends the requests it makes outside any call of ours; the configured
-// handlers answer them by POST. It runs until Close.
-func (c *Client) startServerStream(version string) {
+// where a server sends the requests it makes outside any call of ours (the configured
+// handlers answer them by POST) and its unsolicited notifications. It runs until Close or
+// until the server ends it; a later Listen opens another.
+func (c *Client) startServerStream() {
 	h, ok := c.t.(*httpTransport)
 	if !ok || !h.sessionful() {
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	c.stopStream = func() { cancel(); <-done }
-	go func() {
-		defer close(done)
-		err := h.serverStream(ctx, version, func(msg []byte) ([]byte, error) { return c.onMessage(ctx, msg, 0, nil) })
-		if err != nil && ctx.Err() == nil {
-			c.cfg.Logger.Debug("client: the legacy server stream ended", "err", err)
-		}
-	}()
+	c.events.mu.Lock()
+	if c.events.stream == nil && c.events.ended == nil {
+		c.events.startStream(c, h)
+	}
+	c.events.mu.Unlock()
 }
 
 // sendInit sends initialize with no version header.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -17,6 +16,12 @@ type ListenFilter struct {
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	// LogMessages asks, on an initialize-era connection whose server declares logging, for
+	// the notifications/message it receives: outside any request (stdio, a session's GET
+	// stream) and, since stdio cannot tell them apart, those of calls too. It is not sent: a
+	// modern server never puts log messages on a listen stream (2026-07-28 §5), so there
+	// Acknowledged never has it. Config.OnLog receives every log message whatever the filters.
+	LogMessages bool `json:"-"`
 }
 
 // Notification is one notification a subscription delivered.
@@ -43,8 +48,9 @@ func (e End) String() string {
 	return [...]string{"open", "local", "graceful", "remote"}[e]
 }
 
-// Subscription is an open subscriptions/listen stream (2026-07-28). Read its notifications
-// from C; when the subscription ends, C is closed and End tells how.
+// Subscription is an open subscriptions/listen stream (2026-07-28), or on an initialize-era
+// connection the notifications the server sends unasked that its filter selects. Read its
+// notifications from C; when the subscription ends, C is closed and End tells how.
 type Subscription struct {
 	// C delivers the notifications, in order. A reader slower than the server loses the
 	// newest ones once ListenBuffer are waiting (counted by Dropped).
@@ -58,21 +64,32 @@ type Subscription struct {
 	dropped atomic.Int64
 	local   atomic.Bool
 
+	// remote closes when the connection ends an initialize-era subscription, remoteEnd and
+	// remoteErr saying how (set with the client's events lock held).
+	remote    chan struct{}
+	remoteEnd End
+	remoteErr error
+
 	mu  sync.Mutex
 	end End
 	err error
 }
 
 // Listen opens a subscription and returns once the server acknowledges it. It lives until
-// Close, until ctx ends, or until the server ends it. Modern connections only: on an
-// initialize-era connection it returns ErrNotImplemented (the legacy GET stream and
-// resources/subscribe are not built).
+// Close, until ctx ends, or until the server ends it.
+//
+// On an initialize-era connection there is no listen request: the subscription takes the
+// notifications the server sends unasked (over stdio, or on a session's GET stream over
+// HTTP) of the kinds its initialize capabilities announce, and subscribes the filter's URIs
+// with resources/subscribe when they include resources.subscribe (unsubscribed when the
+// last subscription listing a URI ends). Acknowledged says what that gives. Over HTTP a
+// server whose GET is refused (a stateless one) has nothing to deliver: ErrNoEventStream.
 func (c *Client) Listen(ctx context.Context, f ListenFilter) (*Subscription, error) {
-	if !c.modern {
-		return nil, fmt.Errorf("%w: Listen on an initialize-era connection", ErrNotImplemented)
-	}
 	if c.closed.Load() {
 		return nil, ErrClosed
+	}
+	if !c.modern {
+		return c.listenLegacy(ctx, f)
 	}
 	filter, err := json.Marshal(f)
 	if err != nil {

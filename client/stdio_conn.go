@@ -53,7 +53,7 @@ type stdioConn struct {
 	done     chan struct{} // closed when the reader ends
 	sem      chan struct{} // server-to-client request handlers running
 	handlers sync.WaitGroup
-	unasked  messageFunc // notifications no pending call owns; may be nil
+	unasked  atomic.Pointer[messageFunc] // notifications no pending call owns; may be nil
 
 	// exitReason, if set, describes why the server's output ended (its exit status, the
 	// end of its standard error). The reader calls it once, as the output ends.
@@ -99,10 +99,14 @@ func newStdioConn(in io.Reader, out io.Writer, maxLine, maxServerRequests int, t
 	return c, nil
 }
 
+// setUnasked routes the notifications no pending call owns (list_changed, log messages) to
+// fn, which runs on the reader and must not block.
+func (c *stdioConn) setUnasked(fn messageFunc) { c.unasked.Store(&fn) }
+
 // call writes req (one JSON-RPC request whose id literal is id) and waits for its response,
-// or until ctx ends (its cause is returned) or the request timeout passes (an error wrapping
+// or until ctx ends (its cause is returned) or timeout passes (an error wrapping
 // context.DeadlineExceeded); a response arriving later is dropped.
-func (c *stdioConn) call(ctx context.Context, id, req []byte, longLived bool, onMessage messageFunc) ([]byte, error) {
+func (c *stdioConn) call(ctx context.Context, id, req []byte, longLived bool, timeout time.Duration, onMessage messageFunc) ([]byte, error) {
 	pc := &stdioCall{id: string(id), longLived: longLived, result: make(chan stdioResult, 1), onMessage: onMessage}
 	c.mu.Lock()
 	if c.err != nil {
@@ -120,12 +124,12 @@ func (c *stdioConn) call(ctx context.Context, id, req []byte, longLived bool, on
 	// The timeout covers waiting for room in the write queue too: a server that reads
 	// nothing cannot hold a caller past it.
 	var expired <-chan time.Time
-	if d, ok := ctx.Deadline(); !ok || time.Until(d) > c.timeout {
-		t := time.NewTimer(c.timeout)
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) > timeout {
+		t := time.NewTimer(timeout)
 		defer t.Stop()
 		expired = t.C
 	}
-	if err := c.queueLine(ctx, req, expired); err != nil {
+	if err := c.queueLine(ctx, req, expired, timeout); err != nil {
 		c.forget(pc)
 		return nil, err
 	}
@@ -145,7 +149,7 @@ func (c *stdioConn) call(ctx context.Context, id, req []byte, longLived bool, on
 				continue
 			}
 			c.forget(pc)
-			return nil, c.timedOut()
+			return nil, timedOut(timeout)
 		}
 	}
 }
@@ -155,8 +159,8 @@ func appendCancelled(id []byte) []byte {
 	return append(b, `}}`...)
 }
 
-func (c *stdioConn) timedOut() error {
-	return fmt.Errorf("client: stdio request timed out after %v: %w", c.timeout, context.DeadlineExceeded)
+func timedOut(timeout time.Duration) error {
+	return fmt.Errorf("client: stdio request timed out after %v: %w", timeout, context.DeadlineExceeded)
 }
 
 // forget removes pc from the pending calls; it reports whether pc was still there.
@@ -200,11 +204,11 @@ const writeQueue = 64
 // writeLine queues msg and its newline for the writer, waiting for room at most until ctx
 // ends. It fails once the writer failed or the connection shut down.
 func (c *stdioConn) writeLine(ctx context.Context, msg []byte) error {
-	return c.queueLine(ctx, msg, nil)
+	return c.queueLine(ctx, msg, nil, 0)
 }
 
-// queueLine is writeLine that also gives up when expired fires (the request timeout).
-func (c *stdioConn) queueLine(ctx context.Context, msg []byte, expired <-chan time.Time) error {
+// queueLine is writeLine that also gives up when expired fires (the request's timeout).
+func (c *stdioConn) queueLine(ctx context.Context, msg []byte, expired <-chan time.Time, timeout time.Duration) error {
 	line := make([]byte, 0, len(msg)+1)
 	line = append(append(line, msg...), '\n')
 	select {
@@ -215,7 +219,7 @@ func (c *stdioConn) queueLine(ctx context.Context, msg []byte, expired <-chan ti
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	case <-expired:
-		return c.timedOut()
+		return timedOut(timeout)
 	}
 }
 

@@ -88,8 +88,8 @@ func (c *stdioConn) notification(m *decode.Message, line []byte) {
 		}
 		c.mu.Unlock()
 	}
-	if to == nil {
-		to = c.unasked
+	if p := c.unasked.Load(); to == nil && p != nil {
+		to = *p
 	}
 	if to == nil {
 		return

@@ -1,6 +1,9 @@
 package client
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // transport carries JSON-RPC messages to one server. The client core owns the protocol (ids,
 // _meta, eras, MRTR, paging); a transport only moves bytes and routes what the server sends
@@ -59,6 +62,10 @@ type headers struct {
 	// resumed with GET and Last-Event-ID (SEP-1699); lastEventID is that header.
 	resumable   bool
 	lastEventID string
+	// timeout, when set, bounds the request instead of Config.RequestTimeout: the
+	// MaxTotalTimeout of a call whose timeout restarts on progress (the core keeps the
+	// restarting RequestTimeout itself).
+	timeout time.Duration
 	// params are the Mcp-Param-* headers of a tool's x-mcp-header arguments, in order.
 	params []paramHeader
 }

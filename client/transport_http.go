@@ -63,8 +63,12 @@ func (t *httpTransport) close() error {
 	return nil
 }
 
-func (t *httpTransport) deadline(ctx context.Context) time.Time {
-	d := time.Now().Add(t.timeout)
+func (t *httpTransport) deadline(ctx context.Context, hdr *headers) time.Time {
+	timeout := t.timeout
+	if hdr != nil && hdr.timeout > 0 {
+		timeout = hdr.timeout
+	}
+	d := time.Now().Add(timeout)
 	if cd, ok := ctx.Deadline(); ok && cd.Before(d) {
 		return cd
 	}
@@ -73,7 +77,7 @@ func (t *httpTransport) deadline(ctx context.Context) time.Time {
 
 // exchange sends msg and reads the response head; the caller then owns pc's body.
 func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) (*pconn, time.Time, func() bool, error) {
-	deadline := t.deadline(ctx)
+	deadline := t.deadline(ctx, hdr)
 	for attempt := 0; ; attempt++ {
 		pc, stop, err := t.try(ctx, deadline, msg, hdr)
 		if errors.Is(err, errStale) && attempt == 0 {
@@ -329,9 +333,10 @@ func (t *httpTransport) notify(ctx context.Context, msg []byte, hdr *headers) er
 func (t *httpTransport) sessionful() bool { return t.session.Load() != nil }
 
 // serverStream runs a legacy session's standalone GET stream until ctx ends or the server
-// ends or refuses it (405: the server has none): each server request on it goes to
-// onMessage, whose answer is posted. It holds no pool slot while it runs.
-func (t *httpTransport) serverStream(ctx context.Context, version string, onMessage func([]byte) ([]byte, error)) error {
+// ends or refuses it (405: the server has none): opened is called once the server accepted
+// it; each message on it goes to onMessage, whose answer (to a request) is posted. It holds
+// no pool slot while it runs. A stream the server ends at an event boundary returns nil.
+func (t *httpTransport) serverStream(ctx context.Context, version string, opened func(), onMessage func([]byte) ([]byte, error)) error {
 	hdr := &headers{version: version}
 	pc, _, stop, err := t.exchange(ctx, nil, hdr)
 	if err != nil {
@@ -346,6 +351,7 @@ func (t *httpTransport) serverStream(ctx context.Context, version string, onMess
 	t.pool.release(nil, false)
 	defer t.pool.retire(pc)
 	_ = pc.nc.SetDeadline(time.Time{})
+	opened()
 	var body io.Reader = pc.br
 	if pc.hdr.ContentLength() == -1 {
 		body = &chunkedReader{br: pc.br}
@@ -356,6 +362,9 @@ func (t *httpTransport) serverStream(ctx context.Context, version string, onMess
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if err == io.EOF {
+				return nil
 			}
 			return err
 		}

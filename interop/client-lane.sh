@@ -4,7 +4,9 @@
 #   1. fastmcp-bench call (the client package) against the official TypeScript v2 server
 #      (servers/ts-v2.mjs) and the SDK 1.32.2 server (servers/sdk-1.mjs) over HTTP: era auto,
 #      pinned legacy (with progress) and pinned modern (refused by the legacy-only SDK 1), then
-#      each spawned over stdio (--command) in eras auto and legacy;
+#      each spawned over stdio (--command) in eras auto and legacy; then the client package's
+#      legacy Listen test against the SDK 1.32.2 in its sessionful mode
+#      (fixtures/sdk1_sessionful.mjs);
 #   2. the conformance suite's client mode with `fastmcp-bench conformance-client` as the
 #      client under test, one run per non-auth scenario scored by --requirements 2026-07-28
 #      and 2025-11-25 (the auth/* scenarios need an OAuth client, later work).
@@ -114,6 +116,16 @@ if [ $# -eq 0 ]; then
         "$BIN" call --era "$era" --command "node $T/servers/$s.mjs stdio" echo text=héllo
     done
   done
+  # Legacy Listen against a sessionful server of another project (sdk-1.mjs is stateless):
+  # the SDK 1.32.2 in its sessionful mode, the session's GET stream, resources/subscribe.
+  cp fixtures/sdk1_sessionful.mjs "$T/servers/"
+  timeout --kill-after=10 300 "$GO" test -c -o "$T/bin/client.test" ./client
+  if start_node sdk-1-sessionful sdk1_sessionful.mjs; then
+    expect "sdk-1 sessionful http: legacy Listen" '--- PASS: TestInteropSessionfulListen' \
+      env FASTMCP_SDK1_SESSIONFUL_URL="$URL" "$T/bin/client.test" -test.run '^TestInteropSessionfulListen$' -test.v
+  else
+    fail "sdk-1 sessionful http: server did not start"
+  fi
 fi
 
 # ---- 2. the suite's client mode --------------------------------------------------------------
