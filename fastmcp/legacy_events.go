@@ -62,9 +62,26 @@ func (ev *LegacyEvents) subscribed(uri string) bool {
 // one, and updates past [Config.SubscriptionBuffer] URIs are dropped with a logged warning.
 // It returns ctx's error, or the sink's when a write fails.
 func (s *Server) ServeLegacyEvents(ctx context.Context, ev *LegacyEvents, sink Sink) error {
+	return s.SubscribeLegacyEvents(ev)(ctx, sink)
+}
+
+// SubscribeLegacyEvents is [Server.ServeLegacyEvents] in two steps: it subscribes at once,
+// and the function it returns serves what was published from then on, until its ctx ends.
+// A transport subscribes before the client can see the initialize result and serves on a
+// goroutine of its own, so no change published after that result is lost. The function
+// must be called exactly once: until it returns, the subscription holds its queue.
+func (s *Server) SubscribeLegacyEvents(ev *LegacyEvents) func(ctx context.Context, sink Sink) error {
 	f := &legacyFeed{wake: make(chan struct{}, 1), max: s.cfg.SubscriptionBuffer, ev: ev}
 	cancel := s.hub.Subscribe(f.push)
-	defer cancel()
+	return func(ctx context.Context, sink Sink) error {
+		defer cancel()
+		return s.serveLegacyFeed(ctx, f, sink)
+	}
+}
+
+// serveLegacyFeed writes f's queued changes to sink until ctx ends or a write fails.
+func (s *Server) serveLegacyFeed(ctx context.Context, f *legacyFeed, sink Sink) error {
+	ev := f.ev
 	var msg []byte
 	var spare []string
 	for {

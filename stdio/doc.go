@@ -40,7 +40,7 @@
 // While an initialize-era state lives, one goroutine writes the notifications its client
 // gets unasked: notifications/tools/list_changed, prompts/list_changed,
 // resources/list_changed when the catalog changes, and notifications/resources/updated for
-// the URIs it subscribed to (see [fastmcp.Server.ServeLegacyEvents]). It ends when a later
+// the URIs it subscribed to (see [fastmcp.Server.SubscribeLegacyEvents]). It ends when a later
 // initialize replaces the state, when the input ends, and when serving stops.
 //
 // # Server-to-client requests

@@ -88,20 +88,22 @@ func (c *conn) adoptLocked(j *job, next *fastmcp.LegacyClient) {
 		ctx, cancel := context.WithCancel(c.ctx)
 		st.evCancel = cancel
 		c.events.Add(1)
-		go c.serveEvents(ctx, st.client.Events)
+		// Subscribed before the initialize result is written (the caller writes it next, under
+		// c.mu): a change published once the client has read it reaches it.
+		go c.serveEvents(ctx, c.h.SubscribeLegacyEvents(st.client.Events))
 	}
 }
 
 // serveEvents writes the list_changed and resources/updated notifications of one
 // initialize-era state until a later initialize replaces it or the connection ends.
-func (c *conn) serveEvents(ctx context.Context, ev *fastmcp.LegacyEvents) {
+func (c *conn) serveEvents(ctx context.Context, serve func(context.Context, fastmcp.Sink) error) {
 	defer c.events.Done()
 	defer func() {
 		if v := recover(); v != nil {
 			c.set.log.Error("stdio: initialize-era notifications panicked", "panic", v, "stack", string(debug.Stack()))
 		}
 	}()
-	err := c.h.ServeLegacyEvents(ctx, ev, eventSink{c})
+	err := serve(ctx, eventSink{c})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, errOutputClosed) {
 		c.set.log.Warn("stdio: initialize-era notifications stopped", "err", err)
 	}

@@ -230,3 +230,15 @@ func testLegacyE2EEvents(t *testing.T) {
 	c.expect("2025-11-25", "EmptyResult", `{"jsonrpc":"2.0","id":2,"result":{}}`)
 	closeClean(t, c)
 }
+
+// A change published right after the client read the initialize result reaches it: the
+// connection subscribes before it writes that result, not on its events goroutine later.
+func TestLegacyE2EEventRightAfterInitialize(t *testing.T) {
+	s, _ := newLegacyServer(t)
+	c := legacyE2E(t, s, Config{}, "2025-11-25", `{}`)
+	fastmcp.AddTool(s, fastmcp.Tool{Name: "late"}, func(context.Context, *fastmcp.Request, struct{}) (fastmcp.ToolResult, error) {
+		return fastmcp.ToolResult{}, nil
+	})
+	c.expect("2025-11-25", "ToolListChangedNotification", `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	closeClean(t, c)
+}

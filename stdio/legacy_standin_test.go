@@ -12,7 +12,7 @@ import (
 )
 
 // legacyCore stands in for the protocol core's initialize-era dialects with the contract of
-// fastmcp.Server.HandleLegacy, Answer and ServeLegacyEvents, so the transport's part (state,
+// fastmcp.Server.HandleLegacy, Answer and SubscribeLegacyEvents, so the transport's part (state,
 // classification, the server-to-client round trip, events) is tested on its own. Modern
 // requests and Classify go to the real server.
 //
@@ -22,20 +22,20 @@ import (
 //   - tools/call "ask" sends elicitation/create with a minted id through the Requester and
 //     answers with the client's result; when its context ends it withdraws the request
 //     with notifications/cancelled and answers nothing;
-//   - ServeLegacyEvents writes the lines sent on events.
+//   - SubscribeLegacyEvents' function writes the lines sent on events.
 type legacyCore struct {
 	*fastmcp.Server
 	initGate    chan struct{} // when not nil, initialize waits for it, after initStarted
 	initStarted chan struct{}
-	evPanic     bool // ServeLegacyEvents panics once started
+	evPanic     bool // its events function panics once started
 
 	mu      sync.Mutex
 	minted  int
 	waiting map[string]chan []byte // the server request's id literal -> the client's result
 
 	asked  chan string // the id literal of each server request, once written
-	events chan string // lines for ServeLegacyEvents to write
-	evRuns chan string // "start" and "end" of each ServeLegacyEvents
+	events chan string // lines for the events function to write
+	evRuns chan string // "start" and "end" of each events function
 }
 
 func newLegacyCore(s *fastmcp.Server) *legacyCore {
@@ -149,7 +149,11 @@ func (h *legacyCore) Answer(m *decode.Message, _ string) bool {
 	return true
 }
 
-func (h *legacyCore) ServeLegacyEvents(ctx context.Context, _ *fastmcp.LegacyEvents, sink fastmcp.Sink) error {
+func (h *legacyCore) SubscribeLegacyEvents(*fastmcp.LegacyEvents) func(context.Context, fastmcp.Sink) error {
+	return h.serveEvents
+}
+
+func (h *legacyCore) serveEvents(ctx context.Context, sink fastmcp.Sink) error {
 	h.evRuns <- "start"
 	defer func() { h.evRuns <- "end" }()
 	if h.evPanic {

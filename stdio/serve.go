@@ -20,7 +20,7 @@ type handler interface {
 	Handle(ctx context.Context, m *decode.Message, sink fastmcp.Sink, dst []byte) fastmcp.Reply
 	HandleLegacy(ctx context.Context, m *decode.Message, c *fastmcp.LegacyClient, sink fastmcp.Sink, dst []byte) fastmcp.Reply
 	Answer(m *decode.Message, principal string) bool
-	ServeLegacyEvents(ctx context.Context, ev *fastmcp.LegacyEvents, sink fastmcp.Sink) error
+	SubscribeLegacyEvents(ev *fastmcp.LegacyEvents) func(ctx context.Context, sink fastmcp.Sink) error
 	LegacyLogLevel() fastmcp.LogLevel
 }
 
