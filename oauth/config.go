@@ -1,0 +1,101 @@
+package oauth
+
+import (
+	"fmt"
+	"log/slog"
+	"slices"
+)
+
+// Defaults of [Config].
+const (
+	// DefaultMaxTokenBytes bounds a bearer token: a longer one is refused with 401
+	// invalid_token without being parsed or verified.
+	DefaultMaxTokenBytes = 16 << 10
+)
+
+// Config configures a [ResourceServer]. Every zero field means its default; New copies it.
+type Config struct {
+	// Resource is the canonical URL of the protected MCP endpoint (RFC 8707 §2), for example
+	// "https://mcp.example.com/mcp": https (http only on a loopback host), lowercase scheme and
+	// host, no query, fragment or trailing slash. It is the metadata's resource, the base of
+	// the metadata URL in challenges, and what the verifier must find in a token's audience.
+	// It is never taken from a request's Host header. Required.
+	Resource string
+	// AuthorizationServers are the issuer identifiers of the authorization servers whose
+	// tokens are accepted, exactly as each publishes it (a trailing slash is significant:
+	// clients compare issuers as strings). At least one.
+	AuthorizationServers []string
+	// ScopesSupported is the metadata's scopes_supported: what a client with no better idea
+	// should ask for. offline_access is refused (2026-07-28: a resource server should not
+	// advertise it).
+	ScopesSupported []string
+	// RequiredScopes are the scopes every request needs: the scope of every 401 challenge, and
+	// a token without them gets 403 insufficient_scope. Empty: any valid token is admitted,
+	// and challenges carry no scope (clients then use ScopesSupported).
+	RequiredScopes []string
+	// Policy, if set, adds to RequiredScopes those of the tool, prompt or resource a
+	// 2026-07-28 request names in its Mcp-Method and Mcp-Name headers, so that a token
+	// lacking them gets its 403 step-up challenge before the body is read; its Implies is
+	// the scope hierarchy of every check here. Install the same policy as the core's
+	// Authorizer ([fastmcp.Config.Authorizer]): it enforces the scopes at the component
+	// boundary whatever the headers said, and filters the lists.
+	Policy *ScopePolicy
+	// Verifier checks the tokens. Required.
+	Verifier Verifier
+
+	// ResourceName and ResourceDocumentation are optional metadata fields (a human-readable
+	// name, a documentation URL).
+	ResourceName, ResourceDocumentation string
+
+	// MaxTokenBytes bounds a bearer token (401 invalid_token past it, before any parsing).
+	// Zero means [DefaultMaxTokenBytes], 16 KiB. Negative values are invalid.
+	MaxTokenBytes int
+
+	// Logger receives refusals at debug level and verifier failures at warn, naming a token
+	// only by [TokenHash]. Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+func (c Config) resolve() (Config, error) {
+	if _, err := canonicalResource(c.Resource); err != nil {
+		return c, err
+	}
+	if len(c.AuthorizationServers) == 0 {
+		return c, fmt.Errorf("%w: AuthorizationServers is empty", ErrInvalidConfig)
+	}
+	for _, as := range c.AuthorizationServers {
+		if err := fetchURL("authorization server", as); err != nil {
+			return c, err
+		}
+	}
+	if c.Verifier == nil {
+		return c, fmt.Errorf("%w: Verifier is nil", ErrInvalidConfig)
+	}
+	if err := checkScopes("ScopesSupported", c.ScopesSupported); err != nil {
+		return c, err
+	}
+	if slices.Contains(c.ScopesSupported, "offline_access") {
+		return c, fmt.Errorf("%w: ScopesSupported must not list offline_access", ErrInvalidConfig)
+	}
+	if err := checkScopes("RequiredScopes", c.RequiredScopes); err != nil {
+		return c, err
+	}
+	if c.Policy != nil {
+		if err := c.Policy.check(); err != nil {
+			return c, err
+		}
+	}
+	switch {
+	case c.MaxTokenBytes < 0:
+		return c, fmt.Errorf("%w: MaxTokenBytes %d is negative", ErrInvalidConfig, c.MaxTokenBytes)
+	case c.MaxTokenBytes == 0:
+		c.MaxTokenBytes = DefaultMaxTokenBytes
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	c.AuthorizationServers = slices.Clone(c.AuthorizationServers)
+	c.ScopesSupported = slices.Clone(c.ScopesSupported)
+	c.RequiredScopes = slices.Clone(c.RequiredScopes)
+	return c, nil
+}

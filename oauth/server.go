@@ -1,0 +1,171 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/streamable"
+)
+
+// ResourceServer makes an MCP endpoint an OAuth 2.1 resource server. Its [ResourceServer.Gate]
+// is a [streamable.RequestGate]: it serves the protected resource metadata and checks the
+// bearer token of every other request, before the body is read. It is safe for concurrent
+// use.
+type ResourceServer struct {
+	cfg         Config
+	metadataURL string
+	// routes are the metadata documents by path: the path-based one, and the root one.
+	routes   map[string]metadataRoute
+	refusals refusals
+	now      func() time.Time
+}
+
+// New checks cfg and builds the resource server.
+func New(cfg Config) (*ResourceServer, error) {
+	cfg, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	u, _ := canonicalResource(cfg.Resource)
+	origin := u.Scheme + "://" + u.Host
+	rs := &ResourceServer{cfg: cfg, routes: map[string]metadataRoute{}, now: time.Now}
+	rs.metadataURL = origin + WellKnownPath + u.EscapedPath()
+	doc := rs.Metadata()
+	path, err := url.PathUnescape(WellKnownPath + u.EscapedPath())
+	if err != nil {
+		return nil, err
+	}
+	if rs.routes[path], err = newMetadataRoute(doc); err != nil {
+		return nil, err
+	}
+	if path != WellKnownPath {
+		// The root document describes the origin (RFC 9728 §3.3: resource is the identifier
+		// the well-known URL was derived from).
+		doc.Resource = origin
+		if rs.routes[WellKnownPath], err = newMetadataRoute(doc); err != nil {
+			return nil, err
+		}
+	}
+	rs.refusals = newRefusals(rs.metadataURL, cfg.RequiredScopes)
+	return rs, nil
+}
+
+// Metadata returns the protected resource metadata of the endpoint (the path-based document).
+func (rs *ResourceServer) Metadata() ProtectedResourceMetadata {
+	return ProtectedResourceMetadata{
+		Resource:               rs.cfg.Resource,
+		AuthorizationServers:   rs.cfg.AuthorizationServers,
+		ScopesSupported:        rs.cfg.ScopesSupported,
+		BearerMethodsSupported: []string{"header"},
+		ResourceName:           rs.cfg.ResourceName,
+		ResourceDocumentation:  rs.cfg.ResourceDocumentation,
+	}
+}
+
+// MetadataURL is the URL of the path-based metadata document, the resource_metadata of every
+// challenge: the resource's origin, [WellKnownPath], then the resource's path.
+func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
+
+// Gate is the [streamable.RequestGate] of the resource server, for [streamable.Config]
+// (which the native listener, NewHandler and NewRequestHandler all apply). In order:
+//
+//   - the metadata paths (WellKnownPath followed by the resource's path, and WellKnownPath
+//     alone, whose document names the origin): GET or HEAD 200 with the JSON document, OPTIONS
+//     204, other methods 405; with Access-Control-Allow-Origin: * and no token needed;
+//   - no Authorization header, or one of another scheme: 401 with WWW-Authenticate: Bearer
+//     resource_metadata="…"[, scope="…"] (RequiredScopes), no error code, no body;
+//   - more than one Authorization header, or a Bearer header that is not "Bearer" and a
+//     b64token: 400 error="invalid_request";
+//   - a token over MaxTokenBytes, or one the verifier refuses: 401 error="invalid_token";
+//   - a token lacking RequiredScopes (plus the policy's scopes of the tool or prompt the
+//     Mcp-Method and Mcp-Name headers name): 403 error="insufficient_scope" with scope
+//     listing all of them;
+//   - a verifier that cannot decide (its authorization server is down): the gate fails, and
+//     the endpoint answers 500 "Request gate failed".
+//
+// Refusals with an error code carry a JSON body {"error":"…","error_description":"…"} and
+// Cache-Control: no-store. An admitted request carries a [fastmcp.Identity] whose Principal
+// is the token's subject and whose Claims is its *[TokenInfo]. The token itself is never
+// logged, passed on or put in a response.
+func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (streamable.GateDecision, error) {
+	if route, ok := rs.routes[string(r.Path)]; ok {
+		return streamable.GateDecision{Response: route.answer(r.Method)}, nil
+	}
+	tok, fault := bearerToken(r.Header.Values("Authorization"), rs.cfg.MaxTokenBytes)
+	switch fault {
+	case credentialMissing:
+		return refuse(rs.refusals.missing)
+	case credentialMalformed:
+		return refuse(rs.refusals.malformed)
+	case credentialRepeated:
+		return refuse(rs.refusals.repeated)
+	case credentialTooLarge:
+		rs.cfg.Logger.Debug("oauth: token refused", "reason", "larger than MaxTokenBytes", "bytes", len(tok))
+		return refuse(rs.refusals.invalid)
+	}
+	token := string(tok)
+	info, err := rs.cfg.Verifier.Verify(ctx, token)
+	switch {
+	case errors.Is(err, ErrInvalidToken):
+		rs.cfg.Logger.Debug("oauth: token refused", "token", TokenHash(token), "reason", err)
+		return refuse(rs.refusals.invalid)
+	case err != nil:
+		rs.cfg.Logger.Warn("oauth: token verification failed", "token", TokenHash(token), "err", err)
+		return streamable.GateDecision{}, err
+	case info == nil || info.Subject == "":
+		rs.cfg.Logger.Error("oauth: the verifier returned no subject", "token", TokenHash(token))
+		return streamable.GateDecision{}, errors.New("oauth: verifier returned no subject")
+	case !info.Expiry.IsZero() && !rs.now().Before(info.Expiry):
+		return refuse(rs.refusals.invalid) // a verifier's cached answer outlived the token
+	}
+	if needed := rs.needed(r.Header); !rs.implies().satisfies(info.Scopes, needed) {
+		rs.cfg.Logger.Debug("oauth: insufficient scope", "token", TokenHash(token), "needed", needed)
+		if len(needed) == len(rs.cfg.RequiredScopes) {
+			return refuse(rs.refusals.scope)
+		}
+		return refuse(refusal(http.StatusForbidden, "insufficient_scope", describeScope, rs.metadataURL, needed))
+	}
+	return streamable.GateDecision{Identity: &fastmcp.Identity{Principal: info.Subject, Claims: info}}, nil
+}
+
+func refuse(r *streamable.GateResponse) (streamable.GateDecision, error) {
+	return streamable.GateDecision{Response: r}, nil
+}
+
+// needed returns the scopes the request needs: RequiredScopes, and the policy's for the tool
+// or prompt its mirrored headers name.
+func (rs *ResourceServer) needed(h streamable.Headers) []string {
+	if rs.cfg.Policy == nil {
+		return rs.cfg.RequiredScopes
+	}
+	method, ok := oneHeader(h, streamable.HeaderMethod)
+	if !ok {
+		return rs.cfg.RequiredScopes
+	}
+	name, ok := oneHeader(h, streamable.HeaderName)
+	if !ok {
+		return rs.cfg.RequiredScopes
+	}
+	return union(rs.cfg.RequiredScopes, rs.cfg.Policy.forHeaders(method, name))
+}
+
+func (rs *ResourceServer) implies() Implies {
+	if rs.cfg.Policy == nil {
+		return nil
+	}
+	return rs.cfg.Policy.Implies
+}
+
+// oneHeader returns the single value of a header, trimmed; ok is false when it is absent or
+// repeated (the endpoint refuses such a request itself, after the gate).
+func oneHeader(h streamable.Headers, name string) (string, bool) {
+	vs := h.Values(name)
+	if len(vs) != 1 {
+		return "", false
+	}
+	return string(trimSpace(vs[0])), true
+}
