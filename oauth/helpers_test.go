@@ -3,13 +3,11 @@ package oauth
 import (
 	"bufio"
 	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -212,18 +210,6 @@ func normalize(resp string) string {
 	return status + "\r\n" + strings.Join(fields, "\r\n") + "\r\n\r\n" + body
 }
 
-var statusLine = regexp.MustCompile(`^HTTP/1\.1 (\d{3})`)
-
-// statusOf is the status code of a raw response.
-func statusOf(resp string) int {
-	m := statusLine.FindStringSubmatch(resp)
-	if m == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
-
 // post is a raw 2026-07-28 tools/call of tool, with the extra header lines.
 func post(host, tool string, extra ...string) string {
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta + `,"name":"` + tool + `","arguments":{}}}`
@@ -238,6 +224,5 @@ func post(host, tool string, extra ...string) string {
 	return b.String()
 }
 
-var errTest = errors.New("test")
 
 func itoa(n int) string { return strconv.Itoa(n) }
