@@ -226,3 +226,5 @@ func post(host, tool string, extra ...string) string {
 
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func cut(s, sep string) (string, string, bool) { return strings.Cut(s, sep) }

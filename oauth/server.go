@@ -104,7 +104,7 @@ func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (s
 	case credentialRepeated:
 		return refuse(rs.refusals.repeated)
 	case credentialTooLarge:
-		rs.cfg.Logger.Debug("oauth: token refused", "reason", "larger than MaxTokenBytes", "bytes", len(tok))
+		rs.cfg.Logger.Debug("oauth: token refused", "reason", "larger than MaxTokenBytes")
 		return refuse(rs.refusals.invalid)
 	}
 	token := string(tok)
