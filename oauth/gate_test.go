@@ -16,7 +16,9 @@ import (
 // verifierFunc adapts a function to Verifier.
 type verifierFunc func(ctx context.Context, token string) (*TokenInfo, error)
 
-func (f verifierFunc) Verify(ctx context.Context, token string) (*TokenInfo, error) { return f(ctx, token) }
+func (f verifierFunc) Verify(ctx context.Context, token string) (*TokenInfo, error) {
+	return f(ctx, token)
+}
 
 const wantGateFailed = "HTTP/1.1 500 Internal Server Error\r\ncontent-length: 83\r\ncontent-type: application/json\r\n\r\n" +
 	`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Request gate failed"}}`
@@ -155,4 +157,3 @@ func gateRequest(method, path string, kv ...string) streamable.GateRequest {
 type mapHeaders map[string][][]byte
 
 func (m mapHeaders) Values(name string) [][]byte { return m[strings.ToLower(name)] }
-

@@ -224,7 +224,6 @@ func post(host, tool string, extra ...string) string {
 	return b.String()
 }
 
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func cut(s, sep string) (string, string, bool) { return strings.Cut(s, sep) }
