@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"time"
 )
 
 // Defaults of [Config].
@@ -51,6 +52,17 @@ type Config struct {
 	// Zero means [DefaultMaxTokenBytes], 16 KiB. Negative values are invalid.
 	MaxTokenBytes int
 
+	// MaxCachedTokens bounds the verified tokens remembered (by their SHA-256, never the
+	// token) so that a client's next requests skip the verifier; a full cache forgets one at
+	// random to admit another. Zero means [DefaultMaxCachedTokens], 10,000; [NoTokenCache]
+	// verifies every request anew. Other negative values are invalid.
+	MaxCachedTokens int
+	// TokenCacheTTL bounds how long a verification is remembered (never past the token's
+	// expiry): a token revoked at the authorization server, which only introspection would
+	// notice, is admitted for at most this long. Zero means [DefaultTokenCacheTTL], 1 min.
+	// Negative values are invalid.
+	TokenCacheTTL time.Duration
+
 	// Logger receives refusals at debug level and verifier failures at warn, naming a token
 	// only by [TokenHash]. Nil means slog.Default().
 	Logger *slog.Logger
@@ -90,6 +102,18 @@ func (c Config) resolve() (Config, error) {
 		return c, fmt.Errorf("%w: MaxTokenBytes %d is negative", ErrInvalidConfig, c.MaxTokenBytes)
 	case c.MaxTokenBytes == 0:
 		c.MaxTokenBytes = DefaultMaxTokenBytes
+	}
+	switch {
+	case c.MaxCachedTokens < NoTokenCache:
+		return c, fmt.Errorf("%w: MaxCachedTokens %d is negative", ErrInvalidConfig, c.MaxCachedTokens)
+	case c.MaxCachedTokens == 0:
+		c.MaxCachedTokens = DefaultMaxCachedTokens
+	}
+	switch {
+	case c.TokenCacheTTL < 0:
+		return c, fmt.Errorf("%w: TokenCacheTTL %v is negative", ErrInvalidConfig, c.TokenCacheTTL)
+	case c.TokenCacheTTL == 0:
+		c.TokenCacheTTL = DefaultTokenCacheTTL
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -146,14 +146,30 @@ func TestNewConfig(t *testing.T) {
 
 // gateRequest is a GateRequest with header name/value pairs.
 func gateRequest(method, path string, kv ...string) streamable.GateRequest {
-	h := mapHeaders{}
+	h := &listHeaders{}
 	for i := 0; i+1 < len(kv); i += 2 {
-		k := strings.ToLower(kv[i])
-		h[k] = append(h[k], []byte(kv[i+1]))
+		h.names = append(h.names, kv[i])
+		h.values = append(h.values, []byte(kv[i+1]))
 	}
 	return streamable.GateRequest{Method: []byte(method), Path: []byte(path), Header: h}
 }
 
-type mapHeaders map[string][][]byte
+// listHeaders is a Headers of name/value pairs that allocates nothing to look one up.
+type listHeaders struct {
+	names  []string
+	values [][]byte
+	out    [][]byte
+}
 
-func (m mapHeaders) Values(name string) [][]byte { return m[strings.ToLower(name)] }
+func (l *listHeaders) Values(name string) [][]byte {
+	l.out = l.out[:0]
+	for i, n := range l.names {
+		if strings.EqualFold(n, name) {
+			l.out = append(l.out, l.values[i])
+		}
+	}
+	if len(l.out) == 0 {
+		return nil
+	}
+	return l.out
+}

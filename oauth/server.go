@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"net/http"
 	"net/url"
@@ -21,6 +22,7 @@ type ResourceServer struct {
 	// routes are the metadata documents by path: the path-based one, and the root one.
 	routes   map[string]metadataRoute
 	refusals refusals
+	cache    *tokenCache // nil with NoTokenCache
 	now      func() time.Time
 }
 
@@ -51,6 +53,9 @@ func New(cfg Config) (*ResourceServer, error) {
 		}
 	}
 	rs.refusals = newRefusals(rs.metadataURL, cfg.RequiredScopes)
+	if cfg.MaxCachedTokens != NoTokenCache {
+		rs.cache = newTokenCache(cfg.MaxCachedTokens, cfg.TokenCacheTTL)
+	}
 	return rs, nil
 }
 
@@ -107,29 +112,55 @@ func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (s
 		rs.cfg.Logger.Debug("oauth: token refused", "reason", "larger than MaxTokenBytes")
 		return refuse(rs.refusals.invalid)
 	}
-	token := string(tok)
-	info, err := rs.cfg.Verifier.Verify(ctx, token)
-	switch {
-	case errors.Is(err, ErrInvalidToken):
-		rs.cfg.Logger.Debug("oauth: token refused", "token", TokenHash(token), "reason", err)
-		return refuse(rs.refusals.invalid)
-	case err != nil:
-		rs.cfg.Logger.Warn("oauth: token verification failed", "token", TokenHash(token), "err", err)
-		return streamable.GateDecision{}, err
-	case info == nil || info.Subject == "":
-		rs.cfg.Logger.Error("oauth: the verifier returned no subject", "token", TokenHash(token))
-		return streamable.GateDecision{}, errors.New("oauth: verifier returned no subject")
-	case !info.Expiry.IsZero() && !rs.now().Before(info.Expiry):
-		return refuse(rs.refusals.invalid) // a verifier's cached answer outlived the token
+	id, d, err := rs.verify(ctx, tok)
+	if id == nil {
+		return d, err
 	}
+	info := id.Claims.(*TokenInfo)
 	if needed := rs.needed(r.Header); !rs.implies().satisfies(info.Scopes, needed) {
-		rs.cfg.Logger.Debug("oauth: insufficient scope", "token", TokenHash(token), "needed", needed)
+		rs.cfg.Logger.Debug("oauth: insufficient scope", "token", TokenHash(string(tok)), "needed", needed)
 		if len(needed) == len(rs.cfg.RequiredScopes) {
 			return refuse(rs.refusals.scope)
 		}
 		return refuse(refusal(http.StatusForbidden, "insufficient_scope", describeScope, rs.metadataURL, needed))
 	}
-	return streamable.GateDecision{Identity: &fastmcp.Identity{Principal: info.Subject, Claims: info}}, nil
+	return streamable.GateDecision{Identity: id}, nil
+}
+
+// verify returns the identity of the token (Claims its *TokenInfo), from the cache or the
+// verifier; when it returns none, the decision and error are the gate's answer. A cached
+// identity is shared by the token's requests: nothing may modify it.
+func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Identity, streamable.GateDecision, error) {
+	now := rs.now()
+	var key [sha256.Size]byte
+	if rs.cache != nil {
+		key = sha256.Sum256(tok)
+		if id := rs.cache.get(&key, now); id != nil {
+			return id, streamable.GateDecision{}, nil
+		}
+	}
+	token := string(tok)
+	info, err := rs.cfg.Verifier.Verify(ctx, token)
+	switch {
+	case errors.Is(err, ErrInvalidToken):
+		rs.cfg.Logger.Debug("oauth: token refused", "token", TokenHash(token), "reason", err)
+		d, err := refuse(rs.refusals.invalid)
+		return nil, d, err
+	case err != nil:
+		rs.cfg.Logger.Warn("oauth: token verification failed", "token", TokenHash(token), "err", err)
+		return nil, streamable.GateDecision{}, err
+	case info == nil || info.Subject == "":
+		rs.cfg.Logger.Error("oauth: the verifier returned no subject", "token", TokenHash(token))
+		return nil, streamable.GateDecision{}, errors.New("oauth: verifier returned no subject")
+	case !info.Expiry.IsZero() && !now.Before(info.Expiry):
+		d, err := refuse(rs.refusals.invalid) // a verifier's own cache outlived the token
+		return nil, d, err
+	}
+	id := &fastmcp.Identity{Principal: info.Subject, Claims: info}
+	if rs.cache != nil {
+		rs.cache.put(&key, id, info, now)
+	}
+	return id, streamable.GateDecision{}, nil
 }
 
 func refuse(r *streamable.GateResponse) (streamable.GateDecision, error) {
