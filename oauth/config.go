@@ -20,7 +20,10 @@ type Config struct {
 	// "https://mcp.example.com/mcp": https (http only on a loopback host), lowercase scheme and
 	// host, no query, fragment or trailing slash. It is the metadata's resource, the base of
 	// the metadata URL in challenges, and what the verifier must find in a token's audience.
-	// It is never taken from a request's Host header. Required.
+	// It is never taken from a request's Host header. Required. The root metadata document
+	// names the origin instead (RFC 9728 §3.3); a client that discovers it asks for tokens
+	// with the origin as their audience, which a verifier accepts only if its Audiences list
+	// it too.
 	Resource string
 	// AuthorizationServers are the issuer identifiers of the authorization servers whose
 	// tokens are accepted, exactly as each publishes it (a trailing slash is significant:
@@ -34,10 +37,10 @@ type Config struct {
 	// a token without them gets 403 insufficient_scope. Empty: any valid token is admitted,
 	// and challenges carry no scope (clients then use ScopesSupported).
 	RequiredScopes []string
-	// Policy, if set, adds to RequiredScopes those of the tool, prompt or resource a
-	// 2026-07-28 request names in its Mcp-Method and Mcp-Name headers, so that a token
-	// lacking them gets its 403 step-up challenge before the body is read; its Implies is
-	// the scope hierarchy of every check here. Install the same policy as the core's
+	// Policy, if set, adds to RequiredScopes those of the tool or prompt a 2026-07-28
+	// tools/call or prompts/get names in its Mcp-Method and Mcp-Name headers, so that a
+	// token lacking them gets its 403 step-up challenge before the body is read; its Implies
+	// is the scope hierarchy of every check here. Install the same policy as the core's
 	// Authorizer ([fastmcp.Config.Authorizer]): it enforces the scopes at the component
 	// boundary whatever the headers said, and filters the lists.
 	Policy *ScopePolicy
