@@ -1,7 +1,9 @@
 // Package oauthtest is a test authorization server for the oauth package and the programs
 // that use it: an issuer with RSA, EC and Ed25519 signing keys, its JSON Web Key Set and
 // metadata served over loopback HTTP, tokens minted on demand, key rotation, an outage
-// switch, and an RFC 7662 introspection endpoint. It is for tests only: its keys are made
+// switch, an RFC 7662 introspection endpoint, and an authorization code flow with PKCE and
+// resource indicators for a pre-registered public client, so that real OAuth clients can
+// authorize against it. It is for tests only: its keys are made
 // per process and its endpoints trust anyone on loopback.
 package oauthtest
 
@@ -76,6 +78,8 @@ type Issuer struct {
 	mu        sync.Mutex
 	published []string          // kids in the JWKS, in order
 	opaque    map[string]string // opaque token -> introspection response JSON
+	codes     map[string]grant  // authorization codes not yet exchanged
+	granted   []Authorization
 	extraKeys []json.RawMessage // raw JWKs appended to the set (garbage, private keys, …)
 	header    http.Header       // extra response headers of the JWKS (Cache-Control)
 	down      atomic.Bool
@@ -87,11 +91,13 @@ func NewIssuer() (*Issuer, error) {
 	if err := keys(); err != nil {
 		return nil, err
 	}
-	iss := &Issuer{published: []string{KeyRSA, KeyEC, KeyEd25519, KeyRSAPSS}, opaque: map[string]string{}, header: http.Header{}}
+	iss := &Issuer{published: []string{KeyRSA, KeyEC, KeyEd25519, KeyRSAPSS}, opaque: map[string]string{}, codes: map[string]grant{}, header: http.Header{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /jwks", iss.serveJWKS)
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", iss.serveMetadata)
 	mux.HandleFunc("POST /introspect", iss.serveIntrospect)
+	mux.HandleFunc("GET /authorize", iss.serveAuthorize)
+	mux.HandleFunc("POST /token", iss.serveToken)
 	iss.srv = httptest.NewServer(mux)
 	iss.URL = iss.srv.URL
 	return iss, nil
@@ -208,6 +214,8 @@ func (i *Issuer) serveMetadata(w http.ResponseWriter, _ *http.Request) {
 		"issuer": i.URL, "jwks_uri": i.JWKSURL(), "introspection_endpoint": i.IntrospectionURL(),
 		"authorization_endpoint": i.URL + "/authorize", "token_endpoint": i.URL + "/token",
 		"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
+		"grant_types_supported": []string{"authorization_code"}, "token_endpoint_auth_methods_supported": []string{"none"},
+		"authorization_response_iss_parameter_supported": true,
 	})
 }
 
