@@ -171,7 +171,7 @@ func (ks *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, er
 // fetch gets the key set once and installs it if it is good; it outlives the request that
 // started it (bounded by FetchTimeout), so a cancelled request does not waste the fetch.
 func (ks *keySet) fetch(done chan struct{}) {
-	keys, ttl, err := ks.get()
+	keys, ttl, err := ks.safeGet()
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
 	if err == nil {
@@ -179,6 +179,17 @@ func (ks *keySet) fetch(done chan struct{}) {
 	}
 	ks.fetching = nil
 	close(done)
+}
+
+// safeGet is get, a panic (a key parser meeting a document it did not expect) turned into a
+// failed fetch: the set comes from the network and must never bring the process down.
+func (ks *keySet) safeGet() (keys []jose.JSONWebKey, ttl time.Duration, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			keys, ttl, err = nil, 0, fmt.Errorf("key set parser panicked: %v", p)
+		}
+	}()
+	return ks.get()
 }
 
 func (ks *keySet) get() ([]jose.JSONWebKey, time.Duration, error) {
