@@ -24,11 +24,11 @@ staticcheck:
 tidy-check:
 	$(GO) mod tidy -diff
 	cd bench/peers && $(GO) mod tidy -diff
-	cd oauth/gosdkinterop && $(GO) mod tidy -diff
+	cd oauth/clientinterop && $(GO) mod tidy -diff
 
 unit:
 	$(GO) test -race -shuffle=on -count=1 $(PKGS)
-	cd oauth/gosdkinterop && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+	cd oauth/clientinterop && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 ## allocs: allocation and memory budget tests run without -race (the race detector allocates;
 ## the tests of files built with !race run only here).

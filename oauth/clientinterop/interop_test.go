@@ -1,4 +1,4 @@
-package gosdkinterop
+package clientinterop
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-module github.com/fastmcp-go/fastmcp/oauth/gosdkinterop
+module github.com/fastmcp-go/fastmcp/oauth/clientinterop
 
 go 1.26.8
 
