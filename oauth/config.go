@@ -47,6 +47,11 @@ type Config struct {
 	// Verifier checks the tokens. Required.
 	Verifier Verifier
 
+	// PublicPaths are request paths (as routed: decoded, without the query) the gate admits
+	// without a token and without an identity, for public routes served behind it, such as
+	// a health check. The MCP endpoint's own path must not be among them.
+	PublicPaths []string
+
 	// ResourceName and ResourceDocumentation are optional metadata fields (a human-readable
 	// name, a documentation URL).
 	ResourceName, ResourceDocumentation string
@@ -72,7 +77,8 @@ type Config struct {
 }
 
 func (c Config) resolve() (Config, error) {
-	if _, err := canonicalResource(c.Resource); err != nil {
+	u, err := canonicalResource(c.Resource)
+	if err != nil {
 		return c, err
 	}
 	if len(c.AuthorizationServers) == 0 {
@@ -100,6 +106,11 @@ func (c Config) resolve() (Config, error) {
 			return c, err
 		}
 	}
+	for _, p := range c.PublicPaths {
+		if p == u.Path || p == "" || p[0] != '/' {
+			return c, fmt.Errorf("%w: PublicPaths has %q: a path, and not the resource's own", ErrInvalidConfig, p)
+		}
+	}
 	switch {
 	case c.MaxTokenBytes < 0:
 		return c, fmt.Errorf("%w: MaxTokenBytes %d is negative", ErrInvalidConfig, c.MaxTokenBytes)
@@ -124,5 +135,6 @@ func (c Config) resolve() (Config, error) {
 	c.AuthorizationServers = slices.Clone(c.AuthorizationServers)
 	c.ScopesSupported = slices.Clone(c.ScopesSupported)
 	c.RequiredScopes = slices.Clone(c.RequiredScopes)
+	c.PublicPaths = slices.Clone(c.PublicPaths)
 	return c, nil
 }

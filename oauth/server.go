@@ -23,6 +23,8 @@ type ResourceServer struct {
 	routes   map[string]metadataRoute
 	refusals refusals
 	cache    *tokenCache // nil with NoTokenCache
+	public   map[string]bool
+	counters counters
 	now      func() time.Time
 }
 
@@ -34,7 +36,10 @@ func New(cfg Config) (*ResourceServer, error) {
 	}
 	u, _ := canonicalResource(cfg.Resource)
 	origin := u.Scheme + "://" + u.Host
-	rs := &ResourceServer{cfg: cfg, routes: map[string]metadataRoute{}, now: time.Now}
+	rs := &ResourceServer{cfg: cfg, routes: map[string]metadataRoute{}, public: map[string]bool{}, now: time.Now}
+	for _, p := range cfg.PublicPaths {
+		rs.public[p] = true
+	}
 	rs.metadataURL = origin + WellKnownPath + u.EscapedPath()
 	doc := rs.Metadata()
 	path, err := url.PathUnescape(WellKnownPath + u.EscapedPath())
@@ -81,6 +86,8 @@ func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
 //   - the metadata paths (WellKnownPath followed by the resource's path, and WellKnownPath
 //     alone, whose document names the origin): GET or HEAD 200 with the JSON document, OPTIONS
 //     204, other methods 405; with Access-Control-Allow-Origin: * and no token needed;
+//   - PublicPaths: admitted without a token and without an identity (for the endpoint's
+//     own public routes, such as a health check);
 //   - no Authorization header, or one of another scheme: 401 with WWW-Authenticate: Bearer
 //     resource_metadata="…"[, scope="…"] (RequiredScopes), no error code, no body;
 //   - more than one Authorization header, or a Bearer header that is not "Bearer" and a
@@ -98,17 +105,26 @@ func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
 // logged, passed on or put in a response.
 func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (streamable.GateDecision, error) {
 	if route, ok := rs.routes[string(r.Path)]; ok {
+		rs.counters.metadata.Add(1)
 		return streamable.GateDecision{Response: route.answer(r.Method)}, nil
+	}
+	if len(rs.public) > 0 && rs.public[string(r.Path)] {
+		rs.counters.public.Add(1)
+		return streamable.GateDecision{}, nil
 	}
 	tok, fault := bearerToken(r.Header.Values("Authorization"), rs.cfg.MaxTokenBytes)
 	switch fault {
 	case credentialMissing:
+		rs.counters.missing.Add(1)
 		return refuse(rs.refusals.missing)
 	case credentialMalformed:
+		rs.counters.malformed.Add(1)
 		return refuse(rs.refusals.malformed)
 	case credentialRepeated:
+		rs.counters.malformed.Add(1)
 		return refuse(rs.refusals.repeated)
 	case credentialTooLarge:
+		rs.counters.invalid.Add(1)
 		rs.cfg.Logger.Debug("oauth: token refused", "reason", "larger than MaxTokenBytes")
 		return refuse(rs.refusals.invalid)
 	}
@@ -118,12 +134,14 @@ func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (s
 	}
 	info := id.Claims.(*TokenInfo)
 	if needed := rs.needed(r.Header); !rs.implies().satisfies(info.Scopes, needed) {
+		rs.counters.insufficientScope.Add(1)
 		rs.cfg.Logger.Debug("oauth: insufficient scope", "token", TokenHash(string(tok)), "needed", needed)
 		if len(needed) == len(rs.cfg.RequiredScopes) {
 			return refuse(rs.refusals.scope)
 		}
 		return refuse(refusal(http.StatusForbidden, "insufficient_scope", describeScope, rs.metadataURL, needed))
 	}
+	rs.counters.admitted.Add(1)
 	return streamable.GateDecision{Identity: id}, nil
 }
 
@@ -136,6 +154,7 @@ func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Iden
 	if rs.cache != nil {
 		key = sha256.Sum256(tok)
 		if id := rs.cache.get(&key, now); id != nil {
+			rs.counters.cacheHits.Add(1)
 			return id, streamable.GateDecision{}, nil
 		}
 	}
@@ -143,16 +162,20 @@ func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Iden
 	info, err := rs.cfg.Verifier.Verify(ctx, token)
 	switch {
 	case errors.Is(err, ErrInvalidToken):
+		rs.counters.invalid.Add(1)
 		rs.cfg.Logger.Debug("oauth: token refused", "token", TokenHash(token), "reason", err)
 		d, err := refuse(rs.refusals.invalid)
 		return nil, d, err
 	case err != nil:
+		rs.counters.failed.Add(1)
 		rs.cfg.Logger.Warn("oauth: token verification failed", "token", TokenHash(token), "err", err)
 		return nil, streamable.GateDecision{}, err
 	case info == nil || info.Subject == "":
+		rs.counters.failed.Add(1)
 		rs.cfg.Logger.Error("oauth: the verifier returned no subject", "token", TokenHash(token))
 		return nil, streamable.GateDecision{}, errors.New("oauth: verifier returned no subject")
 	case !info.Expiry.IsZero() && !now.Before(info.Expiry):
+		rs.counters.invalid.Add(1)
 		d, err := refuse(rs.refusals.invalid) // a verifier's own cache outlived the token
 		return nil, d, err
 	}
