@@ -18,7 +18,7 @@ type Stats struct {
 }
 
 type counters struct {
-	admitted, cacheHits, metadata, public           atomic.Int64
+	admitted, cacheHits, metadata, public          atomic.Int64
 	missing, malformed, invalid, insufficientScope atomic.Int64
 	failed                                         atomic.Int64
 }
