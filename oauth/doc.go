@@ -36,7 +36,9 @@
 // and no error code when no Bearer token was sent; 400 error="invalid_request" for a
 // malformed or repeated Authorization header; 401 error="invalid_token" for a token that
 // does not verify; 403 error="insufficient_scope" with every scope the request needs. The
-// canonical resource URL is configuration, never the request's Host.
+// canonical resource URL is configuration, never the request's Host. [Config.PublicPaths]
+// (a health check behind the gate) pass without a token; [ResourceServer.Stats] counts every
+// decision by kind, for metrics.
 //
 // A token the gate admits becomes the request's [fastmcp.Identity]: Principal is the
 // subject (MRTR requestState and cancellation are bound to it), Claims the *[TokenInfo]

@@ -181,3 +181,36 @@ func TestJWKSConcurrentFirstFetch(t *testing.T) {
 	}
 	assert.Equal(t, int64(1), iss.Fetches())
 }
+
+// TestJWKSFetchTimeout: a key set that does not answer within FetchTimeout is a failed
+// fetch (the token is refused), not a wait as long as the issuer likes.
+func TestJWKSFetchTimeout(t *testing.T) {
+	iss, c := newIssuer(t), newClock()
+	release := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer hang.Close()
+	defer close(release)
+	v := newJWT(t, iss, testResource, c, func(cfg *JWTConfig) {
+		cfg.JWKS.URL = hang.URL
+		cfg.JWKS.FetchTimeout = 50 * time.Millisecond
+	})
+	tok := goodToken(t, iss, c, testResource, oauthtest.KeyEC, "")
+	done := make(chan error, 1)
+	go func() {
+		_, err := v.Verify(context.Background(), tok)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, ErrInvalidToken)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the fetch was not bounded by FetchTimeout")
+	}
+	dflt := newJWT(t, iss, testResource, c, nil)
+	assert.Equal(t, DefaultFetchTimeout, dflt.keys.cfg.FetchTimeout)
+}
