@@ -98,8 +98,9 @@ func NewIssuer() (*Issuer, error) {
 	mux.HandleFunc("POST /introspect", iss.serveIntrospect)
 	mux.HandleFunc("GET /authorize", iss.serveAuthorize)
 	mux.HandleFunc("POST /token", iss.serveToken)
-	iss.srv = httptest.NewServer(mux)
-	iss.URL = iss.srv.URL
+	iss.srv = httptest.NewUnstartedServer(mux)
+	iss.URL = "http://" + iss.srv.Listener.Addr().String() // before the handlers run, which read it
+	iss.srv.Start()
 	return iss, nil
 }
 
