@@ -173,3 +173,31 @@ func (l *listHeaders) Values(name string) [][]byte {
 	}
 	return l.out
 }
+
+// TestMetadataRoutes: the path-based document follows the resource's path (decoded as the
+// endpoint routes it), HEAD is answered like GET, and other paths under the well-known
+// prefix need a token like any request.
+func TestMetadataRoutes(t *testing.T) {
+	v := verifierFunc(func(context.Context, string) (*TokenInfo, error) { return nil, invalid("x") })
+	rs, err := New(Config{Resource: "https://mcp.example.com/v1/my%20mcp", AuthorizationServers: []string{"https://as.example"}, Verifier: v, Logger: quiet})
+	require.NoError(t, err)
+	assert.Equal(t, "https://mcp.example.com/.well-known/oauth-protected-resource/v1/my%20mcp", rs.MetadataURL())
+	for _, tc := range []struct {
+		method, path string
+		status       int
+	}{
+		{"GET", "/.well-known/oauth-protected-resource/v1/my mcp", 200},
+		{"HEAD", "/.well-known/oauth-protected-resource/v1/my mcp", 200},
+		{"GET", "/.well-known/oauth-protected-resource", 200},
+		{"DELETE", "/.well-known/oauth-protected-resource", 405},
+		{"GET", "/.well-known/oauth-protected-resource/other", 401},
+		{"GET", "/.well-known/oauth-protected-resource/v1/my%20mcp", 401}, // the gate sees decoded paths
+	} {
+		d, err := rs.Gate(context.Background(), gateRequest(tc.method, tc.path))
+		require.NoError(t, err)
+		require.NotNil(t, d.Response, "%s %s", tc.method, tc.path)
+		assert.Equal(t, tc.status, d.Response.Status, "%s %s", tc.method, tc.path)
+	}
+	d, _ := rs.Gate(context.Background(), gateRequest("GET", "/.well-known/oauth-protected-resource"))
+	assert.JSONEq(t, `{"resource":"https://mcp.example.com","authorization_servers":["https://as.example"],"bearer_methods_supported":["header"]}`, string(d.Response.Body))
+}

@@ -39,7 +39,8 @@ type TokenInfo struct {
 }
 
 // TokenInfoFrom returns the token information the gate attached to a request's context, or
-// nil when the request carries none (no gate, another authentication).
+// nil when the request carries none (no gate, another authentication). It is shared by the
+// requests of the same token (the gate's cache): read it, never modify it.
 func TokenInfoFrom(ctx context.Context) *TokenInfo {
 	if id := fastmcp.IdentityFrom(ctx); id != nil {
 		info, _ := id.Claims.(*TokenInfo)
