@@ -92,6 +92,9 @@ func (c Config) resolve() (Config, error) {
 	if c.Verifier == nil {
 		return c, fmt.Errorf("%w: Verifier is nil", ErrInvalidConfig)
 	}
+	if err := c.checkVerifier(); err != nil {
+		return c, err
+	}
 	if err := checkScopes("ScopesSupported", c.ScopesSupported); err != nil {
 		return c, err
 	}
@@ -137,4 +140,26 @@ func (c Config) resolve() (Config, error) {
 	c.RequiredScopes = slices.Clone(c.RequiredScopes)
 	c.PublicPaths = slices.Clone(c.PublicPaths)
 	return c, nil
+}
+
+// checkVerifier catches a verifier of this package that could never admit a token of this
+// configuration: one for another audience, or of an issuer the metadata does not list.
+func (c Config) checkVerifier() error {
+	var issuer string
+	var audiences []string
+	switch v := c.Verifier.(type) {
+	case *JWTVerifier:
+		issuer, audiences = v.cfg.Issuer, v.cfg.Audiences
+	case *IntrospectionVerifier:
+		issuer, audiences = v.cfg.Issuer, v.cfg.Audiences
+	default:
+		return nil
+	}
+	if !slices.Contains(audiences, c.Resource) {
+		return fmt.Errorf("%w: the verifier's Audiences %q do not include Resource %q", ErrInvalidConfig, audiences, c.Resource)
+	}
+	if issuer != "" && !slices.Contains(c.AuthorizationServers, issuer) {
+		return fmt.Errorf("%w: the verifier's issuer %q is not among AuthorizationServers %q", ErrInvalidConfig, issuer, c.AuthorizationServers)
+	}
+	return nil
 }

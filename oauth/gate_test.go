@@ -130,6 +130,18 @@ func TestNewConfig(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+	jwt, err := NewJWTVerifier(JWTConfig{Issuer: "https://as.example", Audiences: []string{"https://other.example/mcp"}, JWKS: JWKSConfig{URL: "https://as.example/jwks"}})
+	require.NoError(t, err)
+	cfg := base
+	cfg.Verifier = jwt
+	_, err = New(cfg)
+	require.ErrorContains(t, err, "do not include Resource", "a verifier for another audience admits nothing")
+	jwt, err = NewJWTVerifier(JWTConfig{Issuer: "https://as2.example", Audiences: []string{testResource}, JWKS: JWKSConfig{URL: "https://as2.example/jwks"}})
+	require.NoError(t, err)
+	cfg.Verifier = jwt
+	_, err = New(cfg)
+	require.ErrorContains(t, err, "is not among AuthorizationServers")
+
 	rs, err := New(base)
 	require.NoError(t, err)
 	assert.Equal(t, DefaultMaxTokenBytes, rs.cfg.MaxTokenBytes)
