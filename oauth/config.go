@@ -148,6 +148,18 @@ func (c Config) checkVerifier() error {
 	var issuer string
 	var audiences []string
 	switch v := c.Verifier.(type) {
+	case ByIssuer:
+		for iss, each := range v {
+			if !slices.Contains(c.AuthorizationServers, iss) {
+				return fmt.Errorf("%w: ByIssuer has issuer %q, not among AuthorizationServers %q", ErrInvalidConfig, iss, c.AuthorizationServers)
+			}
+			sub := c
+			sub.Verifier = each
+			if err := sub.checkVerifier(); err != nil {
+				return err
+			}
+		}
+		return nil
 	case *JWTVerifier:
 		issuer, audiences = v.cfg.Issuer, v.cfg.Audiences
 	case *IntrospectionVerifier:

@@ -102,7 +102,8 @@ func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
 // Refusals with an error code carry a JSON body {"error":"…","error_description":"…"} and
 // Cache-Control: no-store. An admitted request carries a [fastmcp.Identity] whose Principal
 // is the token's subject and whose Claims is its *[TokenInfo]. The token itself is never
-// logged, passed on or put in a response.
+// logged, passed on or put in a response. With several AuthorizationServers the Principal is
+// the token's issuer, a space and its subject.
 func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (streamable.GateDecision, error) {
 	if route, ok := rs.routes[string(r.Path)]; ok {
 		rs.counters.metadata.Add(1)
@@ -179,7 +180,11 @@ func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Iden
 		d, err := refuse(rs.refusals.invalid) // a verifier's own cache outlived the token
 		return nil, d, err
 	}
-	id := &fastmcp.Identity{Principal: info.Subject, Claims: info}
+	principal := info.Subject
+	if len(rs.cfg.AuthorizationServers) > 1 {
+		principal = info.Issuer + " " + info.Subject // equal subjects of two issuers are two callers
+	}
+	id := &fastmcp.Identity{Principal: principal, Claims: info}
 	if rs.cache != nil {
 		rs.cache.put(&key, id, info, now)
 	}
