@@ -67,7 +67,8 @@
 // bounded, is this package's own). Its checks are listed on the type: an asymmetric
 // algorithm allowlist (never none, never HMAC), typ at+jwt unless AllowAnyType, the key by
 // kid fitting the algorithm, exact iss, aud naming the resource, exp required, nbf and iat
-// with Leeway, a sub.
+// with Leeway, a sub. [ByIssuer] serves several authorization servers, each with its own
+// verifier (the principal is then the issuer and the subject).
 //
 // # Limits
 //
