@@ -23,9 +23,13 @@ const (
 	DefaultLeeway = 30 * time.Second
 )
 
-// DefaultAlgorithms are the signature algorithms accepted when [JWTConfig.Algorithms] is
-// empty: RSA (PKCS#1 v1.5 and PSS), ECDSA and EdDSA. HMAC and none are never accepted.
-var DefaultAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
+// asymmetric are the signature algorithms a verifier may allow: RSA (PKCS#1 v1.5 and PSS),
+// ECDSA and EdDSA. HMAC and none never.
+var asymmetric = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
+
+// DefaultAlgorithms returns the signature algorithms accepted when [JWTConfig.Algorithms] is
+// nil: every asymmetric one, RS256 … ES512 and EdDSA.
+func DefaultAlgorithms() []string { return slices.Clone(asymmetric) }
 
 // JWTConfig configures a [JWTVerifier].
 type JWTConfig struct {
@@ -38,7 +42,7 @@ type JWTConfig struct {
 	// JWKS is the issuer's key set and its cache. Required (JWKS.URL).
 	JWKS JWKSConfig
 	// Algorithms is the allowlist of signature algorithms (the header's alg); nil means
-	// [DefaultAlgorithms]. Only asymmetric ones are allowed: HMAC with a published key would
+	// [DefaultAlgorithms](). Only asymmetric ones are allowed: HMAC with a published key would
 	// let anyone sign, and none signs nothing.
 	Algorithms []string
 	// AllowAnyType accepts tokens whatever their typ header. By default (false) typ must be
@@ -81,14 +85,14 @@ func NewJWTVerifier(cfg JWTConfig) (*JWTVerifier, error) {
 		cfg.Leeway = DefaultLeeway
 	}
 	if cfg.Algorithms == nil {
-		cfg.Algorithms = DefaultAlgorithms
+		cfg.Algorithms = DefaultAlgorithms()
 	}
 	if len(cfg.Algorithms) == 0 {
 		return nil, fmt.Errorf("%w: JWT Algorithms is empty", ErrInvalidConfig)
 	}
 	v := &JWTVerifier{cfg: cfg, now: time.Now}
 	for _, a := range cfg.Algorithms {
-		if !slices.Contains(DefaultAlgorithms, a) {
+		if !slices.Contains(asymmetric, a) {
 			return nil, fmt.Errorf("%w: JWT algorithm %q is not an asymmetric signature algorithm fastmcp accepts", ErrInvalidConfig, a)
 		}
 		v.algs = append(v.algs, jose.SignatureAlgorithm(a))
