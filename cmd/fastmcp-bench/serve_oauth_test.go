@@ -24,6 +24,14 @@ func TestServeOAuth(t *testing.T) {
 	bin := build(t)
 	t.Run("resource server", func(t *testing.T) { testServeOAuth(t, bin) })
 	t.Run("usage errors", func(t *testing.T) { testServeOAuthUsage(t, bin) })
+	t.Run("help", func(t *testing.T) {
+		out, err := exec.Command(bin, "serve", "-h").CombinedOutput()
+		require.NoError(t, err)
+		for _, flag := range []string{"-oauth-resource", "-oauth-issuer", "-oauth-jwks", "-oauth-introspect", "-oauth-client-id",
+			"-oauth-scopes", "-oauth-tool-scopes", "-oauth-audiences", "-oauth-allow-any-typ", "-oauth-leeway", envOAuthClientSecret} {
+			assert.Contains(t, string(out), flag)
+		}
+	})
 }
 
 func testServeOAuth(t *testing.T, bin string) {
