@@ -20,13 +20,15 @@ vet:
 staticcheck:
 	$(GO) tool staticcheck $(PKGS)
 
-## tidy-check: fails when `go mod tidy` would change go.mod or go.sum (of both modules).
+## tidy-check: fails when `go mod tidy` would change go.mod or go.sum (of every module).
 tidy-check:
 	$(GO) mod tidy -diff
 	cd bench/peers && $(GO) mod tidy -diff
+	cd oauth/clientinterop && $(GO) mod tidy -diff
 
 unit:
 	$(GO) test -race -shuffle=on -count=1 $(PKGS)
+	cd oauth/clientinterop && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 ## allocs: allocation and memory budget tests run without -race (the race detector allocates;
 ## the tests of files built with !race run only here).

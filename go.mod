@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
 	github.com/bytedance/sonic v1.15.5
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/panjf2000/ants/v2 v2.12.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/stretchr/testify v1.12.1

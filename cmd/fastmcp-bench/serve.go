@@ -66,6 +66,7 @@ type serveOptions struct {
 	allowedOriginHosts, allowedHosts                                 string
 	maxLineBytes                                                     int
 	tls                                                              tlsOptions
+	oauth                                                            oauthOptions
 }
 
 func (o *serveOptions) flags(fs *flag.FlagSet) {
@@ -96,6 +97,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.writeTimeout, "write-timeout", streamable.DefaultWriteTimeout, "deadline for writing one response or one stream event")
 	fs.IntVar(&o.maxLineBytes, "max-line-bytes", 0, "with --stdio: longest input line, newline included (0: the transport's default)")
 	o.tls.flags(fs)
+	o.oauth.flags(fs)
 }
 
 // queue maps the --max-queue flag to a pool queue size: 0 on the command line means none.
@@ -131,6 +133,7 @@ func (o *serveOptions) httpConfig(logger *slog.Logger) streamable.Config {
 		MaxConcurrency:     o.maxConcurrency,
 		MaxQueue:           o.queue(),
 		DisableInline:      o.disableInline,
+		RequestGate:        o.oauth.gate(),
 		Logger:             logger,
 	}
 }
@@ -171,8 +174,11 @@ func serve(ctx context.Context, args []string) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if code := o.buildOAuth(ctx, logger); code != 0 {
+		return code
+	}
 
-	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger, Dialects: dialects})
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger, Dialects: dialects, Authorizer: o.oauth.authorizer()})
 	if err != nil {
 		logger.Error("serve: cannot create the server", "err", err)
 		return 1

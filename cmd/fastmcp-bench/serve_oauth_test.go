@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/oauth/oauthtest"
+)
+
+// TestServeOAuth runs `serve --oauth-*` against a test authorization server on loopback,
+// the key set found by discovery: the metadata is public, a request without a token is
+// challenged, a token without the tool's scope is refused at the gate (2026-07-28) and the
+// tool is left out of its tools/list, a token with it calls the tool.
+func TestServeOAuth(t *testing.T) {
+	bin := build(t)
+	t.Run("resource server", func(t *testing.T) { testServeOAuth(t, bin) })
+	t.Run("usage errors", func(t *testing.T) { testServeOAuthUsage(t, bin) })
+	t.Run("help", func(t *testing.T) {
+		out, err := exec.Command(bin, "serve", "-h").CombinedOutput()
+		require.NoError(t, err)
+		for _, flag := range []string{"-oauth-resource", "-oauth-issuer", "-oauth-jwks", "-oauth-introspect", "-oauth-client-id",
+			"-oauth-scopes", "-oauth-tool-scopes", "-oauth-audiences", "-oauth-allow-any-typ", "-oauth-leeway", envOAuthClientSecret} {
+			assert.Contains(t, string(out), flag)
+		}
+	})
+}
+
+func testServeOAuth(t *testing.T, bin string) {
+	iss, err := oauthtest.NewIssuer()
+	require.NoError(t, err)
+	defer iss.Close()
+	const resource = "https://mcp.example.com/mcp"
+	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--oauth-resource", resource, "--oauth-issuer", iss.URL,
+		"--oauth-scopes", "mcp:tools", "--oauth-tool-scopes", "bump=counter:write")
+	base := strings.TrimSuffix(s.url, "/mcp")
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
+	resp, err := client.Get(base + "/.well-known/oauth-protected-resource/mcp")
+	require.NoError(t, err)
+	body := readAll(t, resp)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, `{"resource":"`+resource+`","authorization_servers":["`+iss.URL+`"],"scopes_supported":["mcp:tools","counter:write"],"bearer_methods_supported":["header"]}`, body)
+
+	call := func(tool, token string) (*http.Response, string) {
+		b := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{"text":"hi"},` + testMeta + `}}`
+		req, err := http.NewRequest(http.MethodPost, s.url, strings.NewReader(b))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", tool)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		return resp, readAll(t, resp)
+	}
+	resp, _ = call("echo", "")
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Equal(t, `Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="mcp:tools"`, resp.Header.Get("WWW-Authenticate"))
+
+	mint := func(scope string) string {
+		tok, err := iss.Mint(oauthtest.Token{Subject: "alice", Audience: resource, Scope: scope, Expiry: time.Now().Add(time.Hour)})
+		require.NoError(t, err)
+		return tok
+	}
+	tools := mint("mcp:tools")
+	resp, body = call("echo", tools)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, body, `"text":"hi"`)
+	resp, _ = call("bump", tools)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `error="insufficient_scope"`)
+	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `scope="mcp:tools counter:write"`)
+	resp, _ = call("bump", mint("mcp:tools counter:write"))
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + testMeta + `}}`
+	req, err := http.NewRequest(http.MethodPost, s.url, strings.NewReader(list))
+	require.NoError(t, err)
+	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+		"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list", "Authorization": "Bearer " + tools} {
+		req.Header.Set(k, v)
+	}
+	resp, err = client.Do(req)
+	require.NoError(t, err)
+	body = readAll(t, resp)
+	assert.Contains(t, body, `"name":"echo"`)
+	assert.NotContains(t, body, `"name":"bump"`, "hidden without its scope")
+	assert.Contains(t, body, `"cacheScope":"private"`)
+	assert.NotContains(t, s.stderr.String(), tools, "the token is never logged")
+}
+
+// testServeOAuthUsage: incomplete or invalid --oauth-* flags are usage errors (exit 2).
+func testServeOAuthUsage(t *testing.T, bin string) {
+	const res, iss = "https://mcp.example.com/mcp", "https://as.example"
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"resource without issuer", []string{"--oauth-resource", res}, "serve: --oauth-resource and --oauth-issuer go together"},
+		{"http resource", []string{"--oauth-resource", "http://mcp.example.com/mcp", "--oauth-issuer", iss, "--oauth-jwks", iss + "/jwks"},
+			`serve: oauth: invalid config: Resource "http://mcp.example.com/mcp" must use https (http only on a loopback host)`},
+		{"plain http key set", []string{"--oauth-resource", res, "--oauth-issuer", iss, "--oauth-jwks", "http://as.example/jwks"},
+			`serve: oauth: invalid config: JWKS URL "http://as.example/jwks" must use https (http only on a loopback host)`},
+		{"with stdio", []string{"--stdio", "--oauth-resource", res, "--oauth-issuer", iss}, "serve: --oauth-* flags are for HTTP"},
+		{"bad tool scopes", []string{"--oauth-tool-scopes", "bump"}, `want tool=scope[,scope], got "bump"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
+			cmd.Stdin = strings.NewReader("")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			var ee *exec.ExitError
+			require.ErrorAs(t, cmd.Run(), &ee)
+			assert.Equal(t, 2, ee.ExitCode(), "stderr: %s", stderr.String())
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.Empty(t, stdout.String())
+		})
+	}
+}
+
+func readAll(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return string(b)
+}

@@ -1,0 +1,94 @@
+// Package oauth makes an MCP endpoint an OAuth 2.1 resource server (MCP authorization,
+// revisions 2025-06-18, 2025-11-25 and 2026-07-28): it publishes the protected resource
+// metadata (RFC 9728), checks the bearer token of every request before its body is read
+// (RFC 6750), verifies JWT access tokens against the issuer's key set (RFC 9068, RFC 8725)
+// or opaque tokens by introspection (RFC 7662), and enforces per-tool scopes at the
+// component boundary.
+//
+//	verifier, _ := oauth.NewJWTVerifier(oauth.JWTConfig{
+//		Issuer:    "https://auth.example.com",
+//		Audiences: []string{"https://mcp.example.com/mcp"},
+//		JWKS:      oauth.JWKSConfig{URL: "https://auth.example.com/.well-known/jwks.json"},
+//	})
+//	policy := &oauth.ScopePolicy{Tools: map[string][]string{"deploy": {"deploy:write"}}}
+//	rs, _ := oauth.New(oauth.Config{
+//		Resource:             "https://mcp.example.com/mcp",
+//		AuthorizationServers: []string{"https://auth.example.com"},
+//		ScopesSupported:      []string{"mcp:tools", "deploy:write"},
+//		RequiredScopes:       []string{"mcp:tools"},
+//		Policy:               policy,
+//		Verifier:             verifier,
+//	})
+//	core, _ := fastmcp.NewServer(impl, &fastmcp.Config{Authorizer: policy})
+//	srv, _ := streamable.New(core, streamable.Config{RequestGate: rs.Gate})
+//
+// The gate is a [streamable.RequestGate], so the native listener, streamable.NewHandler
+// (net/http, chi, echo, gin) and streamable.NewRequestHandler (a fasthttp server, Fiber)
+// all serve the metadata and refuse alike. Stdio takes no tokens (MCP: credentials come from
+// the environment there).
+//
+// # What a client sees
+//
+// [ResourceServer.Gate] lists the answers: the metadata documents at
+// /.well-known/oauth-protected-resource followed by the endpoint's path (resource: the
+// endpoint URL) and at /.well-known/oauth-protected-resource (resource: the origin), both
+// public and CORS-open; 401 with WWW-Authenticate: Bearer resource_metadata="…", scope="…"
+// and no error code when no Bearer token was sent; 400 error="invalid_request" for a
+// malformed or repeated Authorization header; 401 error="invalid_token" for a token that
+// does not verify; 403 error="insufficient_scope" with every scope the request needs. The
+// canonical resource URL is configuration, never the request's Host. [Config.PublicPaths]
+// (a health check behind the gate) pass without a token; [ResourceServer.Stats] counts every
+// decision by kind, for metrics.
+//
+// A token the gate admits becomes the request's [fastmcp.Identity]: Principal is the
+// subject (MRTR requestState and cancellation are bound to it), Claims the *[TokenInfo]
+// ([TokenInfoFrom] reads it in a handler or a policy). The token is never logged (logs name
+// it by [TokenHash]), never put in an error or a response, never passed on: a handler that
+// calls another service needs a token of its own.
+//
+// # Scopes
+//
+// [Config.RequiredScopes] apply to every request. A [ScopePolicy] maps tools, prompts and
+// resources to the scopes they need; as the core's [fastmcp.Config.Authorizer] it hides what
+// a token's scopes do not reach from the lists (which the core then caches "private") and
+// refuses an invocation with -32003 "Insufficient scope for tool NAME", data
+// {"error":"insufficient_scope","scope":"…"}. As [Config.Policy] it also lets the gate answer
+// a 2026-07-28 tools/call or prompts/get that lacks the scopes with the 403 step-up
+// challenge before the body is read, from the Mcp-Method and Mcp-Name headers (which the
+// endpoint then checks against the body: 400 -32020 if they differ). Initialize-era
+// requests, resources (whose Mcp-Name is a URI) and names sent base64-encoded get the
+// component-boundary refusal instead. [Implies] declares scope hierarchies.
+//
+// # JWT access tokens
+//
+// [JWTVerifier] uses github.com/go-jose/go-jose/v4 for JOSE parsing and signatures (chosen
+// over lestrrat-go/jwx/v3 for having no dependency beyond the standard library and an
+// allowlist argument on every parse; the key set cache, whose limits MCP servers need
+// bounded, is this package's own). Its checks are listed on the type: an asymmetric
+// algorithm allowlist (never none, never HMAC), typ at+jwt unless AllowAnyType, the key by
+// kid fitting the algorithm, exact iss, aud naming the resource, exp required, nbf and iat
+// with Leeway, a sub. [ByIssuer] serves several authorization servers, each with its own
+// verifier (the principal is then the issuer and the subject).
+//
+// # Limits
+//
+// Every limit has a default and the answer a client sees past it:
+//
+//   - Config.MaxTokenBytes (16 KiB): a longer bearer token gets 401 invalid_token unparsed.
+//   - Config.MaxCachedTokens (10,000) and TokenCacheTTL (1 min): verified tokens are
+//     remembered by SHA-256 for at most the TTL and never past their expiry; a revoked token
+//     may be admitted for up to the TTL. Nothing a client sees, beyond that.
+//   - JWTConfig.Leeway (30 s): exp, nbf and iat beyond it: 401 invalid_token.
+//   - JWKSConfig.TTL (1 h, shortened by Cache-Control max-age down to MinRefreshInterval):
+//     the key set is refetched after it; while the issuer is unreachable the cached keys
+//     work until the TTL ends, then every token gets 401 invalid_token.
+//   - JWKSConfig.MinRefreshInterval (1 min): an unknown kid refetches the set at most this
+//     often; in between it gets 401 invalid_token at once.
+//   - JWKSConfig.MaxKeys (32), MaxBytes (256 KiB): a larger set is refused whole (the
+//     previous one stays); FetchTimeout (10 s) bounds a fetch. https only, except loopback;
+//     redirects are not followed.
+//   - IntrospectionConfig.Timeout (5 s), MaxBytes (64 KiB): past either the verifier cannot
+//     decide and the request gets 500 "Request gate failed" (-32603), as for an endpoint that
+//     does not answer 200.
+//   - streamable.Config.RequestGateTimeout (10 s) bounds the whole gate: 504.
+package oauth

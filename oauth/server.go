@@ -1,0 +1,230 @@
+package oauth
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/streamable"
+)
+
+// ResourceServer makes an MCP endpoint an OAuth 2.1 resource server. Its [ResourceServer.Gate]
+// is a [streamable.RequestGate]: it serves the protected resource metadata and checks the
+// bearer token of every other request, before the body is read. It is safe for concurrent
+// use.
+type ResourceServer struct {
+	cfg         Config
+	metadataURL string
+	// routes are the metadata documents by path: the path-based one, and the root one.
+	routes   map[string]metadataRoute
+	refusals refusals
+	cache    *tokenCache // nil with NoTokenCache
+	public   map[string]bool
+	counters counters
+	now      func() time.Time
+}
+
+// New checks cfg and builds the resource server.
+func New(cfg Config) (*ResourceServer, error) {
+	cfg, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	u, _ := canonicalResource(cfg.Resource)
+	origin := u.Scheme + "://" + u.Host
+	rs := &ResourceServer{cfg: cfg, routes: map[string]metadataRoute{}, public: map[string]bool{}, now: time.Now}
+	for _, p := range cfg.PublicPaths {
+		rs.public[p] = true
+	}
+	rs.metadataURL = origin + WellKnownPath + u.EscapedPath()
+	doc := rs.Metadata()
+	path, err := url.PathUnescape(WellKnownPath + u.EscapedPath())
+	if err != nil {
+		return nil, err
+	}
+	if rs.routes[path], err = newMetadataRoute(doc); err != nil {
+		return nil, err
+	}
+	if path != WellKnownPath {
+		// The root document describes the origin (RFC 9728 §3.3: resource is the identifier
+		// the well-known URL was derived from).
+		doc.Resource = origin
+		if rs.routes[WellKnownPath], err = newMetadataRoute(doc); err != nil {
+			return nil, err
+		}
+	}
+	rs.refusals = newRefusals(rs.metadataURL, cfg.RequiredScopes)
+	if cfg.MaxCachedTokens != NoTokenCache {
+		rs.cache = newTokenCache(cfg.MaxCachedTokens, cfg.TokenCacheTTL)
+	}
+	return rs, nil
+}
+
+// Metadata returns the protected resource metadata of the endpoint (the path-based document).
+func (rs *ResourceServer) Metadata() ProtectedResourceMetadata {
+	return ProtectedResourceMetadata{
+		Resource:               rs.cfg.Resource,
+		AuthorizationServers:   rs.cfg.AuthorizationServers,
+		ScopesSupported:        rs.cfg.ScopesSupported,
+		BearerMethodsSupported: []string{"header"},
+		ResourceName:           rs.cfg.ResourceName,
+		ResourceDocumentation:  rs.cfg.ResourceDocumentation,
+	}
+}
+
+// MetadataURL is the URL of the path-based metadata document, the resource_metadata of every
+// challenge: the resource's origin, [WellKnownPath], then the resource's path.
+func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
+
+// Gate is the [streamable.RequestGate] of the resource server, for [streamable.Config]
+// (which the native listener, NewHandler and NewRequestHandler all apply). In order:
+//
+//   - the metadata paths (WellKnownPath followed by the resource's path, and WellKnownPath
+//     alone, whose document names the origin): GET or HEAD 200 with the JSON document, OPTIONS
+//     204, other methods 405; with Access-Control-Allow-Origin: * and no token needed;
+//   - PublicPaths: admitted without a token and without an identity (for the endpoint's
+//     own public routes, such as a health check);
+//   - no Authorization header, or one of another scheme: 401 with WWW-Authenticate: Bearer
+//     resource_metadata="…"[, scope="…"] (RequiredScopes), no error code, no body;
+//   - more than one Authorization header, or a Bearer header that is not "Bearer" and a
+//     b64token: 400 error="invalid_request";
+//   - a token over MaxTokenBytes, or one the verifier refuses: 401 error="invalid_token";
+//   - a token lacking RequiredScopes (plus the policy's scopes of the tool or prompt the
+//     Mcp-Method and Mcp-Name headers name): 403 error="insufficient_scope" with scope
+//     listing all of them;
+//   - a verifier that cannot decide (its authorization server is down): the gate fails, and
+//     the endpoint answers 500 "Request gate failed".
+//
+// Refusals with an error code carry a JSON body {"error":"…","error_description":"…"} and
+// Cache-Control: no-store. An admitted request carries a [fastmcp.Identity] whose Principal
+// is the token's subject and whose Claims is its *[TokenInfo]. The token itself is never
+// logged, passed on or put in a response. With several AuthorizationServers the Principal is
+// the token's issuer, a space and its subject.
+func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (streamable.GateDecision, error) {
+	if route, ok := rs.routes[string(r.Path)]; ok {
+		rs.counters.metadata.Add(1)
+		return streamable.GateDecision{Response: route.answer(r.Method)}, nil
+	}
+	if len(rs.public) > 0 && rs.public[string(r.Path)] {
+		rs.counters.public.Add(1)
+		return streamable.GateDecision{}, nil
+	}
+	tok, fault := bearerToken(r.Header.Values("Authorization"), rs.cfg.MaxTokenBytes)
+	switch fault {
+	case credentialMissing:
+		rs.counters.missing.Add(1)
+		return refuse(rs.refusals.missing)
+	case credentialMalformed:
+		rs.counters.malformed.Add(1)
+		return refuse(rs.refusals.malformed)
+	case credentialRepeated:
+		rs.counters.malformed.Add(1)
+		return refuse(rs.refusals.repeated)
+	case credentialTooLarge:
+		rs.counters.invalid.Add(1)
+		rs.cfg.Logger.Debug("oauth: token refused", "reason", "larger than MaxTokenBytes")
+		return refuse(rs.refusals.invalid)
+	}
+	id, d, err := rs.verify(ctx, tok)
+	if id == nil {
+		return d, err
+	}
+	info := id.Claims.(*TokenInfo)
+	if needed := rs.needed(r.Header); !rs.implies().satisfies(info.Scopes, needed) {
+		rs.counters.insufficientScope.Add(1)
+		rs.cfg.Logger.Debug("oauth: insufficient scope", "token", TokenHash(string(tok)), "needed", needed)
+		if len(needed) == len(rs.cfg.RequiredScopes) {
+			return refuse(rs.refusals.scope)
+		}
+		return refuse(refusal(http.StatusForbidden, "insufficient_scope", describeScope, rs.metadataURL, needed))
+	}
+	rs.counters.admitted.Add(1)
+	return streamable.GateDecision{Identity: id}, nil
+}
+
+// verify returns the identity of the token (Claims its *TokenInfo), from the cache or the
+// verifier; when it returns none, the decision and error are the gate's answer. A cached
+// identity is shared by the token's requests: nothing may modify it.
+func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Identity, streamable.GateDecision, error) {
+	now := rs.now()
+	var key [sha256.Size]byte
+	if rs.cache != nil {
+		key = sha256.Sum256(tok)
+		if id := rs.cache.get(&key, now); id != nil {
+			rs.counters.cacheHits.Add(1)
+			return id, streamable.GateDecision{}, nil
+		}
+	}
+	token := string(tok)
+	info, err := rs.cfg.Verifier.Verify(ctx, token)
+	switch {
+	case errors.Is(err, ErrInvalidToken):
+		rs.counters.invalid.Add(1)
+		rs.cfg.Logger.Debug("oauth: token refused", "token", TokenHash(token), "reason", err)
+		d, err := refuse(rs.refusals.invalid)
+		return nil, d, err
+	case err != nil:
+		rs.counters.failed.Add(1)
+		rs.cfg.Logger.Warn("oauth: token verification failed", "token", TokenHash(token), "err", err)
+		return nil, streamable.GateDecision{}, err
+	case info == nil || info.Subject == "":
+		rs.counters.failed.Add(1)
+		rs.cfg.Logger.Error("oauth: the verifier returned no subject", "token", TokenHash(token))
+		return nil, streamable.GateDecision{}, errors.New("oauth: verifier returned no subject")
+	case !info.Expiry.IsZero() && !now.Before(info.Expiry):
+		rs.counters.invalid.Add(1)
+		d, err := refuse(rs.refusals.invalid) // a verifier's own cache outlived the token
+		return nil, d, err
+	}
+	principal := info.Subject
+	if len(rs.cfg.AuthorizationServers) > 1 {
+		principal = info.Issuer + " " + info.Subject // equal subjects of two issuers are two callers
+	}
+	id := &fastmcp.Identity{Principal: principal, Claims: info}
+	if rs.cache != nil {
+		rs.cache.put(&key, id, info, now)
+	}
+	return id, streamable.GateDecision{}, nil
+}
+
+func refuse(r *streamable.GateResponse) (streamable.GateDecision, error) {
+	return streamable.GateDecision{Response: r}, nil
+}
+
+// needed returns the scopes the request needs: RequiredScopes, and the policy's for the tool
+// or prompt its mirrored headers name.
+func (rs *ResourceServer) needed(h streamable.Headers) []string {
+	if rs.cfg.Policy == nil {
+		return rs.cfg.RequiredScopes
+	}
+	method, ok := oneHeader(h, streamable.HeaderMethod)
+	if !ok {
+		return rs.cfg.RequiredScopes
+	}
+	name, ok := oneHeader(h, streamable.HeaderName)
+	if !ok {
+		return rs.cfg.RequiredScopes
+	}
+	return union(rs.cfg.RequiredScopes, rs.cfg.Policy.forHeaders(method, name))
+}
+
+func (rs *ResourceServer) implies() Implies {
+	if rs.cfg.Policy == nil {
+		return nil
+	}
+	return rs.cfg.Policy.Implies
+}
+
+// oneHeader returns the single value of a header, trimmed; ok is false when it is absent or
+// repeated (the endpoint refuses such a request itself, after the gate).
+func oneHeader(h streamable.Headers, name string) (string, bool) {
+	vs := h.Values(name)
+	if len(vs) != 1 {
+		return "", false
+	}
+	return string(trimSpace(vs[0])), true
+}

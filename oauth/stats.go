@@ -1,0 +1,34 @@
+package oauth
+
+import "sync/atomic"
+
+// Stats counts the gate's decisions since the resource server was made, for metrics.
+type Stats struct {
+	// Admitted counts requests admitted with a verified token; CacheHits those of them
+	// whose token the cache remembered.
+	Admitted, CacheHits int64
+	// Metadata counts answers of the metadata routes; Public requests admitted on a
+	// PublicPaths path without a token.
+	Metadata, Public int64
+	// Missing (401, no token), Malformed (400, malformed or repeated header), Invalid (401
+	// invalid_token, MaxTokenBytes included) and InsufficientScope (403) count refusals.
+	Missing, Malformed, Invalid, InsufficientScope int64
+	// Failed counts requests the verifier could not decide (500).
+	Failed int64
+}
+
+type counters struct {
+	admitted, cacheHits, metadata, public          atomic.Int64
+	missing, malformed, invalid, insufficientScope atomic.Int64
+	failed                                         atomic.Int64
+}
+
+// Stats returns the counts so far. It is safe to call concurrently with the gate.
+func (rs *ResourceServer) Stats() Stats {
+	c := &rs.counters
+	return Stats{
+		Admitted: c.admitted.Load(), CacheHits: c.cacheHits.Load(), Metadata: c.metadata.Load(), Public: c.public.Load(),
+		Missing: c.missing.Load(), Malformed: c.malformed.Load(), Invalid: c.invalid.Load(),
+		InsufficientScope: c.insufficientScope.Load(), Failed: c.failed.Load(),
+	}
+}

@@ -1,0 +1,57 @@
+package oauth
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// Verifier checks an access token and returns what it proves. [JWTVerifier] checks signed
+// JWTs against the issuer's key set; [IntrospectionVerifier] asks the authorization server
+// (RFC 7662) about opaque tokens. It may be called concurrently.
+type Verifier interface {
+	// Verify returns the token's verified claims, or an error wrapping [ErrInvalidToken] when
+	// the token is refused; any other error means it could not decide (the gate then fails
+	// closed with 500). ctx bounds the work (the gate's RequestGateTimeout). The token must
+	// never appear in a returned error or a log line.
+	Verify(ctx context.Context, token string) (*TokenInfo, error)
+}
+
+// TokenInfo is what a verified access token says about its bearer. It becomes
+// [fastmcp.Identity.Claims]; the identity's Principal is Subject.
+type TokenInfo struct {
+	// Subject is the principal: the token's sub, or for an introspected token without one
+	// its client_id.
+	Subject string
+	// ClientID is the OAuth client the token was issued to, when the token says.
+	ClientID string
+	// Issuer is the authorization server that issued the token.
+	Issuer string
+	// Audience lists the resources the token was issued for (ours among them).
+	Audience []string
+	// Scopes are the granted scopes.
+	Scopes []string
+	// Expiry is when the token expires.
+	Expiry time.Time
+}
+
+// TokenInfoFrom returns the token information the gate attached to a request's context, or
+// nil when the request carries none (no gate, another authentication). It is shared by the
+// requests of the same token (the gate's cache): read it, never modify it.
+func TokenInfoFrom(ctx context.Context) *TokenInfo {
+	if id := fastmcp.IdentityFrom(ctx); id != nil {
+		info, _ := id.Claims.(*TokenInfo)
+		return info
+	}
+	return nil
+}
+
+// TokenHash is how logs name a token: the first 12 hex digits of its SHA-256, enough to tell
+// tokens apart in an investigation, never enough to use one.
+func TokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:6])
+}
