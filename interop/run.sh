@@ -343,6 +343,22 @@ fi
 # servers and the suite's client mode; its own output lists each check.
 step "Go client: official servers and the suite's client mode (interop/client-lane.sh)" 900 interop/client-lane.sh
 
+# ---- OAuth clients ------------------------------------------------------------------------------
+
+# The official TypeScript client's OAuth flow (401, discovery, authorization code with PKCE and
+# the resource indicator, 403 step-up) against the oauth package's resource server; the go-sdk
+# half runs in `make unit`. A skip here would hide a missing toolchain, so it fails the step.
+oauth_ts_client() {
+  local out rc=0
+  out=$(cd oauth/clientinterop && FASTMCP_TS_CLIENT_DIR="$T" "$GO" test -count=1 -v -run 'TypeScript' ./... 2>&1) || rc=$?
+  echo "$out" | grep -E '^(=== RUN|--- |ok|FAIL|PASS)' || true
+  if [ "$rc" -ne 0 ]; then echo "$out" | tail -n 40; return "$rc"; fi
+  if echo "$out" | grep -q -- '--- SKIP'; then echo "interop: the TypeScript OAuth test skipped"; return 1; fi
+}
+export -f oauth_ts_client
+export T GO
+step "OAuth: official TypeScript client 2.4.0 flow (oauth/clientinterop)" 300 oauth_ts_client
+
 # ---- summary ---------------------------------------------------------------------------------
 
 echo
