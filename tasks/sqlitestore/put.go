@@ -31,7 +31,7 @@ func (s *Store) Put(ctx context.Context, t *tasks.Task, fence int64) error {
 			scope    string
 		)
 		err := tx.QueryRowContext(ctx, `UPDATE tasks SET
-			status = :status, status_message = :status_message, updated_at = :updated_at,
+			status = :status, status_message = :status_message, updated_at = CASE WHEN :updated_at = 0 THEN updated_at ELSE :updated_at END,
 			ttl = :ttl, expires_at = CASE WHEN :ttl > 0 THEN created_at + :ttl END, poll_interval = :poll_interval,
 			work_version = :work_version, work_tool = :work_tool, work_arguments = :work_arguments, work_meta = :work_meta,
 			input_requests = :input_requests, responses = :responses, keys = :keys, result = :result, error = :error,

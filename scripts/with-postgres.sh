@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# with-postgres.sh CMD [ARGS...]: runs CMD with FASTMCP_TEST_POSTGRES set to the DSN of a
+# throwaway PostgreSQL server (the tests of tasks/pgstore read it), then removes the server,
+# however CMD ends.
+#
+# The server comes from Debian's postgresql package (initdb and pg_ctl under
+# /usr/lib/postgresql/<version>/bin, or PG_BIN=dir). When it is missing and this runs as root
+# with apt-get, it installs the package; otherwise it says what to install and runs CMD
+# without the DSN (the pg tests then skip, or fail under CI=true). The cluster lives in a
+# temporary directory, listens on a free port on 127.0.0.1 only (and a socket in that
+# directory), and runs as the postgres system user when this runs as root (the server
+# refuses root).
+set -euo pipefail
+
+log() { echo "with-postgres: $*" >&2; }
+
+find_bin() {
+	if [ -n "${PG_BIN:-}" ]; then echo "$PG_BIN"; return; fi
+	local dir
+	dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+	if [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ]; then echo "$dir"; fi
+}
+
+bin=$(find_bin)
+if [ -z "$bin" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	log "installing Debian's postgresql package (apt-get)"
+	apt-get update -qq >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >&2
+	bin=$(find_bin)
+fi
+if [ -z "$bin" ]; then
+	log "no PostgreSQL server found (initdb, pg_ctl): install Debian's postgresql package"
+	log "(sudo apt-get install -y postgresql), or set PG_BIN to the directory of initdb and pg_ctl;"
+	log "running without FASTMCP_TEST_POSTGRES: the tasks/pgstore tests skip (fail under CI=true)"
+	"$@"
+	exit
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fastmcp-pg.XXXXXX")
+as_pg=()
+if [ "$(id -u)" = 0 ]; then
+	if ! id postgres >/dev/null 2>&1; then
+		log "running as root needs the postgres system user (Debian's postgresql package creates it)"
+		rm -rf "$tmp"
+		exit 1
+	fi
+	chown postgres: "$tmp"
+	as_pg=(runuser -u postgres --)
+fi
+
+cleanup() {
+	"${as_pg[@]}" "$bin/pg_ctl" -D "$tmp/data" -m immediate stop >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+"${as_pg[@]}" "$bin/initdb" -D "$tmp/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync >"$tmp/initdb.log" 2>&1 ||
+	{ cat "$tmp/initdb.log" >&2; exit 1; }
+
+# A free port: a random one nothing listens on; pg_ctl fails if another process takes it
+# first, and then the next one is tried.
+started=
+for _ in 1 2 3 4 5 6 7 8; do
+	port=$((20000 + RANDOM % 40000))
+	if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then continue; fi
+	if "${as_pg[@]}" "$bin/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w -t 60 \
+		-o "-c listen_addresses=127.0.0.1 -p $port -k $tmp -c max_connections=100" start >/dev/null; then
+		started=1
+		break
+	fi
+done
+if [ -z "$started" ]; then
+	log "the server did not start:"
+	cat "$tmp/server.log" >&2 || true
+	exit 1
+fi
+
+export FASTMCP_TEST_POSTGRES="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+log "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port ($tmp)"
+"$@"

@@ -1,0 +1,3 @@
+package pgstore_test
+
+func helperProcess() bool { return false }
