@@ -45,11 +45,33 @@ if [ "$(id -u)" = 0 ]; then
 		exit 1
 	fi
 	chown postgres: "$tmp"
-	as_pg=(runuser -u postgres --)
+	# setpriv execs, so the server stays this script's child (and is reaped by it).
+	if command -v setpriv >/dev/null; then
+		as_pg=(setpriv --reuid=postgres --regid=postgres --init-groups --)
+	else
+		as_pg=(runuser -u postgres --)
+	fi
 fi
 
+server=
+child=
+# stop_server asks the server for a fast shutdown (SIGINT) and waits for it; a signal sent
+# before the server installed its handlers is lost, so it asks again, then insists.
+stop_server() {
+	local sig
+	for sig in INT INT QUIT KILL; do
+		kill -"$sig" "$server" 2>/dev/null || break
+		for _ in $(seq 50); do
+			kill -0 "$server" 2>/dev/null || break 2
+			sleep 0.1
+		done
+	done
+	wait "$server" 2>/dev/null || true
+	server=
+}
 cleanup() {
-	"${as_pg[@]}" "$bin/pg_ctl" -D "$tmp/data" -m immediate stop >/dev/null 2>&1 || true
+	if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
+	if [ -n "$server" ]; then stop_server; fi
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -59,24 +81,38 @@ trap 'exit 143' TERM
 "${as_pg[@]}" "$bin/initdb" -D "$tmp/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync >"$tmp/initdb.log" 2>&1 ||
 	{ cat "$tmp/initdb.log" >&2; exit 1; }
 
-# A free port: a random one nothing listens on; pg_ctl fails if another process takes it
-# first, and then the next one is tried.
-started=
+# A free port: a random one nothing listens on; if another process takes it first the
+# server exits, and the next one is tried. Readiness is pg_isready's answer, within 60 s.
+ready=
 for _ in 1 2 3 4 5 6 7 8; do
 	port=$((20000 + RANDOM % 40000))
 	if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then continue; fi
-	if "${as_pg[@]}" "$bin/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w -t 60 \
-		-o "-c listen_addresses=127.0.0.1 -p $port -k $tmp -c max_connections=100" start >/dev/null; then
-		started=1
-		break
-	fi
+	"${as_pg[@]}" "$bin/postgres" -D "$tmp/data" -c listen_addresses=127.0.0.1 -p "$port" -k "$tmp" \
+		-c max_connections=100 >"$tmp/server.log" 2>&1 &
+	server=$!
+	for _ in $(seq 600); do
+		if ! kill -0 "$server" 2>/dev/null; then break; fi
+		if "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then ready=1; break; fi
+		sleep 0.1
+	done
+	if [ -n "$ready" ]; then break; fi
+	stop_server
+	tail -n 3 "$tmp/server.log" >&2 || true
 done
-if [ -z "$started" ]; then
-	log "the server did not start:"
-	cat "$tmp/server.log" >&2 || true
+if [ -z "$ready" ]; then
+	log "the server did not start"
 	exit 1
 fi
 
 export FASTMCP_TEST_POSTGRES="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 log "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port ($tmp)"
-"$@"
+# CMD runs in the background so that a signal to this script is handled at once (wait
+# returns): CMD is stopped, then the server.
+"$@" <&0 &
+child=$!
+set +e
+wait "$child"
+rc=$?
+set -e
+child=
+exit "$rc"
