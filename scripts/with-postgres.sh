@@ -3,7 +3,7 @@
 # throwaway PostgreSQL server (the tests of tasks/pgstore read it), then removes the server,
 # however CMD ends.
 #
-# The server comes from Debian's postgresql package (initdb and pg_ctl under
+# The server comes from Debian's postgresql package (initdb, postgres and pg_isready under
 # /usr/lib/postgresql/<version>/bin, or PG_BIN=dir). When it is missing and this runs as root
 # with apt-get, it installs the package; otherwise it says what to install and runs CMD
 # without the DSN (the pg tests then skip, or fail under CI=true). The cluster lives in a
@@ -18,7 +18,7 @@ find_bin() {
 	if [ -n "${PG_BIN:-}" ]; then echo "$PG_BIN"; return; fi
 	local dir
 	dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-	if [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ]; then echo "$dir"; fi
+	if [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/postgres" ] && [ -x "$dir/pg_isready" ]; then echo "$dir"; fi
 }
 
 bin=$(find_bin)
@@ -29,8 +29,8 @@ if [ -z "$bin" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	bin=$(find_bin)
 fi
 if [ -z "$bin" ]; then
-	log "no PostgreSQL server found (initdb, pg_ctl): install Debian's postgresql package"
-	log "(sudo apt-get install -y postgresql), or set PG_BIN to the directory of initdb and pg_ctl;"
+	log "no PostgreSQL server found (initdb, postgres, pg_isready): install Debian's postgresql package"
+	log "(sudo apt-get install -y postgresql), or set PG_BIN to the directory of initdb, postgres and pg_isready;"
 	log "running without FASTMCP_TEST_POSTGRES: the tasks/pgstore tests skip (fail under CI=true)"
 	"$@"
 	exit
