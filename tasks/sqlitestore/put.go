@@ -25,7 +25,7 @@ func (s *Store) Put(ctx context.Context, t *tasks.Task, fence int64) error {
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *sql.Tx, now int64) error {
+	return s.write(ctx, func(tx wtx, now int64) error {
 		var (
 			revision int64
 			scope    string
@@ -61,7 +61,7 @@ func (s *Store) Put(ctx context.Context, t *tasks.Task, fence int64) error {
 // refusal explains why a conditional write to id matched nothing: ErrNotFound (missing or
 // expired), ErrConflict (terminal, or another revision when revision is above zero) or
 // ErrLeaseLost (fence above zero and not the live lease).
-func refusal(ctx context.Context, tx *sql.Tx, now int64, id string, fence, revision int64) error {
+func refusal(ctx context.Context, tx wtx, now int64, id string, fence, revision int64) error {
 	var (
 		status          string
 		rev, gen, until int64
