@@ -24,8 +24,8 @@ type Config struct {
 	// Now is the store's clock; nil means time.Now.
 	Now func() time.Time
 	// BusyTimeout bounds a write's wait for the file's write lock held by another process
-	// (default DefaultBusyTimeout; negative is invalid). Past it the call fails with
-	// SQLite's "database is locked" (SQLITE_BUSY) error.
+	// (default DefaultBusyTimeout; negative is invalid). Past it the call fails with the
+	// driver's error "database is locked (5) (SQLITE_BUSY)".
 	BusyTimeout time.Duration
 	// Synchronous is SQLite's synchronous setting for commits: "FULL" (the default: a
 	// commit is on disk before it returns) or "NORMAL" (a commit survives the process being
