@@ -26,8 +26,9 @@ tidy-check:
 	cd bench/peers && $(GO) mod tidy -diff
 	cd oauth/clientinterop && $(GO) mod tidy -diff
 
+## unit: with a throwaway PostgreSQL for the tasks/pgstore tests (scripts/with-postgres.sh).
 unit:
-	$(GO) test -race -shuffle=on -count=1 $(PKGS)
+	scripts/with-postgres.sh $(GO) test -race -shuffle=on -count=1 $(PKGS)
 	cd oauth/clientinterop && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 ## allocs: allocation and memory budget tests run without -race (the race detector allocates;
