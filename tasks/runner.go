@@ -14,9 +14,9 @@ import (
 
 // Why a run's context ended, besides shutdown.
 var (
-	causeCancelled = errors.New("tasks: task cancelled")
-	causeLeaseLost = errors.New("tasks: lease lost")
-	causeRuntime   = errors.New("tasks: maximum runtime exceeded")
+	errCauseCancelled = errors.New("tasks: task cancelled")
+	errCauseLeaseLost = errors.New("tasks: lease lost")
+	errCauseRuntime   = errors.New("tasks: maximum runtime exceeded")
 )
 
 // runner claims runnable tasks from the store, at most MaxJobs at once, and runs their
@@ -69,7 +69,7 @@ func (rn *runner) interrupt(id string) {
 	c := rn.running[id]
 	rn.mu.Unlock()
 	if c != nil {
-		c(causeCancelled)
+		c(errCauseCancelled)
 	}
 }
 
@@ -157,22 +157,22 @@ func (rn *runner) work(t *Task) {
 
 	renewed := rn.renew(ctx, cancel, t.ID, gen)
 	rs := &runState{attempt: t.Attempt}
-	runCtx, stopRuntime := context.WithTimeoutCause(ctx, o.MaxRuntime, causeRuntime)
+	runCtx, stopRuntime := context.WithTimeoutCause(ctx, o.MaxRuntime, errCauseRuntime)
 	runCtx = context.WithValue(runCtx, idKey{}, t.ID)
 	runCtx = context.WithValue(runCtx, runKey{}, rs)
 	runCtx = fastmcp.WithIdentity(runCtx, &fastmcp.Identity{Principal: t.Scope})
 	out := rn.x.srv.RunTool(runCtx, fastmcp.ToolRun{
 		Tool: t.Work.Tool, Arguments: t.Work.Arguments, Meta: t.Work.Meta, InputResponses: t.Responses,
 	})
-	runtimeOver := errors.Is(context.Cause(runCtx), causeRuntime)
+	runtimeOver := errors.Is(context.Cause(runCtx), errCauseRuntime)
 	stopRuntime()
 	cancel(nil)
 	<-renewed
 
 	switch cause := context.Cause(ctx); {
-	case errors.Is(cause, causeLeaseLost):
+	case errors.Is(cause, errCauseLeaseLost):
 		return // another worker may own the task: it is not ours to write
-	case errors.Is(cause, causeCancelled):
+	case errors.Is(cause, errCauseCancelled):
 		rn.finish(t, gen, cancelled)
 		return
 	case rn.ctx.Err() != nil && out.Result == nil:
@@ -222,14 +222,14 @@ func (rn *runner) renew(ctx context.Context, cancel context.CancelCauseFunc, id 
 			cancelRequested, err := rn.x.store.Renew(ctx, id, gen, lease)
 			switch {
 			case errors.Is(err, ErrLeaseLost):
-				cancel(causeLeaseLost)
+				cancel(errCauseLeaseLost)
 				return
 			case err != nil:
 				if ctx.Err() == nil {
 					rn.x.opts.Logger.Error("tasks: cannot renew a lease", "task", id, "err", err)
 				}
 			case cancelRequested:
-				cancel(causeCancelled)
+				cancel(errCauseCancelled)
 				return
 			}
 		}
