@@ -82,7 +82,7 @@ func permitted(dep string, allow []string) bool {
 
 // testHelpers are the module's packages made for tests: they import testing and testify, so no
 // package's non-test build may depend on them (tests import them freely).
-var testHelpers = []string{"internal/wireschema", "internal/wirevector"}
+var testHelpers = []string{"internal/wireschema", "internal/wirevector", "tasks/storetest"}
 
 // TestHelpersOnlyInTests fails when a package's non-test build depends on a test helper.
 func TestHelpersOnlyInTests(t *testing.T) {
