@@ -22,6 +22,8 @@ type Tasks struct {
 	run    *runner
 	pub    publisher
 	closed sync.Once
+
+	newID func() string // test hook
 }
 
 // New returns the extension over store; call Register to serve it.
@@ -36,7 +38,7 @@ func New(store Store, opts Options) (*Tasks, error) {
 	if o.WorkerID == "" {
 		o.WorkerID = "worker-" + newID()[:12]
 	}
-	x := &Tasks{store: store, opts: o, lim: Limits{MaxTasks: o.MaxTasks, MaxActivePerScope: o.MaxActivePerScope}}
+	x := &Tasks{store: store, opts: o, lim: Limits{MaxTasks: o.MaxTasks, MaxActivePerScope: o.MaxActivePerScope}, newID: newID}
 	x.pub.init()
 	return x, nil
 }
@@ -106,7 +108,7 @@ func (x *Tasks) start(ctx context.Context, r *fastmcp.Request, tool string, args
 	}
 	at := now()
 	t := &Task{
-		ID: newID(), Scope: x.opts.Scope(ctx),
+		ID: x.newID(), Scope: x.opts.Scope(ctx),
 		Status: StatusWorking, StatusMessage: x.opts.StatusMessage,
 		CreatedAt: at, UpdatedAt: at, TTL: x.opts.TTL, PollInterval: x.opts.PollInterval,
 		Work:      Work{Version: 1, Tool: tool, Arguments: clone(args), Meta: clone(meta)},

@@ -63,6 +63,21 @@ func (rn *runner) wake() {
 	}
 }
 
+// wakeAfter wakes the runner once d has passed (a retry coming due), unless it stops first.
+func (rn *runner) wakeAfter(d time.Duration) {
+	rn.wg.Add(1)
+	go func() {
+		defer rn.wg.Done()
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			rn.wake()
+		case <-rn.ctx.Done():
+		}
+	}()
+}
+
 // interrupt ends the run of task id in this process, if any, as cancelled.
 func (rn *runner) interrupt(id string) {
 	rn.mu.Lock()
@@ -197,6 +212,7 @@ func (rn *runner) work(t *Task) {
 			t.StatusMessage = out.Err.Message
 			return nil
 		})
+		rn.wakeAfter(delay)
 	default:
 		rn.finish(t, gen, failedWith(out.Err))
 	}

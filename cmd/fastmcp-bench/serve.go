@@ -65,6 +65,7 @@ type serveOptions struct {
 	maxSubscriptions, maxConcurrency, maxQueue                       int
 	allowedOriginHosts, allowedHosts                                 string
 	maxLineBytes                                                     int
+	tasks                                                            tasksOptions
 }
 
 func (o *serveOptions) flags(fs *flag.FlagSet) {
@@ -93,6 +94,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.disableInline, "disable-inline", false, "hand every request to an executor worker instead of running a request that cannot stream on its connection's goroutine when a worker is free")
 	fs.IntVar(&o.maxQueue, "max-queue", pool.DefaultMaxQueue, "requests waiting for a worker (0: no queue, refuse when all workers are busy)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", streamable.DefaultWriteTimeout, "deadline for writing one response or one stream event")
+	o.tasks.flags(fs)
 	fs.IntVar(&o.maxLineBytes, "max-line-bytes", 0, "with --stdio: longest input line, newline included (0: the transport's default)")
 }
 
@@ -175,6 +177,12 @@ func serve(ctx context.Context, args []string) int {
 		fmt.Fprintln(os.Stderr, "serve: --fixtures:", err)
 		return 2
 	}
+	stopTasks, err := startTasks(srv, o.fixtures, o.tasks, logger)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		return 2
+	}
+	defer stopTasks()
 	var debug debugURLs
 	if o.pprofAddr != "" {
 		var stop func()
