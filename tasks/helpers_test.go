@@ -41,10 +41,15 @@ type harness struct {
 
 func newHarness(t *testing.T, opts tasks.Options, register func(*fastmcp.Server)) *harness {
 	t.Helper()
+	return newHarnessOn(t, memstore.New(memstore.Config{}), opts, register)
+}
+
+// newHarnessOn is newHarness over store, which it closes at the end.
+func newHarnessOn(t *testing.T, store *memstore.Store, opts tasks.Options, register func(*fastmcp.Server)) *harness {
+	t.Helper()
 	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "test", Version: "1.0.0"}, nil)
 	require.NoError(t, err)
 	register(srv)
-	store := memstore.New(memstore.Config{})
 	x, err := tasks.New(store, opts)
 	require.NoError(t, err)
 	var mu sync.Mutex
