@@ -10,7 +10,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/tasks/storetest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m, goleak.IgnoreCurrent()) }
 
 func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) tasks.Store {
