@@ -103,3 +103,27 @@ func TestHelpersOnlyInTests(t *testing.T) {
 	}
 	require.Contains(t, string(out), module+"/internal/wirevector ", "the helpers are listed")
 }
+
+// drivers maps each database driver's module to the one package that may import it: the
+// store built on it. Everything else reaches a database through tasks.Store.
+var drivers = map[string]string{
+	"modernc.org/sqlite":    "tasks/sqlitestore",
+	"github.com/jackc/pgx/": "tasks/pgstore",
+}
+
+// TestDriversOnlyInTheirStores fails when a package other than a driver's store imports it.
+func TestDriversOnlyInTheirStores(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"/...").Output()
+	require.NoError(t, err)
+	for line := range strings.Lines(string(out)) {
+		pkg, imports, _ := strings.Cut(strings.TrimSpace(line), " ")
+		for _, imp := range strings.Fields(imports) {
+			for driver, store := range drivers {
+				if strings.HasPrefix(imp, driver) {
+					assert.Equal(t, module+"/"+store, pkg, "only %s may import %s", store, imp)
+				}
+			}
+		}
+	}
+	require.Contains(t, string(out), "modernc.org/sqlite", "the SQLite store is listed")
+}

@@ -1,0 +1,131 @@
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+
+	"github.com/fastmcp-go/fastmcp/tasks"
+)
+
+// DefaultBusyTimeout is how long a write waits for another process's write lock.
+const DefaultBusyTimeout = 5 * time.Second
+
+// Config configures a Store; the zero value is the default.
+type Config struct {
+	// Now is the store's clock; nil means time.Now.
+	Now func() time.Time
+	// BusyTimeout bounds a write's wait for the file's write lock held by another process
+	// (default DefaultBusyTimeout; negative is invalid). Past it the call fails with
+	// SQLite's "database is locked" (SQLITE_BUSY) error.
+	BusyTimeout time.Duration
+	// Synchronous is SQLite's synchronous setting for commits: "FULL" (the default: a
+	// commit is on disk before it returns) or "NORMAL" (a commit survives the process being
+	// killed, not a power loss).
+	Synchronous string
+}
+
+// ErrInvalidConfig wraps every Config error of Open.
+var ErrInvalidConfig = errors.New("sqlitestore: invalid config")
+
+// Store is a tasks.Store in one SQLite file. It is safe for concurrent use, and other
+// processes may open the same file.
+type Store struct {
+	db  *sql.DB
+	now func() time.Time
+	// mu queues this process's writes, so they wait here rather than in SQLite's busy
+	// handler, which sleeps.
+	mu sync.Mutex
+}
+
+var _ tasks.Store = (*Store)(nil)
+
+// Open opens (creating it if needed) the database file at path and its schema.
+func Open(ctx context.Context, path string, cfg Config) (*Store, error) {
+	if cfg.BusyTimeout < 0 {
+		return nil, fmt.Errorf("%w: BusyTimeout %v is negative", ErrInvalidConfig, cfg.BusyTimeout)
+	}
+	if cfg.BusyTimeout == 0 {
+		cfg.BusyTimeout = DefaultBusyTimeout
+	}
+	switch strings.ToUpper(cfg.Synchronous) {
+	case "":
+		cfg.Synchronous = "FULL"
+	case "FULL", "NORMAL":
+	default:
+		return nil, fmt.Errorf("%w: Synchronous %q is neither FULL nor NORMAL", ErrInvalidConfig, cfg.Synchronous)
+	}
+	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil, fmt.Errorf("%w: path %q is not a file path", ErrInvalidConfig, path)
+	}
+	q := url.Values{}
+	q.Set("_busy_timeout", strconv.FormatInt(cfg.BusyTimeout.Milliseconds(), 10))
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", strings.ToUpper(cfg.Synchronous))
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxIdleConns(4)
+	s := &Store{db: db, now: cfg.Now}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// migrate creates the schema unless the file has it, in one write transaction, so that
+// processes opening a new file at once create it once.
+func (s *Store) migrate(ctx context.Context) error {
+	return s.write(ctx, func(tx *sql.Tx, _ int64) error {
+		var version int
+		if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+			return err
+		}
+		switch {
+		case version == schemaVersion:
+			return nil
+		case version > schemaVersion:
+			return fmt.Errorf("sqlitestore: the file's schema version %d is newer than this store's %d", version, schemaVersion)
+		}
+		for _, stmt := range schema {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion))
+		return err
+	})
+}
+
+// write runs fn in one BEGIN IMMEDIATE transaction, with the store's time read once the
+// write lock is held, and commits when fn returns nil.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx, now int64) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx, stamp(s.now())); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Close implements [tasks.Store].
+func (s *Store) Close() error { return s.db.Close() }
