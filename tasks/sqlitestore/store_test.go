@@ -16,7 +16,7 @@ func TestMain(m *testing.M) {
 	if helperProcess() {
 		return
 	}
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
 }
 
 func TestContract(t *testing.T) {
