@@ -1,15 +1,19 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
 	"github.com/fastmcp-go/fastmcp/tasks"
 	"github.com/fastmcp-go/fastmcp/tasks/memstore"
+	"github.com/fastmcp-go/fastmcp/tasks/sqlitestore"
 )
 
 // tasksOptions are serve's flags for the Tasks extension.
@@ -18,7 +22,7 @@ type tasksOptions struct {
 }
 
 func (o *tasksOptions) flags(fs *flag.FlagSet) {
-	fs.StringVar(&o.store, "tasks-store", "memory", "`store` of the Tasks extension (io.modelcontextprotocol/tasks), served when the fixtures have task tools: memory, sqlite:PATH or postgres:DSN")
+	fs.StringVar(&o.store, "tasks-store", "sqlite", "`store` of the Tasks extension (io.modelcontextprotocol/tasks), served with the conformance fixtures' task tools: sqlite (a file in a temporary directory, removed at exit), sqlite:PATH (a file that outlives the process), memory, or postgres:DSN")
 }
 
 // startTasks serves the Tasks extension on srv when the fixtures registered task tools (the
@@ -28,35 +32,54 @@ func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *sl
 	if !hasCatalog(catalogs, "conformance") {
 		return func() {}, nil
 	}
-	store, err := openTaskStore(o.store)
+	store, cleanup, err := openTaskStore(o.store)
 	if err != nil {
 		return nil, err
 	}
 	x, err := tasks.New(store, tasks.Options{Tools: fixtures.TaskPolicies(), Logger: logger})
 	if err != nil {
 		_ = store.Close()
+		cleanup()
 		return nil, err
 	}
 	x.Register(srv)
 	return func() {
 		_ = x.Close()
 		_ = store.Close()
+		cleanup()
 	}, nil
 }
 
-// openTaskStore opens the store a --tasks-store value names.
-func openTaskStore(spec string) (tasks.Store, error) {
+// openTaskStore opens the store a --tasks-store value names; cleanup removes what it made
+// for it (the temporary directory of a bare "sqlite").
+func openTaskStore(spec string) (_ tasks.Store, cleanup func(), _ error) {
 	kind, arg, _ := strings.Cut(spec, ":")
+	nothing := func() {}
 	switch kind {
 	case "memory":
 		if arg != "" {
-			return nil, usageError("--tasks-store: memory takes no argument")
+			return nil, nil, usageError("--tasks-store: memory takes no argument")
 		}
-		return memstore.New(memstore.Config{}), nil
-	case "sqlite", "postgres":
-		return nil, usageError(fmt.Sprintf("--tasks-store: the %s store is not built into this binary yet", kind))
+		return memstore.New(memstore.Config{}), nothing, nil
+	case "sqlite":
+		cleanup = nothing
+		if arg == "" {
+			dir, err := os.MkdirTemp("", "fastmcp-bench-tasks-")
+			if err != nil {
+				return nil, nil, fmt.Errorf("--tasks-store: %w", err)
+			}
+			arg, cleanup = filepath.Join(dir, "tasks.db"), func() { _ = os.RemoveAll(dir) }
+		}
+		store, err := sqlitestore.Open(context.Background(), arg, sqlitestore.Config{})
+		if err != nil {
+			cleanup()
+			return nil, nil, fmt.Errorf("--tasks-store: %w", err)
+		}
+		return store, cleanup, nil
+	case "postgres":
+		return nil, nil, usageError("--tasks-store: the postgres store is not built into this binary yet")
 	}
-	return nil, usageError(fmt.Sprintf("--tasks-store: unknown store %q (memory, sqlite:PATH or postgres:DSN)", spec))
+	return nil, nil, usageError(fmt.Sprintf("--tasks-store: unknown store %q (sqlite, sqlite:PATH, memory or postgres:DSN)", spec))
 }
 
 func hasCatalog(list, name string) bool {
