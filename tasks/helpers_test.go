@@ -33,19 +33,19 @@ const (
 // harness is a server with the extension over a memory store, its task ids numbered
 // task-1, task-2, … Build it inside the synctest bubble of the test.
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *fastmcp.Server
 	x     *tasks.Tasks
 	store *memstore.Store
 }
 
-func newHarness(t *testing.T, opts tasks.Options, register func(*fastmcp.Server)) *harness {
+func newHarness(t testing.TB, opts tasks.Options, register func(*fastmcp.Server)) *harness {
 	t.Helper()
 	return newHarnessOn(t, memstore.New(memstore.Config{}), opts, register)
 }
 
 // newHarnessOn is newHarness over store, which it closes at the end.
-func newHarnessOn(t *testing.T, store *memstore.Store, opts tasks.Options, register func(*fastmcp.Server)) *harness {
+func newHarnessOn(t testing.TB, store *memstore.Store, opts tasks.Options, register func(*fastmcp.Server)) *harness {
 	t.Helper()
 	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "test", Version: "1.0.0"}, nil)
 	require.NoError(t, err)

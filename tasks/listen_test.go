@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/wireschema"
 	"github.com/fastmcp-go/fastmcp/tasks"
 )
@@ -82,5 +83,29 @@ func TestListenFilterRefusals(t *testing.T) {
 			got := listen(metaTasks, bad)
 			assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params: notifications.taskIds must be an array of task ids"}}`, got)
 		}
+	})
+}
+
+// Another principal's task ids are left out of the acknowledgement, as unknown ones are.
+func TestListenScopedToThePrincipal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		h := newHarness(t, tasks.Options{Tools: testPolicies()}, testTools(g))
+		alice := fastmcp.WithIdentity(context.Background(), &fastmcp.Identity{Principal: "alice"})
+		h.sendCtx(alice, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold",`+metaTasks+`}}`)
+		<-g.started
+		bob, cancel := context.WithCancel(fastmcp.WithIdentity(context.Background(), &fastmcp.Identity{Principal: "bob"}))
+		sink := newListenSink()
+		done := make(chan []byte)
+		go func() {
+			done <- h.srv.Dispatch(bob, []byte(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"taskIds":["task-1"]},`+metaTasks+`}}`), sink)
+		}()
+		<-sink.got
+		assert.Contains(t, sink.messages()[0], `"notifications":{"taskIds":[]}`)
+		g.open()
+		synctest.Wait()
+		assert.Len(t, sink.messages(), 1, "bob hears nothing of alice's task")
+		cancel()
+		<-done
 	})
 }

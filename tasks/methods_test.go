@@ -3,6 +3,7 @@ package tasks_test
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/wireschema"
 	"github.com/fastmcp-go/fastmcp/tasks"
+	"github.com/fastmcp-go/fastmcp/tasks/memstore"
 )
 
 // An undeclaring request to tasks/* gets -32021 before any lookup: an id that names no task
@@ -111,4 +113,35 @@ func TestCancelSeenOnRenew(t *testing.T) {
 		got := h.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"task-1",` + metaTasks + `}}`)
 		assert.Contains(t, got, `"status":"cancelled"`)
 	})
+}
+
+// countingStore counts the reads that reach the store.
+type countingStore struct {
+	*memstore.Store
+	gets atomic.Int32
+}
+
+func (s *countingStore) Get(ctx context.Context, id string) (*tasks.Task, error) {
+	s.gets.Add(1)
+	return s.Store.Get(ctx, id)
+}
+
+// A taskId past MaxTaskIDBytes is refused before it reaches the store.
+func TestTaskIDLimitStopsBeforeTheStore(t *testing.T) {
+	store := &countingStore{Store: memstore.New(memstore.Config{})}
+	defer store.Close()
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "test", Version: "1.0.0"}, nil)
+	require.NoError(t, err)
+	x, err := tasks.New(store, tasks.Options{})
+	require.NoError(t, err)
+	x.Register(srv)
+	defer x.Close()
+	get := func(id string) string {
+		return string(srv.Dispatch(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"`+id+`",`+metaTasks+`}}`), nil))
+	}
+	unknown := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params: unknown task"}}`
+	assert.Equal(t, unknown, get(strings.Repeat("x", tasks.MaxTaskIDBytes)))
+	assert.Equal(t, int32(1), store.gets.Load(), "256 bytes are looked up")
+	assert.Equal(t, unknown, get(strings.Repeat("x", tasks.MaxTaskIDBytes+1)))
+	assert.Equal(t, int32(1), store.gets.Load(), "257 bytes are not")
 }
