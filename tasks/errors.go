@@ -18,6 +18,8 @@ var (
 	errStore       = fastmcp.NewError(fastmcp.CodeInternalError, "Task store unavailable", nil)
 	errRuntime     = fastmcp.NewError(fastmcp.CodeInternalError, "Task exceeded its maximum runtime", nil)
 	errReasked     = fastmcp.NewError(fastmcp.CodeInternalError, "Task asked again for input it was given", nil)
+	// errPolicyPanicked answers a call whose task Policy panicked.
+	errPolicyPanicked = fastmcp.NewError(fastmcp.CodeInternalError, "Task policy raised an exception", nil)
 )
 
 // capacityError is the refusal of a call at a store limit.

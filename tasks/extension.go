@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"runtime/debug"
 	"sync"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -83,7 +84,11 @@ func (x *Tasks) take(_ context.Context, r *fastmcp.Request, tool string) (bool, 
 	if !ok {
 		return false, nil
 	}
-	switch p.Mode(r) {
+	mode, err := x.mode(p, r)
+	if err != nil {
+		return false, err
+	}
+	switch mode {
 	case Optional:
 		return r.DeclaresExtension(ExtensionID), nil
 	case Required:
@@ -93,6 +98,18 @@ func (x *Tasks) take(_ context.Context, r *fastmcp.Request, tool string) (bool, 
 		return true, nil
 	}
 	return false, nil
+}
+
+// mode runs a policy, which is application code: a panic there answers the call -32603
+// and is logged, as a handler's.
+func (x *Tasks) mode(p Policy, r *fastmcp.Request) (m Mode, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			x.opts.Logger.Error("tasks: policy panicked", "panic", v, "stack", string(debug.Stack()))
+			m, err = Sync, errPolicyPanicked
+		}
+	}()
+	return p.Mode(r), nil
 }
 
 // start stores the task with its work and answers CreateTaskResult once a tasks/get would

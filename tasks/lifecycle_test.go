@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/wireschema"
 	"github.com/fastmcp-go/fastmcp/tasks"
 )
@@ -110,5 +111,17 @@ func TestFailedTasks(t *testing.T) {
 		requireResult(t, "GetTaskResult", panicked)
 		assert.Contains(t, panicked, `"status":"failed","statusMessage":"Tool raised an exception"`)
 		assert.Contains(t, panicked, `"error":{"code":-32603,"message":"Tool raised an exception"}`)
+	})
+}
+
+// A panicking PolicyFunc answers the call -32603 and creates nothing; the process goes on.
+func TestPolicyPanic(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, tasks.Options{Tools: map[string]tasks.Policy{
+			"echo": tasks.PolicyFunc(func(*fastmcp.Request) tasks.Mode { panic("policy bug") }),
+		}}, testTools(newGate()))
+		got := h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},` + metaTasks + `}}`)
+		requireErrorObject(t, "InternalError", got)
+		assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Task policy raised an exception"}}`, got)
 	})
 }

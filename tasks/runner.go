@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,6 +117,13 @@ func (rn *runner) claimLoop() {
 		go func() {
 			defer rn.wg.Done()
 			defer func() { <-rn.slots }()
+			defer func() {
+				// A panic here is a store's (handler panics are RunTool's): the process
+				// goes on, and the lease runs out for another attempt.
+				if p := recover(); p != nil {
+					o.Logger.Error("tasks: worker panicked", "task", t.ID, "panic", p, "stack", string(debug.Stack()))
+				}
+			}()
 			rn.work(t)
 		}()
 	}
@@ -190,8 +198,8 @@ func (rn *runner) work(t *Task) {
 	case errors.Is(cause, errCauseCancelled):
 		rn.finish(t, gen, cancelled)
 		return
-	case rn.ctx.Err() != nil && out.Result == nil:
-		rn.release(t.ID, gen) // shutdown: the next process runs it again
+	case rn.ctx.Err() != nil && out.Err != nil:
+		rn.release(t.ID, gen) // interrupted by shutdown: the next process runs it again
 		return
 	}
 	switch {
