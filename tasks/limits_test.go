@@ -139,3 +139,33 @@ func TestInvalidOptions(t *testing.T) {
 	_, err = tasks.New(store, tasks.Options{})
 	require.NoError(t, err)
 }
+
+// The documented defaults of every limit.
+func TestDefaults(t *testing.T) {
+	assert.Equal(t, 32, tasks.DefaultMaxJobs)
+	assert.Equal(t, time.Hour, tasks.DefaultMaxRuntime)
+	assert.Equal(t, 10_000, tasks.DefaultMaxTasks)
+	assert.Equal(t, 100, tasks.DefaultMaxActivePerScope)
+	assert.Equal(t, 262_144, tasks.DefaultMaxWorkInputBytes)
+	assert.Equal(t, 256, tasks.MaxTaskIDBytes)
+	assert.Equal(t, 100, tasks.MaxListenTaskIDs)
+	assert.Equal(t, time.Hour, tasks.DefaultTTL)
+	assert.Equal(t, 250*time.Millisecond, tasks.DefaultPollInterval)
+}
+
+// With the default options, 32 runs at once and no more.
+func TestDefaultMaxJobs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := &gate{started: make(chan context.Context, 64), release: make(chan struct{})}
+		h := newHarness(t, tasks.Options{Tools: testPolicies()}, testTools(g))
+		for range tasks.DefaultMaxJobs + 1 {
+			assert.Contains(t, h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold",`+metaTasks+`}}`), `"resultType":"task"`)
+		}
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		assert.Len(t, g.started, tasks.DefaultMaxJobs)
+		g.open()
+		synctest.Wait()
+		assert.Len(t, g.started, tasks.DefaultMaxJobs+1, "the last one ran once a slot was free")
+	})
+}
