@@ -25,8 +25,9 @@ tidy-check:
 	$(GO) mod tidy -diff
 	cd bench/peers && $(GO) mod tidy -diff
 
+## unit: with a throwaway PostgreSQL for the tasks/pgstore tests (scripts/with-postgres.sh).
 unit:
-	$(GO) test -race -shuffle=on -count=1 $(PKGS)
+	scripts/with-postgres.sh $(GO) test -race -shuffle=on -count=1 $(PKGS)
 
 ## allocs: allocation and memory budget tests run without -race (the race detector allocates;
 ## the tests of files built with !race run only here).

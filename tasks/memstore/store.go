@@ -103,6 +103,9 @@ func (s *Store) Put(_ context.Context, t *tasks.Task, fence int64) error {
 	}
 	next := clone(t)
 	next.Scope, next.CreatedAt = st.Scope, st.CreatedAt
+	if next.UpdatedAt.IsZero() {
+		next.UpdatedAt = st.UpdatedAt
+	}
 	next.LeaseOwner, next.LeaseGen, next.LeaseUntil = st.LeaseOwner, st.LeaseGen, st.LeaseUntil
 	next.Revision = st.Revision + 1
 	if next.Status.Terminal() {

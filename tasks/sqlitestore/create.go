@@ -12,7 +12,7 @@ import (
 // Create implements [tasks.Store]: the counters and the row in one transaction.
 func (s *Store) Create(ctx context.Context, t *tasks.Task, lim tasks.Limits) error {
 	maxTasks, maxActive := limits(lim)
-	return s.write(ctx, func(tx *sql.Tx, now int64) error {
+	return s.write(ctx, func(tx wtx, now int64) error {
 		filled := *t
 		if filled.CreatedAt.IsZero() {
 			filled.CreatedAt = unstamp(now)
@@ -52,7 +52,7 @@ func (s *Store) Create(ctx context.Context, t *tasks.Task, lim tasks.Limits) err
 	})
 }
 
-func insert(ctx context.Context, tx *sql.Tx, args []any) (bool, error) {
+func insert(ctx context.Context, tx wtx, args []any) (bool, error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO tasks (`+columns+`, expires_at) VALUES (
 		:id, :scope, :status, :status_message, :created_at, :updated_at, :ttl, :poll_interval,
 		:work_version, :work_tool, :work_arguments, :work_meta, :input_requests, :responses, :keys, :result, :error,
@@ -67,9 +67,9 @@ func insert(ctx context.Context, tx *sql.Tx, args []any) (bool, error) {
 
 // reserve counts one more task, and one more active task of scope when active, or refuses
 // with *tasks.CapacityError; at a limit it first deletes the expired tasks in the way.
-func reserve(ctx context.Context, tx *sql.Tx, now int64, scope string, active bool, maxTasks, maxActive int) error {
+func reserve(ctx context.Context, tx wtx, now int64, scope string, active bool, maxTasks, maxActive int) error {
 	take := func() (bool, error) {
-		return returned(tx.QueryRowContext(ctx, `UPDATE task_total SET n = n + 1 WHERE n < :max RETURNING n`, sql.Named("max", maxTasks)))
+		return returned(tx.QueryRowContext(ctx, `UPDATE task_counts SET n = n + 1 WHERE key = 'total' AND n < :max RETURNING n`, sql.Named("max", maxTasks)))
 	}
 	ok, err := take()
 	if err == nil && !ok {
@@ -87,8 +87,8 @@ func reserve(ctx context.Context, tx *sql.Tx, now int64, scope string, active bo
 		return nil
 	}
 	take = func() (bool, error) {
-		return returned(tx.QueryRowContext(ctx, `INSERT INTO task_active (scope, n) VALUES (:scope, 1)
-			ON CONFLICT (scope) DO UPDATE SET n = n + 1 WHERE n < :max RETURNING n`,
+		return returned(tx.QueryRowContext(ctx, `INSERT INTO task_counts (key, n) VALUES ('scope:' || :scope, 1)
+			ON CONFLICT (key) DO UPDATE SET n = n + 1 WHERE n < :max RETURNING n`,
 			sql.Named("scope", scope), sql.Named("max", maxActive)))
 	}
 	ok, err = take()

@@ -13,7 +13,7 @@ import (
 // The write lock makes the choice and the lease one step for every process.
 func (s *Store) ClaimNext(ctx context.Context, worker string, leaseFor time.Duration) (*tasks.Task, error) {
 	var t *tasks.Task
-	err := s.write(ctx, func(tx *sql.Tx, now int64) (err error) {
+	err := s.write(ctx, func(tx wtx, now int64) (err error) {
 		t, err = scanTask(tx.QueryRowContext(ctx, `UPDATE tasks SET
 			lease_owner = :worker, lease_gen = lease_gen + 1, lease_until = :until,
 			attempt = attempt + 1, revision = revision + 1
@@ -34,7 +34,7 @@ func (s *Store) ClaimNext(ctx context.Context, worker string, leaseFor time.Dura
 // Renew implements [tasks.Store].
 func (s *Store) Renew(ctx context.Context, id string, fence int64, leaseFor time.Duration) (bool, error) {
 	var cancel bool
-	err := s.write(ctx, func(tx *sql.Tx, now int64) error {
+	err := s.write(ctx, func(tx wtx, now int64) error {
 		err := tx.QueryRowContext(ctx, `UPDATE tasks SET lease_until = :until
 			WHERE id = :id AND lease_gen = :fence AND lease_until > :now AND `+notExpired+`
 			RETURNING cancel_requested`,
@@ -50,7 +50,7 @@ func (s *Store) Renew(ctx context.Context, id string, fence int64, leaseFor time
 
 // Release implements [tasks.Store].
 func (s *Store) Release(ctx context.Context, id string, fence int64) error {
-	return s.write(ctx, func(tx *sql.Tx, now int64) error {
+	return s.write(ctx, func(tx wtx, now int64) error {
 		res, err := tx.ExecContext(ctx, `UPDATE tasks SET lease_owner = '', lease_until = 0
 			WHERE id = :id AND lease_gen = :fence AND lease_owner != '' AND `+notExpired,
 			sql.Named("id", id), sql.Named("fence", fence), sql.Named("now", now))

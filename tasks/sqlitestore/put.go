@@ -25,13 +25,13 @@ func (s *Store) Put(ctx context.Context, t *tasks.Task, fence int64) error {
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *sql.Tx, now int64) error {
+	return s.write(ctx, func(tx wtx, now int64) error {
 		var (
 			revision int64
 			scope    string
 		)
 		err := tx.QueryRowContext(ctx, `UPDATE tasks SET
-			status = :status, status_message = :status_message, updated_at = :updated_at,
+			status = :status, status_message = :status_message, updated_at = CASE WHEN :updated_at = 0 THEN updated_at ELSE :updated_at END,
 			ttl = :ttl, expires_at = CASE WHEN :ttl > 0 THEN created_at + :ttl END, poll_interval = :poll_interval,
 			work_version = :work_version, work_tool = :work_tool, work_arguments = :work_arguments, work_meta = :work_meta,
 			input_requests = :input_requests, responses = :responses, keys = :keys, result = :result, error = :error,
@@ -61,7 +61,7 @@ func (s *Store) Put(ctx context.Context, t *tasks.Task, fence int64) error {
 // refusal explains why a conditional write to id matched nothing: ErrNotFound (missing or
 // expired), ErrConflict (terminal, or another revision when revision is above zero) or
 // ErrLeaseLost (fence above zero and not the live lease).
-func refusal(ctx context.Context, tx *sql.Tx, now int64, id string, fence, revision int64) error {
+func refusal(ctx context.Context, tx wtx, now int64, id string, fence, revision int64) error {
 	var (
 		status          string
 		rev, gen, until int64

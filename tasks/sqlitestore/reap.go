@@ -13,7 +13,7 @@ func (s *Store) Reap(ctx context.Context, limit int) (int, error) {
 		return 0, nil
 	}
 	var n int
-	err := s.write(ctx, func(tx *sql.Tx, now int64) (err error) {
+	err := s.write(ctx, func(tx wtx, now int64) (err error) {
 		n, err = deleteExpired(ctx, tx, now, `true LIMIT :limit`, sql.Named("limit", limit))
 		return err
 	})
@@ -22,7 +22,7 @@ func (s *Store) Reap(ctx context.Context, limit int) (int, error) {
 
 // deleteExpired deletes the expired tasks that where (a condition, possibly with a LIMIT)
 // selects, and takes them off the counters.
-func deleteExpired(ctx context.Context, tx *sql.Tx, now int64, where string, args ...any) (int, error) {
+func deleteExpired(ctx context.Context, tx wtx, now int64, where string, args ...any) (int, error) {
 	rows, err := tx.QueryContext(ctx, `DELETE FROM tasks WHERE id IN (
 		SELECT id FROM tasks WHERE expires_at <= :now AND `+where+`) RETURNING scope, status`,
 		append(args, sql.Named("now", now))...)
@@ -47,7 +47,7 @@ func deleteExpired(ctx context.Context, tx *sql.Tx, now int64, where string, arg
 	if err := rows.Err(); err != nil || deleted == 0 {
 		return 0, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE task_total SET n = n - :n`, sql.Named("n", deleted)); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE task_counts SET n = n - :n WHERE key = 'total'`, sql.Named("n", deleted)); err != nil {
 		return 0, err
 	}
 	for scope, n := range active {
@@ -59,11 +59,11 @@ func deleteExpired(ctx context.Context, tx *sql.Tx, now int64, where string, arg
 }
 
 // leaveActive takes n tasks of scope off its active count, and drops the count at zero.
-func leaveActive(ctx context.Context, tx *sql.Tx, scope string, n int) error {
-	_, err := tx.ExecContext(ctx, `UPDATE task_active SET n = n - :n WHERE scope = :scope`,
+func leaveActive(ctx context.Context, tx wtx, scope string, n int) error {
+	_, err := tx.ExecContext(ctx, `UPDATE task_counts SET n = n - :n WHERE key = 'scope:' || :scope`,
 		sql.Named("n", n), sql.Named("scope", scope))
 	if err == nil {
-		_, err = tx.ExecContext(ctx, `DELETE FROM task_active WHERE scope = :scope AND n <= 0`, sql.Named("scope", scope))
+		_, err = tx.ExecContext(ctx, `DELETE FROM task_counts WHERE key = 'scope:' || :scope AND n <= 0`, sql.Named("scope", scope))
 	}
 	return err
 }

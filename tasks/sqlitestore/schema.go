@@ -3,8 +3,8 @@ package sqlitestore
 // schemaVersion is PRAGMA user_version once the schema below exists.
 const schemaVersion = 1
 
-// schema creates the tables: tasks, the total count and the active count per scope, which
-// Create checks and moves in one statement each.
+// schema creates the tables: tasks (clustered by id: one b-tree fewer to write than a rowid
+// table with an index on id), and the counts Create checks and moves in one statement each.
 var schema = []string{
 	`CREATE TABLE IF NOT EXISTS tasks (
 		id               TEXT PRIMARY KEY,
@@ -32,13 +32,14 @@ var schema = []string{
 		lease_gen        INTEGER NOT NULL,
 		lease_until      INTEGER NOT NULL,
 		revision         INTEGER NOT NULL
-	)`,
+	) WITHOUT ROWID`,
 	`CREATE INDEX IF NOT EXISTS tasks_runnable ON tasks (created_at, id)
 		WHERE status = 'working' AND cancel_requested = 0`,
 	`CREATE INDEX IF NOT EXISTS tasks_expiry ON tasks (expires_at) WHERE expires_at IS NOT NULL`,
-	`CREATE TABLE IF NOT EXISTS task_total (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)`,
-	`INSERT INTO task_total (id, n) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`,
-	`CREATE TABLE IF NOT EXISTS task_active (scope TEXT PRIMARY KEY, n INTEGER NOT NULL)`,
+	// One small table for the total (key 'total') and each scope's active count (key
+	// 'scope:' || scope): a Create dirties one page of it, not two.
+	`CREATE TABLE IF NOT EXISTS task_counts (key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID`,
+	`INSERT INTO task_counts (key, n) VALUES ('total', 0) ON CONFLICT (key) DO NOTHING`,
 }
 
 // columns lists the tasks columns in the order scanTask reads them.

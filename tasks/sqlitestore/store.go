@@ -44,6 +44,8 @@ type Store struct {
 	// mu queues this process's writes, so they wait here rather than in SQLite's busy
 	// handler, which sleeps.
 	mu sync.Mutex
+	// stmts holds the prepared write statements by their SQL.
+	stmts sync.Map
 }
 
 var _ tasks.Store = (*Store)(nil)
@@ -90,7 +92,8 @@ func Open(ctx context.Context, path string, cfg Config) (*Store, error) {
 // migrate creates the schema unless the file has it, in one write transaction, so that
 // processes opening a new file at once create it once.
 func (s *Store) migrate(ctx context.Context) error {
-	return s.write(ctx, func(tx *sql.Tx, _ int64) error {
+	return s.write(ctx, func(w wtx, _ int64) error {
+		tx := w.tx // not prepared elsewhere: the schema is not there before it commits
 		var version int
 		if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
 			return err
@@ -113,14 +116,14 @@ func (s *Store) migrate(ctx context.Context) error {
 
 // write runs fn in one BEGIN IMMEDIATE transaction, with the store's time read once the
 // write lock is held, and commits when fn returns nil.
-func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx, now int64) error) error {
+func (s *Store) write(ctx context.Context, fn func(tx wtx, now int64) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx, stamp(s.now())); err != nil {
+	if err := fn(wtx{tx, s}, stamp(s.now())); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -128,4 +131,7 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx, now int64) error)
 }
 
 // Close implements [tasks.Store].
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.stmts.Range(func(_, st any) bool { _ = st.(*sql.Stmt).Close(); return true })
+	return s.db.Close()
+}

@@ -105,9 +105,11 @@ func testPutKeeps(t *testing.T, s tasks.Store, _ Clock) {
 	edit.LeaseOwner, edit.LeaseGen, edit.LeaseUntil = "thief", 99, time.Time{}
 	edit.Scope, edit.CreatedAt = "mallory", claimed.CreatedAt.Add(-time.Hour)
 	edit.StatusMessage = "edited"
+	edit.UpdatedAt = time.Time{}
 	require.NoError(t, s.Put(ctx(t), &edit, 0))
 	got := get(t, s, "keeps")
 	assert.Equal(t, "edited", got.StatusMessage)
+	assert.True(t, claimed.UpdatedAt.Truncate(time.Microsecond).Equal(got.UpdatedAt.Truncate(time.Microsecond)), "a zero UpdatedAt keeps the stored one")
 	assert.Equal(t, "w1", got.LeaseOwner)
 	assert.Equal(t, claimed.LeaseGen, got.LeaseGen)
 	assert.True(t, claimed.LeaseUntil.Truncate(time.Microsecond).Equal(got.LeaseUntil.Truncate(time.Microsecond)))

@@ -6,6 +6,13 @@
 // clock moves its stored times back instead, which is the same thing to every rule of the
 // contract (expiry at CreatedAt+TTL, leases, NotBefore).
 //
+// Beyond the comments of [tasks.Store], the contract fixes: Create fills a zero CreatedAt
+// and UpdatedAt from the store's clock; a task's ID, Scope and CreatedAt never change after
+// Create, and a Put with a zero UpdatedAt keeps the stored one; ClaimNext moves Revision on
+// (it writes Attempt) while Renew and Release do not; of the runnable tasks ClaimNext takes
+// the oldest; an expired task stops counting against the limits (a Create at a limit
+// deletes the expired tasks in its way).
+//
 //	func TestContract(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) tasks.Store {
 //			clock := storetest.NewFakeClock()

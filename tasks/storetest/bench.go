@@ -1,0 +1,59 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/tasks"
+)
+
+// BenchCreate measures s.Create against floor, the physical floor of the same database: one
+// plain single-row INSERT and COMMIT of as many bytes. The two alternate, one of each per
+// iteration, so both see the same machine. It reports the mean, p50 and p99 latency of each
+// (store-*, floor-*), the store's creates per second, and ratio, the store's mean over the
+// floor's (the goal is at most 2).
+func BenchCreate(b *testing.B, s tasks.Store, floor func(ctx context.Context, id string, body []byte) error) {
+	ctx := b.Context()
+	lim := tasks.Limits{MaxTasks: 1 << 30, MaxActivePerScope: 1 << 30}
+	var storeTimes, floorTimes []time.Duration
+	var storeTotal, floorTotal time.Duration
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		task := newTask(fmt.Sprintf("bench-%s-%09d", b.Name(), i))
+		task.Scope = fmt.Sprintf("scope-%d", i%64)
+		body := append(append([]byte(nil), task.Work.Arguments...), task.Work.Meta...)
+		start := time.Now()
+		if err := s.Create(ctx, task, lim); err != nil {
+			b.Fatal(err)
+		}
+		mid := time.Now()
+		if err := floor(ctx, task.ID, body); err != nil {
+			b.Fatal(err)
+		}
+		end := time.Now()
+		storeTimes, floorTimes = append(storeTimes, mid.Sub(start)), append(floorTimes, end.Sub(mid))
+		storeTotal, floorTotal = storeTotal+mid.Sub(start), floorTotal+end.Sub(mid)
+		i++
+	}
+	if i == 0 {
+		return
+	}
+	n := time.Duration(i)
+	b.ReportMetric(float64(storeTotal/n), "store-ns")
+	b.ReportMetric(float64(floorTotal/n), "floor-ns")
+	b.ReportMetric(float64(percentile(storeTimes, 50)), "store-p50-ns")
+	b.ReportMetric(float64(percentile(storeTimes, 99)), "store-p99-ns")
+	b.ReportMetric(float64(percentile(floorTimes, 50)), "floor-p50-ns")
+	b.ReportMetric(float64(percentile(floorTimes, 99)), "floor-p99-ns")
+	b.ReportMetric(float64(i)/storeTotal.Seconds(), "creates/s")
+	b.ReportMetric(float64(storeTotal)/float64(floorTotal), "ratio")
+}
+
+func percentile(d []time.Duration, p int) time.Duration {
+	slices.Sort(d)
+	return d[(len(d)-1)*p/100]
+}
