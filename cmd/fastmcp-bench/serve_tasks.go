@@ -8,21 +8,27 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
 	"github.com/fastmcp-go/fastmcp/tasks"
 	"github.com/fastmcp-go/fastmcp/tasks/memstore"
+	"github.com/fastmcp-go/fastmcp/tasks/pgstore"
 	"github.com/fastmcp-go/fastmcp/tasks/sqlitestore"
 )
 
 // tasksOptions are serve's flags for the Tasks extension.
 type tasksOptions struct {
-	store string
+	store   string
+	migrate bool
 }
 
 func (o *tasksOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.store, "tasks-store", "sqlite", "`store` of the Tasks extension (io.modelcontextprotocol/tasks), served with the conformance fixtures' task tools: sqlite (a file in a temporary directory, removed at exit), sqlite:PATH (a file that outlives the process), memory, or postgres:DSN")
+	fs.BoolVar(&o.migrate, "tasks-migrate", false, "with --tasks-store postgres:DSN: create or upgrade the task tables first (never done otherwise: a database without them is refused)")
 }
 
 // startTasks serves the Tasks extension on srv when the fixtures registered task tools (the
@@ -32,7 +38,7 @@ func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *sl
 	if !hasCatalog(catalogs, "conformance") {
 		return func() {}, nil
 	}
-	store, cleanup, err := openTaskStore(o.store)
+	store, cleanup, err := openTaskStore(o.store, o.migrate)
 	if err != nil {
 		return nil, err
 	}
@@ -50,18 +56,25 @@ func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *sl
 	}, nil
 }
 
-// openTaskStore opens the store a --tasks-store value names; cleanup removes what it made
-// for it (the temporary directory of a bare "sqlite").
-func openTaskStore(spec string) (_ tasks.Store, cleanup func(), _ error) {
+// openTaskStore opens the store a --tasks-store value names (migrate: apply PostgreSQL's
+// migrations first); cleanup removes what it made for it (the temporary directory of a bare
+// "sqlite", the PostgreSQL pool).
+func openTaskStore(spec string, migrate bool) (_ tasks.Store, cleanup func(), _ error) {
 	kind, arg, _ := strings.Cut(spec, ":")
 	nothing := func() {}
 	switch kind {
 	case "memory":
+		if migrate {
+			return nil, nil, usageError("--tasks-migrate applies to --tasks-store postgres:DSN only")
+		}
 		if arg != "" {
 			return nil, nil, usageError("--tasks-store: memory takes no argument")
 		}
 		return memstore.New(memstore.Config{}), nothing, nil
 	case "sqlite":
+		if migrate {
+			return nil, nil, usageError("--tasks-migrate applies to --tasks-store postgres:DSN only")
+		}
 		cleanup = nothing
 		if arg == "" {
 			dir, err := os.MkdirTemp("", "fastmcp-bench-tasks-")
@@ -77,7 +90,13 @@ func openTaskStore(spec string) (_ tasks.Store, cleanup func(), _ error) {
 		}
 		return store, cleanup, nil
 	case "postgres":
-		return nil, nil, usageError("--tasks-store: the postgres store is not built into this binary yet")
+		if arg == "" {
+			return nil, nil, usageError("--tasks-store: postgres needs a DSN: postgres:postgres://user@host/db")
+		}
+		return openPostgres(arg, migrate)
+	}
+	if migrate {
+		return nil, nil, usageError("--tasks-migrate applies to --tasks-store postgres:DSN only")
 	}
 	return nil, nil, usageError(fmt.Sprintf("--tasks-store: unknown store %q (sqlite, sqlite:PATH, memory or postgres:DSN)", spec))
 }
@@ -89,4 +108,27 @@ func hasCatalog(list, name string) bool {
 		}
 	}
 	return false
+}
+
+// openPostgres connects a pool to dsn (a PostgreSQL URL or key=value string) and opens the
+// store on it, migrating first when asked; cleanup closes the pool.
+func openPostgres(dsn string, migrate bool) (tasks.Store, func(), error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--tasks-store: %w", err)
+	}
+	if migrate {
+		if err := pgstore.Migrate(ctx, pool); err != nil {
+			pool.Close()
+			return nil, nil, fmt.Errorf("--tasks-migrate: %w", err)
+		}
+	}
+	store, err := pgstore.Open(ctx, pool)
+	if err != nil {
+		pool.Close()
+		return nil, nil, fmt.Errorf("--tasks-store: %w", err)
+	}
+	return store, pool.Close, nil
 }

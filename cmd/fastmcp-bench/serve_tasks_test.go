@@ -13,14 +13,14 @@ import (
 )
 
 func TestOpenTaskStore(t *testing.T) {
-	store, cleanup, err := openTaskStore("memory")
+	store, cleanup, err := openTaskStore("memory", false)
 	require.NoError(t, err)
 	assert.IsType(t, &memstore.Store{}, store)
 	require.NoError(t, store.Close())
 	cleanup()
 
 	path := filepath.Join(t.TempDir(), "kept.db")
-	store, cleanup, err = openTaskStore("sqlite:" + path)
+	store, cleanup, err = openTaskStore("sqlite:"+path, false)
 	require.NoError(t, err)
 	assert.IsType(t, &sqlitestore.Store{}, store)
 	require.NoError(t, store.Close())
@@ -29,7 +29,7 @@ func TestOpenTaskStore(t *testing.T) {
 
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	store, cleanup, err = openTaskStore("sqlite")
+	store, cleanup, err = openTaskStore("sqlite", false)
 	require.NoError(t, err)
 	dirs, err := os.ReadDir(tmp)
 	require.NoError(t, err)
@@ -40,9 +40,14 @@ func TestOpenTaskStore(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, dirs, "removed at exit")
 
-	for _, bad := range []string{"memory:x", "postgres:dsn", "redis"} {
-		_, _, err := openTaskStore(bad)
+	for _, bad := range []struct {
+		spec    string
+		migrate bool
+	}{{"memory:x", false}, {"postgres", false}, {"redis", false}, {"memory", true}, {"sqlite", true}} {
+		_, _, err := openTaskStore(bad.spec, bad.migrate)
 		var ue usageError
-		require.ErrorAs(t, err, &ue, bad)
+		require.ErrorAs(t, err, &ue, "%+v", bad)
 	}
+	_, _, err = openTaskStore("postgres:postgres://nobody@127.0.0.1:1/none?connect_timeout=1", false)
+	require.Error(t, err, "no server there")
 }
