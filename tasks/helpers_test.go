@@ -1,6 +1,7 @@
 package tasks_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -90,7 +91,7 @@ func taskSchema(t testing.TB, def string) *santhosh.Schema {
 	taskSchemaOnce.Do(func() {
 		raw, err := os.ReadFile("testdata/tasks.schema.json")
 		require.NoError(t, err)
-		doc, err := santhosh.UnmarshalJSON(bytesReader(raw))
+		doc, err := santhosh.UnmarshalJSON(bytes.NewReader(raw))
 		require.NoError(t, err)
 		c := santhosh.NewCompiler()
 		require.NoError(t, c.AddResource("mem:///tasks.schema.json", doc))
@@ -114,7 +115,7 @@ func requireResult(t testing.TB, def, msg string) {
 	var env struct{ Result json.RawMessage }
 	require.NoError(t, json.Unmarshal([]byte(msg), &env))
 	wireschema.RequireValid(t, "Result", env.Result)
-	v, err := santhosh.UnmarshalJSON(bytesReader(env.Result))
+	v, err := santhosh.UnmarshalJSON(bytes.NewReader(env.Result))
 	require.NoError(t, err)
 	require.NoError(t, taskSchema(t, def).Validate(v), "%s: %s", def, env.Result)
 }
@@ -123,7 +124,7 @@ func requireResult(t testing.TB, def, msg string) {
 func requireNotification(t testing.TB, msg string) {
 	t.Helper()
 	wireschema.RequireValid(t, "JSONRPCNotification", []byte(msg))
-	v, err := santhosh.UnmarshalJSON(bytesReader([]byte(msg)))
+	v, err := santhosh.UnmarshalJSON(bytes.NewReader([]byte(msg)))
 	require.NoError(t, err)
 	require.NoError(t, taskSchema(t, "TaskStatusNotification").Validate(v), msg)
 }
