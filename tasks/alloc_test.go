@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/fastmcp-go/fastmcp/tasks/memstore"
 )
 
 // TestAllocsTasksBudget pins the allocations of the extension's hot paths over the memory
 // store: a tasks/get poll of a completed task 12 (the request, the store's copy of the task,
 // the result bytes), a tools/call that becomes a task 15.
 func TestAllocsTasksBudget(t *testing.T) {
-	h, stop := benchHarness(t)
+	h, stop := benchHarness(t, memstore.New(memstore.Config{}))
 	defer stop()
 	ctx := context.Background()
 	for _, c := range []struct {

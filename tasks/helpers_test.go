@@ -37,7 +37,7 @@ type harness struct {
 	t     testing.TB
 	srv   *fastmcp.Server
 	x     *tasks.Tasks
-	store *memstore.Store
+	store tasks.Store
 }
 
 func newHarness(t testing.TB, opts tasks.Options, register func(*fastmcp.Server)) *harness {
@@ -46,7 +46,7 @@ func newHarness(t testing.TB, opts tasks.Options, register func(*fastmcp.Server)
 }
 
 // newHarnessOn is newHarness over store, which it closes at the end.
-func newHarnessOn(t testing.TB, store *memstore.Store, opts tasks.Options, register func(*fastmcp.Server)) *harness {
+func newHarnessOn(t testing.TB, store tasks.Store, opts tasks.Options, register func(*fastmcp.Server)) *harness {
 	t.Helper()
 	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "test", Version: "1.0.0"}, nil)
 	require.NoError(t, err)
