@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
 	"github.com/fastmcp-go/fastmcp/tasks"
@@ -110,25 +108,14 @@ func hasCatalog(list, name string) bool {
 	return false
 }
 
-// openPostgres connects a pool to dsn (a PostgreSQL URL or key=value string) and opens the
-// store on it, migrating first when asked; cleanup closes the pool.
+// openPostgres opens the store on a pool of its own connected to dsn, migrating first when
+// asked; cleanup closes the pool.
 func openPostgres(dsn string, migrate bool) (tasks.Store, func(), error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	pool, err := pgxpool.New(ctx, dsn)
+	store, closePool, err := pgstore.Dial(ctx, dsn, migrate)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--tasks-store: %w", err)
 	}
-	if migrate {
-		if err := pgstore.Migrate(ctx, pool); err != nil {
-			pool.Close()
-			return nil, nil, fmt.Errorf("--tasks-migrate: %w", err)
-		}
-	}
-	store, err := pgstore.Open(ctx, pool)
-	if err != nil {
-		pool.Close()
-		return nil, nil, fmt.Errorf("--tasks-store: %w", err)
-	}
-	return store, pool.Close, nil
+	return store, closePool, nil
 }
