@@ -15,9 +15,8 @@ set -euo pipefail
 log() { echo "with-postgres: $*" >&2; }
 
 find_bin() {
-	if [ -n "${PG_BIN:-}" ]; then echo "$PG_BIN"; return; fi
-	local dir
-	dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+	local dir=${PG_BIN:-}
+	if [ -z "$dir" ]; then dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1); fi
 	if [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/postgres" ] && [ -x "$dir/pg_isready" ]; then echo "$dir"; fi
 }
 

@@ -14,8 +14,10 @@
 // claimers never wait for each other nor get the same task. Put, Renew and Release are one
 // conditional UPDATE each (row locks), fenced by revision and lease generation.
 //
-// Limits ([tasks.Limits]) are exact across processes: counter rows moved in the task's own
-// transaction (the total's row lock orders concurrent Creates). Expired tasks count until
+// Create is one statement, one round trip and one commit: the schema's function
+// fastmcp_task_create moves the counters and inserts the row, or changes nothing and names
+// the refusal. Limits ([tasks.Limits]) are exact across processes, because the counter rows
+// are moved in the task's own transaction (the total's row lock orders concurrent Creates). Expired tasks count until
 // Reap deletes them, except that a Create at a limit first deletes the expired tasks in its
 // way. A task's ID, Scope and CreatedAt are fixed at Create.
 package pgstore

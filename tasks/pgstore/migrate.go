@@ -47,6 +47,54 @@ var migrations = [][]string{
 		`CREATE TABLE fastmcp_task_total (id integer PRIMARY KEY CHECK (id = 1), n bigint NOT NULL)`,
 		`INSERT INTO fastmcp_task_total (id, n) VALUES (1, 0)`,
 		`CREATE TABLE fastmcp_task_active (scope text PRIMARY KEY, n bigint NOT NULL)`,
+		// Create in one round trip: the counters and the row, or nothing and the reason.
+		`CREATE FUNCTION fastmcp_task_create(p_id text, p_scope text, p_active boolean,
+			p_max_tasks bigint, p_max_active bigint, p_status text, p_status_message text,
+			p_created_at timestamptz, p_updated_at timestamptz, p_ttl bigint, p_poll bigint,
+			p_work_version integer, p_work_tool text, p_work_arguments bytea, p_work_meta bytea,
+			p_input_requests bytea, p_responses bytea, p_keys text[], p_result bytea, p_error bytea,
+			p_cancel_requested boolean, p_attempt integer, p_not_before timestamptz,
+			OUT o_outcome text, OUT o_created timestamptz, OUT o_updated timestamptz)
+		LANGUAGE plpgsql AS $$
+		DECLARE
+			c timestamptz := coalesce(p_created_at, clock_timestamp());
+		BEGIN
+			UPDATE fastmcp_task_total SET n = n + 1 WHERE id = 1 AND n < p_max_tasks;
+			IF NOT FOUND THEN
+				o_outcome := 'MaxTasks';
+				RETURN;
+			END IF;
+			IF p_active THEN
+				INSERT INTO fastmcp_task_active AS a (scope, n) VALUES (p_scope, 1)
+					ON CONFLICT (scope) DO UPDATE SET n = a.n + 1 WHERE a.n < p_max_active;
+				IF NOT FOUND THEN
+					UPDATE fastmcp_task_total SET n = n - 1 WHERE id = 1;
+					o_outcome := 'MaxActivePerScope';
+					RETURN;
+				END IF;
+			END IF;
+			INSERT INTO fastmcp_tasks (id, scope, status, status_message, created_at, updated_at, ttl_ns,
+				poll_interval_ns, work_version, work_tool, work_arguments, work_meta, input_requests, responses,
+				keys, result, error, cancel_requested, attempt, not_before, lease_owner, lease_gen, lease_until,
+				revision, expires_at)
+			VALUES (p_id, p_scope, p_status, p_status_message, c, coalesce(p_updated_at, c), p_ttl,
+				p_poll, p_work_version, p_work_tool, p_work_arguments, p_work_meta, p_input_requests, p_responses,
+				p_keys, p_result, p_error, p_cancel_requested, p_attempt, p_not_before, '', 0, NULL,
+				1, CASE WHEN p_ttl > 0 THEN c + (p_ttl / 1000) * interval '1 microsecond' END)
+			ON CONFLICT (id) DO NOTHING;
+			IF NOT FOUND THEN
+				UPDATE fastmcp_task_total SET n = n - 1 WHERE id = 1;
+				IF p_active THEN
+					UPDATE fastmcp_task_active SET n = n - 1 WHERE scope = p_scope;
+				END IF;
+				o_outcome := 'exists';
+				RETURN;
+			END IF;
+			o_outcome := 'created';
+			o_created := c;
+			o_updated := coalesce(p_updated_at, c);
+		END
+		$$`,
 	},
 }
 

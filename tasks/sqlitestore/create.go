@@ -3,7 +3,7 @@ package sqlitestore
 import (
 	"context"
 	"database/sql"
-	"errors"
+	"slices"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/tasks"
@@ -65,55 +65,79 @@ func insert(ctx context.Context, tx wtx, args []any) (bool, error) {
 	return n == 1, err
 }
 
+// The count statements: the total alone (a terminal task), or the total and the scope's
+// active count in one statement; each returns the keys it moved.
+const (
+	takeTotal = `UPDATE task_counts SET n = n + 1 WHERE key = 'total' AND n < :max RETURNING key`
+	takeBoth  = `INSERT INTO task_counts (key, n) VALUES ('total', 1), ('scope:' || :scope, 1)
+		ON CONFLICT (key) DO UPDATE SET n = n + 1
+		WHERE n < CASE WHEN key = 'total' THEN :max ELSE :max_active END
+		RETURNING key`
+	giveBack = `UPDATE task_counts SET n = n - 1 WHERE key = :key`
+)
+
 // reserve counts one more task, and one more active task of scope when active, or refuses
 // with *tasks.CapacityError; at a limit it first deletes the expired tasks in the way.
 func reserve(ctx context.Context, tx wtx, now int64, scope string, active bool, maxTasks, maxActive int) error {
-	take := func() (bool, error) {
-		return returned(tx.QueryRowContext(ctx, `UPDATE task_counts SET n = n + 1 WHERE key = 'total' AND n < :max RETURNING n`, sql.Named("max", maxTasks)))
-	}
-	ok, err := take()
-	if err == nil && !ok {
-		if _, err = deleteExpired(ctx, tx, now, `true`); err == nil {
-			ok, err = take()
+	refused, err := take(ctx, tx, scope, active, maxTasks, maxActive)
+	if err == nil && refused != "" {
+		where, args := `true`, []any(nil)
+		if refused == "MaxActivePerScope" {
+			where, args = `scope = :scope`, []any{sql.Named("scope", scope)}
+		}
+		var n int
+		if n, err = deleteExpired(ctx, tx, now, where, args...); err == nil && n > 0 {
+			refused, err = take(ctx, tx, scope, active, maxTasks, maxActive)
 		}
 	}
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return &tasks.CapacityError{Limit: "MaxTasks"}
-	}
-	if !active {
-		return nil
-	}
-	take = func() (bool, error) {
-		return returned(tx.QueryRowContext(ctx, `INSERT INTO task_counts (key, n) VALUES ('scope:' || :scope, 1)
-			ON CONFLICT (key) DO UPDATE SET n = n + 1 WHERE n < :max RETURNING n`,
-			sql.Named("scope", scope), sql.Named("max", maxActive)))
-	}
-	ok, err = take()
-	if err == nil && !ok {
-		if _, err = deleteExpired(ctx, tx, now, `scope = :scope`, sql.Named("scope", scope)); err == nil {
-			ok, err = take()
-		}
-	}
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return &tasks.CapacityError{Limit: "MaxActivePerScope"}
+	if refused != "" {
+		return &tasks.CapacityError{Limit: refused}
 	}
 	return nil
 }
 
-// returned reports whether a RETURNING statement returned its row.
-func returned(row *sql.Row) (bool, error) {
-	var n int64
-	err := row.Scan(&n)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+// take moves the counts, or none of them and names the limit in the way.
+func take(ctx context.Context, tx wtx, scope string, active bool, maxTasks, maxActive int) (refused string, err error) {
+	query := takeTotal
+	if active {
+		query = takeBoth
 	}
-	return err == nil, err
+	rows, err := tx.QueryContext(ctx, query, sql.Named("scope", scope), sql.Named("max", maxTasks), sql.Named("max_active", maxActive))
+	if err != nil {
+		return "", err
+	}
+	var moved []string
+	for rows.Next() {
+		var key string
+		if err := rows.Scan(&key); err != nil {
+			rows.Close()
+			return "", err
+		}
+		moved = append(moved, key)
+	}
+	if err := rows.Close(); err != nil {
+		return "", err
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	switch {
+	case !slices.Contains(moved, "total"):
+		refused = "MaxTasks"
+	case active && len(moved) < 2:
+		refused = "MaxActivePerScope"
+	default:
+		return "", nil
+	}
+	for _, key := range moved {
+		if _, err := tx.ExecContext(ctx, giveBack, sql.Named("key", key)); err != nil {
+			return "", err
+		}
+	}
+	return refused, nil
 }
 
 func limits(lim tasks.Limits) (maxTasks, maxActive int) {

@@ -8,7 +8,7 @@
 // which takes the file's write lock before it reads, so a write never works on a stale
 // snapshot. In one process writes queue on a mutex; between processes they wait for the
 // lock up to Config.BusyTimeout (default [DefaultBusyTimeout]), after which the call fails
-// with SQLite's SQLITE_BUSY error. Commits are synchronous=FULL by default: a task is on disk
+// with the driver's error "database is locked (5) (SQLITE_BUSY)". Commits are synchronous=FULL by default: a task is on disk
 // before Create returns.
 //
 // Time (expiry, leases, NotBefore) is Config.Now, read once the write lock is held; processes

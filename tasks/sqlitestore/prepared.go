@@ -13,18 +13,27 @@ type wtx struct {
 }
 
 func (w wtx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	st, ok := w.s.stmts.Load(query)
-	if !ok {
-		p, err := w.s.db.PrepareContext(ctx, query)
-		if err != nil {
-			return nil, err
-		}
-		var loaded bool
-		if st, loaded = w.s.stmts.LoadOrStore(query, p); loaded {
-			_ = p.Close()
-		}
+	st, err := w.s.prepared(ctx, query)
+	if err != nil {
+		return nil, err
 	}
-	return w.tx.StmtContext(ctx, st.(*sql.Stmt)), nil
+	return w.tx.StmtContext(ctx, st), nil
+}
+
+// prepared returns the store's prepared statement of query, preparing it the first time.
+func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := s.stmts.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	p, err := s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	st, loaded := s.stmts.LoadOrStore(query, p)
+	if loaded {
+		_ = p.Close()
+	}
+	return st.(*sql.Stmt), nil
 }
 
 func (w wtx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {

@@ -8,10 +8,15 @@ import (
 	"github.com/fastmcp-go/fastmcp/tasks"
 )
 
-// Get implements [tasks.Store].
+const getTask = `SELECT ` + columns + ` FROM tasks WHERE id = :id AND ` + notExpired
+
+// Get implements [tasks.Store]: a read, which in WAL mode never waits for a writer.
 func (s *Store) Get(ctx context.Context, id string) (*tasks.Task, error) {
-	t, err := scanTask(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM tasks WHERE id = :id AND `+notExpired,
-		sql.Named("id", id), sql.Named("now", stamp(s.now()))))
+	st, err := s.prepared(ctx, getTask)
+	if err != nil {
+		return nil, err
+	}
+	t, err := scanTask(st.QueryRowContext(ctx, sql.Named("id", id), sql.Named("now", stamp(s.now()))))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, tasks.ErrNotFound
 	}

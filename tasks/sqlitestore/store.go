@@ -24,8 +24,8 @@ type Config struct {
 	// Now is the store's clock; nil means time.Now.
 	Now func() time.Time
 	// BusyTimeout bounds a write's wait for the file's write lock held by another process
-	// (default DefaultBusyTimeout; negative is invalid). Past it the call fails with
-	// SQLite's "database is locked" (SQLITE_BUSY) error.
+	// (default DefaultBusyTimeout; negative is invalid). Past it the call fails with the
+	// driver's error "database is locked (5) (SQLITE_BUSY)".
 	BusyTimeout time.Duration
 	// Synchronous is SQLite's synchronous setting for commits: "FULL" (the default: a
 	// commit is on disk before it returns) or "NORMAL" (a commit survives the process being
@@ -41,9 +41,9 @@ var ErrInvalidConfig = errors.New("sqlitestore: invalid config")
 type Store struct {
 	db  *sql.DB
 	now func() time.Time
-	// mu queues this process's writes, so they wait here rather than in SQLite's busy
-	// handler, which sleeps.
-	mu sync.Mutex
+	// writing queues this process's writes (a one-slot semaphore a caller can stop waiting
+	// for), so they wait here rather than in SQLite's busy handler, which sleeps.
+	writing chan struct{}
 	// stmts holds the prepared write statements by their SQL.
 	stmts sync.Map
 }
@@ -78,7 +78,7 @@ func Open(ctx context.Context, path string, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	db.SetMaxIdleConns(4)
-	s := &Store{db: db, now: cfg.Now}
+	s := &Store{db: db, now: cfg.Now, writing: make(chan struct{}, 1)}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -117,8 +117,12 @@ func (s *Store) migrate(ctx context.Context) error {
 // write runs fn in one BEGIN IMMEDIATE transaction, with the store's time read once the
 // write lock is held, and commits when fn returns nil.
 func (s *Store) write(ctx context.Context, fn func(tx wtx, now int64) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	select {
+	case s.writing <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.writing }()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
