@@ -88,6 +88,13 @@ func appendError(dst, id []byte, e *Error) []byte {
 // it views, and should, since a stream may last for hours. An error reply (the listen was
 // refused) comes with no Notify, and may read m until Handle returns.
 func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
+	if s.cfg.Observer != nil && m.Kind() == decode.KindRequest {
+		return s.observe(ctx, m, sink, Modern, func(ctx context.Context) Reply { return s.handle(ctx, m, sink, dst) })
+	}
+	return s.handle(ctx, m, sink, dst)
+}
+
+func (s *Server) handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
 	switch m.Kind() {
 	case decode.KindRequest:
 	case decode.KindInvalid:

@@ -21,6 +21,7 @@ type endpoint struct {
 	ownExec bool
 	hosts   hostPolicy
 	stats   counters
+	refused refusalCounters // see observer.go
 	// inflight is the registry of running legacy requests, for notifications/cancelled.
 	inflight *inflight
 	// owners numbers the executor keys of the hosts' legacy jobs (see legacyKey).
