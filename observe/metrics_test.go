@@ -1,0 +1,52 @@
+package observe
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/internal/wireschema"
+	"github.com/fastmcp-go/fastmcp/streamable"
+)
+
+// TestMetricsScrape serves literal requests over Streamable HTTP and scrapes the real
+// /metrics: one histogram series per label set (the tool name from the catalog, _other for a
+// name the catalog lacks), and the refusal by limit of a body over MaxBodyBytes.
+func TestMetricsScrape(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m, err := NewMetrics(MetricsConfig{Registerer: reg})
+	require.NoError(t, err)
+	core := newCore(t, m)
+	s := startHTTP(t, core, streamable.Config{MaxBodyBytes: 1024})
+	reg.MustRegister(NewCollector(Sources{Server: core, Transport: s, Executor: s.Executor()}))
+	l := startListener(t, reg, nil)
+
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta + `},"name":"echo","arguments":{"text":"hi"}}}`
+	resp, body := exchange(t, hostOf(s.URL()), post(s, call, "Mcp-Method: tools/call", "Mcp-Name: echo"))
+	require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	wireschema.RequireValid(t, "CallToolResultResponse", []byte(body))
+
+	unknown := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + meta + `},"name":"user-chosen-name-77","arguments":{}}}`
+	_, body = exchange(t, hostOf(s.URL()), post(s, unknown, "Mcp-Method: tools/call", "Mcp-Name: user-chosen-name-77"))
+	wireschema.RequireValid(t, "JSONRPCErrorResponse", []byte(body))
+
+	big := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{` + meta + `},"name":"echo","arguments":{"text":"` + strings.Repeat("x", 2000) + `"}}}`
+	resp, body = exchange(t, hostOf(s.URL()), post(s, big, "Mcp-Method: tools/call", "Mcp-Name: echo"))
+	require.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+	// Refused before the body is read, so with a null id, which the schema cannot express.
+	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Request body exceeds the maximum size"}}`, body)
+
+	assert.Equal(t, []string{
+		`mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="echo",mcp_method_name="tools/call",mcp_protocol_version="2026-07-28",network_transport="tcp"} 1`,
+		`mcp_server_operation_duration_seconds_count{error_type="-32602",gen_ai_tool_name="_other",mcp_method_name="tools/call",mcp_protocol_version="2026-07-28",network_transport="tcp"} 1`,
+	}, scrape(t, l, OperationDurationName+"_count"))
+	assert.Contains(t, scrape(t, l, RefusalsName), `fastmcp_refusals_total{limit="MaxBodyBytes"} 1`)
+	assert.Contains(t, scrape(t, l, RefusalsName), `fastmcp_refusals_total{limit="MaxConnections"} 0`)
+	assert.Equal(t, []string{"fastmcp_listen_streams_open 0"}, scrape(t, l, ListenStreamsName))
+	assert.Equal(t, []string{"fastmcp_executor_queued 0"}, scrape(t, l, ExecutorQueuedName))
+	assert.Equal(t, []string{"fastmcp_executor_running 0"}, scrape(t, l, ExecutorRunningName))
+}
