@@ -136,4 +136,6 @@ func isLoopback(host string) bool {
 // slogPrinter is promhttp's error log on slog.
 type slogPrinter struct{ l *slog.Logger }
 
-func (p slogPrinter) Println(v ...any) { p.l.Error("observe: metrics exposition", "err", fmt.Sprint(v...)) }
+func (p slogPrinter) Println(v ...any) {
+	p.l.Error("observe: metrics exposition", "err", fmt.Sprint(v...))
+}

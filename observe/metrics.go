@@ -40,7 +40,7 @@ var DefaultBuckets = []float64{
 type Metrics struct {
 	duration *prometheus.HistogramVec
 
-	mu     sync.Mutex                            // serializes writers of series
+	mu     sync.Mutex                             // serializes writers of series
 	series atomic.Pointer[map[seriesKey]observer] // copied on write: readers take no lock
 }
 
