@@ -65,6 +65,7 @@ type serveOptions struct {
 	maxSubscriptions, maxConcurrency, maxQueue                       int
 	allowedOriginHosts, allowedHosts                                 string
 	maxLineBytes                                                     int
+	metrics                                                          metricsOptions // serve_metrics.go
 }
 
 func (o *serveOptions) flags(fs *flag.FlagSet) {
@@ -94,6 +95,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxQueue, "max-queue", pool.DefaultMaxQueue, "requests waiting for a worker (0: no queue, refuse when all workers are busy)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", streamable.DefaultWriteTimeout, "deadline for writing one response or one stream event")
 	fs.IntVar(&o.maxLineBytes, "max-line-bytes", 0, "with --stdio: longest input line, newline included (0: the transport's default)")
+	o.metrics.flags(fs)
 }
 
 // queue maps the --max-queue flag to a pool queue size: 0 on the command line means none.
@@ -165,8 +167,14 @@ func serve(ctx context.Context, args []string) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	obs, err := o.metrics.setup(logger)
+	if err != nil {
+		logger.Error("serve: cannot set up observation", "err", err)
+		return 1
+	}
+	defer obs.stop()
 
-	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger, Dialects: dialects})
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger, Dialects: dialects, Observer: obs.observer})
 	if err != nil {
 		logger.Error("serve: cannot create the server", "err", err)
 		return 1
@@ -185,6 +193,10 @@ func serve(ctx context.Context, args []string) int {
 		defer stop()
 	}
 	if o.stdio {
+		if _, err := obs.listen(ctx, o.metrics.addr, srv, nil, logger); err != nil {
+			fmt.Fprintln(os.Stderr, "serve:", metricsError(err))
+			return 2
+		}
 		return serveStdio(ctx, srv, &o, logger)
 	}
 
@@ -206,6 +218,10 @@ func serve(ctx context.Context, args []string) int {
 			return 2
 		}
 		return 1
+	}
+	if debug.Metrics, err = obs.listen(ctx, o.metrics.addr, srv, ep, logger); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", metricsError(err))
+		return 2
 	}
 	return runEndpoint(ctx, ep, o.drainTimeout, debug, logger)
 }
@@ -254,6 +270,8 @@ type announceLine struct {
 type debugURLs struct {
 	Pprof  string `json:"pprof,omitempty"`
 	Memory string `json:"memory,omitempty"`
+	// Metrics is the --metrics listener's base URL (/metrics, /healthz, /readyz).
+	Metrics string `json:"metrics,omitempty"`
 }
 
 // announce prints the announceLine.
