@@ -30,6 +30,10 @@ type Observer interface {
 // bounded sets an [Observer] labels with.
 const OtherLabel = "_other"
 
+// ToolErrorLabel is the error type of a tools/call answered with a result whose isError is
+// true, as the OpenTelemetry MCP conventions name it.
+const ToolErrorLabel = "tool_error"
+
 // Network transports, as OpenTelemetry's network.transport names them.
 const (
 	// NetworkTCP is Streamable HTTP.
@@ -75,7 +79,7 @@ type RequestOutcome struct {
 	// Err is the JSON-RPC error of the reply, nil for a result or a cancelled request.
 	Err *Error
 	// ErrorType is Err's code in decimal (such as "-32602"), [OtherLabel] for a code outside
-	// the table of [Code], empty without an error.
+	// the table of [Code], [ToolErrorLabel] for a tool result with isError, empty otherwise.
 	ErrorType string
 	// Cancelled reports that nothing was answered: the request's context ended.
 	Cancelled bool
@@ -87,8 +91,11 @@ func (s *Server) observe(ctx context.Context, m *decode.Message, sink Sink, dial
 	ctx = s.observeStart(ctx, info)
 	reply := serve(ctx)
 	out := RequestOutcome{Duration: s.now().Sub(info.Start), Err: reply.Err, Cancelled: reply.Body == nil && reply.Err == nil && !reply.Rerun}
-	if reply.Err != nil {
+	switch {
+	case reply.Err != nil:
 		out.ErrorType = ErrorLabel(reply.Err.Code)
+	case reply.ToolError:
+		out.ErrorType = ToolErrorLabel
 	}
 	s.observeEnd(ctx, info, out)
 	return reply

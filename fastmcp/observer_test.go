@@ -63,6 +63,8 @@ func TestObserverLabels(t *testing.T) {
 			RequestInfo{Method: OtherLabel, ProtocolVersion: "2026-07-28", ID: []byte("2")}, "-32601"},
 		{"unknown version", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`,
 			RequestInfo{Method: "tools/list", ProtocolVersion: OtherLabel, ID: []byte("3")}, "-32022"},
+		{"tool error", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{` + observedMeta + `},"name":"fail","arguments":{}}}`,
+			RequestInfo{Method: "tools/call", Tool: "fail", ProtocolVersion: "2026-07-28", ID: []byte("5")}, ToolErrorLabel},
 		{"precomputed", `{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{` + observedMeta + `}}}`,
 			RequestInfo{Method: "server/discover", ProtocolVersion: "2026-07-28", ID: []byte("4")}, ""},
 	}
@@ -73,6 +75,9 @@ func TestObserverLabels(t *testing.T) {
 			AddTool(s, Tool{Name: "echo"}, func(_ context.Context, _ *Request, in benchEchoArgs) (ToolResult, error) {
 				return ToolResult{Text: in.Text}, nil
 			})
+			AddTool(s, Tool{Name: "fail"}, func(context.Context, *Request, struct{}) (ToolResult, error) {
+				return ToolResult{Text: "it failed", IsError: true}, nil
+			})
 			dispatch(t, s, tt.msg)
 			require.Len(t, o.starts, 1)
 			require.Len(t, o.ends, 1)
@@ -81,7 +86,7 @@ func TestObserverLabels(t *testing.T) {
 			got.Start = tt.want.Start
 			assert.Equal(t, tt.want, got)
 			assert.Equal(t, tt.err, o.ends[0].ErrorType)
-			assert.Equal(t, tt.err != "", o.ends[0].Err != nil)
+			assert.Equal(t, tt.err != "" && tt.err != ToolErrorLabel, o.ends[0].Err != nil)
 			assert.False(t, o.ends[0].Cancelled)
 		})
 	}

@@ -36,6 +36,8 @@ type Request struct {
 	newClient *LegacyClient
 
 	progress progressGate
+
+	toolError bool // the result is a tools/call result with isError (see Reply.ToolError)
 }
 
 func newRequest(s *Server, m *decode.Message, sink Sink) *Request {

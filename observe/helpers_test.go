@@ -25,13 +25,16 @@ type echoArgs struct {
 	Text string `json:"text"`
 }
 
-// newCore returns a core with the tool "echo" and the prompt "greet", observed by obs.
+// newCore returns a core with the tools "echo" and "fail" (an isError result), observed by obs.
 func newCore(t testing.TB, obs fastmcp.Observer) *fastmcp.Server {
 	t.Helper()
 	s, err := fastmcp.NewServer(fastmcp.Implementation{Name: "test", Version: "1.0.0"}, &fastmcp.Config{Observer: obs})
 	require.NoError(t, err)
 	fastmcp.AddTool(s, fastmcp.Tool{Name: "echo", Description: "Echo the text"}, func(_ context.Context, _ *fastmcp.Request, in echoArgs) (fastmcp.ToolResult, error) {
 		return fastmcp.ToolResult{Text: in.Text}, nil
+	})
+	fastmcp.AddTool(s, fastmcp.Tool{Name: "fail", Description: "Fail as the model sees it"}, func(context.Context, *fastmcp.Request, struct{}) (fastmcp.ToolResult, error) {
+		return fastmcp.ToolResult{Text: "it failed", IsError: true}, nil
 	})
 	return s
 }

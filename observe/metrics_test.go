@@ -15,7 +15,8 @@ import (
 
 // TestMetricsScrape serves literal requests over Streamable HTTP and scrapes the real
 // /metrics: one histogram series per label set (the tool name from the catalog, _other for a
-// name the catalog lacks), and the refusal by limit of a body over MaxBodyBytes.
+// name the catalog lacks, tool_error for an isError result), and the refusal by limit of a
+// body over MaxBodyBytes.
 func TestMetricsScrape(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	m, err := NewMetrics(MetricsConfig{Registerer: reg})
@@ -34,6 +35,10 @@ func TestMetricsScrape(t *testing.T) {
 	_, body = exchange(t, hostOf(s.URL()), post(s, unknown, "Mcp-Method: tools/call", "Mcp-Name: user-chosen-name-77"))
 	wireschema.RequireValid(t, "JSONRPCErrorResponse", []byte(body))
 
+	fail := `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{` + meta + `},"name":"fail","arguments":{}}}`
+	_, body = exchange(t, hostOf(s.URL()), post(s, fail, "Mcp-Method: tools/call", "Mcp-Name: fail"))
+	wireschema.RequireValid(t, "CallToolResultResponse", []byte(body))
+
 	big := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{` + meta + `},"name":"echo","arguments":{"text":"` + strings.Repeat("x", 2000) + `"}}}`
 	resp, body = exchange(t, hostOf(s.URL()), post(s, big, "Mcp-Method: tools/call", "Mcp-Name: echo"))
 	require.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
@@ -43,6 +48,7 @@ func TestMetricsScrape(t *testing.T) {
 	assert.Equal(t, []string{
 		`mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="echo",mcp_method_name="tools/call",mcp_protocol_version="2026-07-28",network_transport="tcp"} 1`,
 		`mcp_server_operation_duration_seconds_count{error_type="-32602",gen_ai_tool_name="_other",mcp_method_name="tools/call",mcp_protocol_version="2026-07-28",network_transport="tcp"} 1`,
+		`mcp_server_operation_duration_seconds_count{error_type="tool_error",gen_ai_tool_name="fail",mcp_method_name="tools/call",mcp_protocol_version="2026-07-28",network_transport="tcp"} 1`,
 	}, scrape(t, l, OperationDurationName+"_count"))
 	assert.Contains(t, scrape(t, l, RefusalsName), `fastmcp_refusals_total{limit="MaxBodyBytes"} 1`)
 	assert.Contains(t, scrape(t, l, RefusalsName), `fastmcp_refusals_total{limit="MaxConnections"} 0`)

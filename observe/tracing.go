@@ -91,9 +91,13 @@ func (t *Tracing) RequestStart(ctx context.Context, info fastmcp.RequestInfo) co
 // RequestEnd ends the span, with the error when the reply is one.
 func (t *Tracing) RequestEnd(ctx context.Context, info fastmcp.RequestInfo, out fastmcp.RequestOutcome) {
 	span := trace.SpanFromContext(ctx)
-	if out.Err != nil {
+	switch {
+	case out.Err != nil:
 		span.SetAttributes(AttrErrorType.String(out.ErrorType), AttrStatusCode.String(strconv.FormatInt(int64(out.Err.Code), 10)))
 		span.SetStatus(codes.Error, out.Err.Message)
+	case out.ErrorType != "": // a tool result with isError
+		span.SetAttributes(AttrErrorType.String(out.ErrorType))
+		span.SetStatus(codes.Error, out.ErrorType)
 	}
 	span.End(trace.WithTimestamp(info.Start.Add(out.Duration)))
 }
