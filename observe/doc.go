@@ -32,6 +32,9 @@
 //
 // # Limits
 //
+// [MetricsConfig.MaxSeries] (default 10,000) bounds the histogram's label sets that name a
+// tool: past it a new tool is recorded as "_other". The client sees nothing.
+//
 // The metrics listener ([Listen]) bounds a request head's arrival by
 // [ListenerConfig.ReadHeaderTimeout] (default 10 s; past it the connection is closed
 // unanswered) and its size by [ListenerConfig.MaxHeaderBytes] (default 16 KiB; 431 Request

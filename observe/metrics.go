@@ -38,7 +38,8 @@ var DefaultBuckets = []float64{
 // Recording a request allocates nothing once its label set has been seen. It is safe for
 // concurrent use.
 type Metrics struct {
-	duration *prometheus.HistogramVec
+	duration  *prometheus.HistogramVec
+	maxSeries int
 
 	mu     sync.Mutex                             // serializes writers of series
 	series atomic.Pointer[map[seriesKey]observer] // copied on write: readers take no lock
@@ -56,7 +57,15 @@ type MetricsConfig struct {
 	Registerer prometheus.Registerer
 	// Buckets are the histogram's bucket bounds in seconds. If nil, [DefaultBuckets].
 	Buckets []float64
+	// MaxSeries bounds the label sets of the histogram that name a tool: a catalog of many
+	// tools could make many series. Past it a request's tool is recorded as "_other" (the
+	// other labels are bounded by fixed tables). If zero, [DefaultMaxSeries]. Negative
+	// values are invalid.
+	MaxSeries int
 }
+
+// DefaultMaxSeries is the default of [MetricsConfig.MaxSeries].
+const DefaultMaxSeries = 10_000
 
 // NewMetrics registers the request histogram with cfg.Registerer.
 func NewMetrics(cfg MetricsConfig) (*Metrics, error) {
@@ -66,7 +75,13 @@ func NewMetrics(cfg MetricsConfig) (*Metrics, error) {
 	if cfg.Buckets == nil {
 		cfg.Buckets = DefaultBuckets
 	}
-	m := &Metrics{duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+	switch {
+	case cfg.MaxSeries < 0:
+		return nil, fmt.Errorf("%w: MaxSeries %d is negative", ErrInvalidConfig, cfg.MaxSeries)
+	case cfg.MaxSeries == 0:
+		cfg.MaxSeries = DefaultMaxSeries
+	}
+	m := &Metrics{maxSeries: cfg.MaxSeries, duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    OperationDurationName,
 		Help:    "MCP request duration as observed on the server, from receipt until the reply is ready (mcp.server.operation.duration).",
 		Buckets: cfg.Buckets,
@@ -101,6 +116,12 @@ func (m *Metrics) addSeries(k seriesKey) observer {
 	old := *m.series.Load()
 	if o, ok := old[k]; ok {
 		return o
+	}
+	if len(old) >= m.maxSeries && k.tool != "" && k.tool != fastmcp.OtherLabel {
+		k.tool = fastmcp.OtherLabel // past the bound: the tool's series is _other's
+		if o, ok := old[k]; ok {
+			return o
+		}
 	}
 	o := m.duration.WithLabelValues(k.method, k.tool, k.errorType, k.network, k.version)
 	next := make(map[seriesKey]observer, len(old)+1)

@@ -1,14 +1,17 @@
 package observe
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/internal/wireschema"
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
@@ -55,4 +58,28 @@ func TestMetricsScrape(t *testing.T) {
 	assert.Equal(t, []string{"fastmcp_listen_streams_open 0"}, scrape(t, l, ListenStreamsName))
 	assert.Equal(t, []string{"fastmcp_executor_queued 0"}, scrape(t, l, ExecutorQueuedName))
 	assert.Equal(t, []string{"fastmcp_executor_running 0"}, scrape(t, l, ExecutorRunningName))
+}
+
+// TestMetricsMaxSeries checks MaxSeries: past it a new tool's requests are recorded as
+// _other, and the tools already recorded keep their series.
+func TestMetricsMaxSeries(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m, err := NewMetrics(MetricsConfig{Registerer: reg, MaxSeries: 1})
+	require.NoError(t, err)
+	record := func(tool string) {
+		info := fastmcp.RequestInfo{Method: "tools/call", Tool: tool, ProtocolVersion: "2026-07-28", Network: "tcp"}
+		m.RequestEnd(m.RequestStart(context.Background(), info), info, fastmcp.RequestOutcome{Duration: time.Millisecond})
+	}
+	record("a")
+	record("b")
+	record("c")
+	record("a")
+	l := startListener(t, reg, nil)
+	assert.Equal(t, []string{
+		`mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="_other",mcp_method_name="tools/call",mcp_protocol_version="2026-07-28",network_transport="tcp"} 2`,
+		`mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="a",mcp_method_name="tools/call",mcp_protocol_version="2026-07-28",network_transport="tcp"} 2`,
+	}, scrape(t, l, OperationDurationName+"_count"))
+
+	_, err = NewMetrics(MetricsConfig{Registerer: reg, MaxSeries: -1})
+	assert.ErrorIs(t, err, ErrInvalidConfig)
 }
