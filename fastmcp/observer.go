@@ -83,6 +83,10 @@ type RequestOutcome struct {
 	ErrorType string
 	// Cancelled reports that nothing was answered: the request's context ended.
 	Cancelled bool
+	// Rerun reports that nothing was answered because the transport serves the request
+	// again where it can wait for the client ([Reply.Rerun]): the request will be observed
+	// again, so a count should skip this attempt.
+	Rerun bool
 }
 
 // observe serves a request with the Observer told of its start and end.
@@ -90,7 +94,7 @@ func (s *Server) observe(ctx context.Context, m *decode.Message, sink Sink, dial
 	info := s.requestInfo(m, sink, dialect)
 	ctx = s.observeStart(ctx, info)
 	reply := serve(ctx)
-	out := RequestOutcome{Duration: s.now().Sub(info.Start), Err: reply.Err, Cancelled: reply.Body == nil && reply.Err == nil && !reply.Rerun}
+	out := RequestOutcome{Duration: s.now().Sub(info.Start), Err: reply.Err, Cancelled: reply.Body == nil && reply.Err == nil && !reply.Rerun, Rerun: reply.Rerun}
 	switch {
 	case reply.Err != nil:
 		out.ErrorType = ErrorLabel(reply.Err.Code)

@@ -161,3 +161,18 @@ func TestErrorLabelBounded(t *testing.T) {
 	assert.Equal(t, OtherLabel, ErrorLabel(-31999))
 	assert.Equal(t, OtherLabel, MethodLabel([]byte("tools/callx")))
 }
+
+// TestObserverRerun checks that an attempt answered Reply.Rerun is reported as one, neither
+// cancelled nor an error, so that a count can skip it.
+func TestObserverRerun(t *testing.T) {
+	o := &recordingObserver{}
+	s := confirmServer(t, &Config{Observer: o})
+	sink := newBridgeSink()
+	sink.cannotWait = true
+	r := <-handleLegacyAsync(t.Context(), t, s, &LegacyClient{Dialect: Legacy20251125, LogLevel: LogOff}, sink, callConfirm)
+	require.True(t, r.Rerun)
+	require.Len(t, o.ends, 1)
+	assert.Equal(t, RequestOutcome{Duration: o.ends[0].Duration, Rerun: true}, o.ends[0])
+	assert.Equal(t, "confirm", o.starts[0].Tool)
+	assert.Equal(t, "2025-11-25", o.starts[0].ProtocolVersion)
+}

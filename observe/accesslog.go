@@ -13,7 +13,8 @@ const AccessLogMessage = "mcp request"
 // AccessLog is a [fastmcp.Observer] that writes one log/slog line per request, at level
 // Info, once it ended: method, tool or prompt, protocol version, network transport, id,
 // duration, and the error type when the reply is an error, or cancelled=true when nothing
-// was answered. It never logs arguments, results or identities.
+// was answered (an attempt the transport runs again is logged when it is answered). It never
+// logs arguments, results or identities.
 type AccessLog struct {
 	logger *slog.Logger
 }
@@ -33,7 +34,7 @@ func (a *AccessLog) RequestStart(ctx context.Context, _ fastmcp.RequestInfo) con
 
 // RequestEnd writes the line.
 func (a *AccessLog) RequestEnd(ctx context.Context, info fastmcp.RequestInfo, out fastmcp.RequestOutcome) {
-	if !a.logger.Enabled(ctx, slog.LevelInfo) {
+	if out.Rerun || !a.logger.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
 	attrs := make([]slog.Attr, 0, 9)

@@ -99,8 +99,12 @@ func (m *Metrics) RequestStart(ctx context.Context, _ fastmcp.RequestInfo) conte
 	return ctx
 }
 
-// RequestEnd records the request's duration.
+// RequestEnd records the request's duration (not an attempt to be run again: the request is
+// recorded once, when it is answered).
 func (m *Metrics) RequestEnd(_ context.Context, info fastmcp.RequestInfo, out fastmcp.RequestOutcome) {
+	if out.Rerun {
+		return
+	}
 	k := seriesKey{info.Method, info.Tool, out.ErrorType, info.Network, info.ProtocolVersion}
 	o, ok := (*m.series.Load())[k]
 	if !ok {

@@ -83,3 +83,16 @@ func TestMetricsMaxSeries(t *testing.T) {
 	_, err = NewMetrics(MetricsConfig{Registerer: reg, MaxSeries: -1})
 	assert.ErrorIs(t, err, ErrInvalidConfig)
 }
+
+// TestMetricsSkipRerun checks that an attempt the transport serves again is not counted.
+func TestMetricsSkipRerun(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m, err := NewMetrics(MetricsConfig{Registerer: reg})
+	require.NoError(t, err)
+	info := fastmcp.RequestInfo{Method: "tools/call", Tool: "a"}
+	m.RequestEnd(context.Background(), info, fastmcp.RequestOutcome{Rerun: true})
+	l := startListener(t, reg, nil)
+	assert.Empty(t, scrape(t, l, OperationDurationName))
+	m.RequestEnd(context.Background(), info, fastmcp.RequestOutcome{})
+	assert.Len(t, scrape(t, l, OperationDurationName+"_count"), 1)
+}

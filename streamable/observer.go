@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/pool"
 )
 
 // The sinks a request is served with name the network transport for a fastmcp.Observer.
@@ -92,3 +93,15 @@ func (h *Handler) Refusals() Refusals { return h.ep.refused.snapshot() }
 
 // Refusals returns the counts of the requests refused at a limit.
 func (h *RequestHandler) Refusals() Refusals { return h.ep.refused.snapshot() }
+
+// Executor returns the executor the handler runs requests on (Config.Executor, or its own),
+// for its Stats.
+func (h *Handler) Executor() *pool.Executor { return h.ep.exec }
+
+// Executor returns the executor the handler runs requests on (Config.Executor, or its own),
+// for its Stats.
+func (h *RequestHandler) Executor() *pool.Executor { return h.ep.exec }
+
+// Executor returns the executor the endpoint runs requests on (Config.Executor, or its own),
+// for its Stats.
+func (e *Endpoint) Executor() *pool.Executor { return e.ep.exec }

@@ -134,3 +134,6 @@ func (e *netEndpoint) Refusals() streamable.Refusals { return e.handler.Refusals
 
 func (e *mountEndpoint) Stats() streamable.Stats       { return e.handler.Stats() }
 func (e *mountEndpoint) Refusals() streamable.Refusals { return e.handler.Refusals() }
+
+func (e *netEndpoint) Executor() *pool.Executor   { return e.handler.Executor() }
+func (e *mountEndpoint) Executor() *pool.Executor { return e.handler.Executor() }
