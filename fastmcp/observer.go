@@ -94,7 +94,8 @@ func (s *Server) observe(ctx context.Context, m *decode.Message, sink Sink, dial
 	info := s.requestInfo(m, sink, dialect)
 	ctx = s.observeStart(ctx, info)
 	reply := serve(ctx)
-	out := RequestOutcome{Duration: s.now().Sub(info.Start), Err: reply.Err, Cancelled: reply.Body == nil && reply.Err == nil && !reply.Rerun, Rerun: reply.Rerun}
+	// Since reads only the monotonic clock: half the cost of a second time.Now.
+	out := RequestOutcome{Duration: time.Since(info.Start), Err: reply.Err, Cancelled: reply.Body == nil && reply.Err == nil && !reply.Rerun, Rerun: reply.Rerun}
 	switch {
 	case reply.Err != nil:
 		out.ErrorType = ErrorLabel(reply.Err.Code)
@@ -132,7 +133,7 @@ func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) Requ
 		ID:          m.ID().Raw(),
 		TraceParent: m.TraceParent().Text(),
 		TraceState:  m.TraceState().Text(),
-		Start:       s.now(),
+		Start:       time.Now(), // wall clock, not the s.now test hook: spans are timestamped with it
 	}
 	if n, ok := sink.(NetworkNamer); ok {
 		info.Network = n.NetworkTransport()

@@ -43,6 +43,17 @@ type Metrics struct {
 
 	mu     sync.Mutex                             // serializes writers of series
 	series atomic.Pointer[map[seriesKey]observer] // copied on write: readers take no lock
+	// recent caches series by a hash of label lengths and ends, which costs a few
+	// instructions where hashing the whole key in the map costs far more; a collision only
+	// sends the request to the map.
+	recent [recentSlots]atomic.Pointer[recentSeries]
+}
+
+const recentSlots = 64
+
+type recentSeries struct {
+	k seriesKey
+	o observer
 }
 
 // observer is one series of the histogram.
@@ -106,11 +117,31 @@ func (m *Metrics) RequestEnd(_ context.Context, info fastmcp.RequestInfo, out fa
 		return
 	}
 	k := seriesKey{info.Method, info.Tool, out.ErrorType, info.Network, info.ProtocolVersion}
+	slot := &m.recent[k.slot()]
+	if r := slot.Load(); r != nil && r.k == k { // equal labels share their bytes: == is cheap
+		r.o.Observe(out.Duration.Seconds())
+		return
+	}
 	o, ok := (*m.series.Load())[k]
 	if !ok {
 		o = m.addSeries(k)
 	}
+	slot.Store(&recentSeries{k, o})
 	o.Observe(out.Duration.Seconds())
+}
+
+// slot hashes the lengths of k's labels and the ends of its tool name into recent.
+func (k seriesKey) slot() int {
+	h := len(k.method)
+	h = h*31 + len(k.errorType)
+	h = h*31 + len(k.network)
+	h = h*31 + len(k.version)
+	if n := len(k.tool); n > 0 {
+		h = h*31 + n
+		h = h*31 + int(k.tool[0])
+		h = h*31 + int(k.tool[n-1])
+	}
+	return h & (recentSlots - 1)
 }
 
 // addSeries makes the series of k, once.
