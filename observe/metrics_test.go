@@ -96,3 +96,21 @@ func TestMetricsSkipRerun(t *testing.T) {
 	m.RequestEnd(context.Background(), info, fastmcp.RequestOutcome{})
 	assert.Len(t, scrape(t, l, OperationDurationName+"_count"), 1)
 }
+
+// TestMetricsRecentCollision records two tools whose names share their length and ends, so
+// the same slot of the recent-series cache: each keeps its own series.
+func TestMetricsRecentCollision(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m, err := NewMetrics(MetricsConfig{Registerer: reg})
+	require.NoError(t, err)
+	a, b := seriesKey{method: "tools/call", tool: "axz"}, seriesKey{method: "tools/call", tool: "ayz"}
+	require.Equal(t, a.slot(), b.slot())
+	for _, tool := range []string{"axz", "ayz", "axz", "axz", "ayz"} {
+		m.RequestEnd(context.Background(), fastmcp.RequestInfo{Method: "tools/call", Tool: tool}, fastmcp.RequestOutcome{})
+	}
+	l := startListener(t, reg, nil)
+	assert.Equal(t, []string{
+		`mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="axz",mcp_method_name="tools/call",mcp_protocol_version="",network_transport=""} 3`,
+		`mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="ayz",mcp_method_name="tools/call",mcp_protocol_version="",network_transport=""} 2`,
+	}, scrape(t, l, OperationDurationName+"_count"))
+}
