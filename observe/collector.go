@@ -41,7 +41,7 @@ const (
 	EventsPublishedName = "fastmcp_events_published_total"
 	EventsDroppedName   = "fastmcp_events_dropped_total"
 	LabelLimit          = "limit"
-	refusalsHelp        = "Requests refused at a limit, by the limit (the Config field, or draining)."
+	refusalsHelp        = "Requests refused at a limit, by the limit (the Config field; draining; decode: invalid JSON or past a decoder limit)."
 	executorRunningHelp = "Executor jobs running now."
 	executorQueuedHelp  = "Executor jobs queued for a worker now."
 	connectionsOpenHelp = "Connections open now (native listener)."
@@ -50,6 +50,7 @@ const (
 	eventsPublishedHelp = "Events published to the listen streams."
 	eventsDroppedHelp   = "resources/updated events dropped because a stream's queue was full (the stream then completes)."
 	limitDraining       = "draining"
+	limitDecode         = "decode" // invalid JSON or past a decoder limit: one count
 	limitExecutorCap    = "MaxConcurrency+MaxQueue"
 	limitSubscriptions  = "MaxSubscriptions"
 	limitMaxConnections = "MaxConnections"
@@ -121,6 +122,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 			{limitExecutorCap, r.Overloaded},
 			{limitSubscriptions, r.Subscriptions},
 			{limitDraining, r.ShuttingDown},
+			{limitDecode, r.Undecodable},
 			{limitHeadTimeout, st.HeadTimeouts},
 			{limitBodyTimeout, st.BodyTimeouts},
 			{limitGateTimeout, st.GateTimeouts},

@@ -18,8 +18,9 @@
 //     the series stay bounded.
 //   - fastmcp_refusals_total{limit}: requests refused at a limit, by the Config field
 //     (MaxBodyBytes, MaxHeaderBytes, MaxConnections, MaxConcurrency+MaxQueue,
-//     MaxSubscriptions, HeadTimeout, BodyTimeout, RequestGateTimeout, RequestTimeout) or
-//     "draining".
+//     MaxSubscriptions, HeadTimeout, BodyTimeout, RequestGateTimeout, RequestTimeout),
+//     "draining", or "decode" (a body the decoder refused: invalid JSON or past one of its
+//     limits, which it does not tell apart).
 //   - fastmcp_executor_running, fastmcp_executor_queued, fastmcp_connections_open,
 //     fastmcp_requests_in_flight, fastmcp_listen_streams_open (gauges);
 //     fastmcp_events_published_total, fastmcp_events_dropped_total (counters).

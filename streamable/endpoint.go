@@ -96,6 +96,7 @@ func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
 		case decode.KindNotification, decode.KindResponse:
 			return errAccepted, nil
 		}
+		ep.refused.undecodable.Add(1)
 		r := fastmcp.AppendDecodeError(j.reply[:0], m, err)
 		return &httpError{status: http.StatusBadRequest}, r.Body
 	}

@@ -34,11 +34,15 @@ type Refusals struct {
 	Subscriptions int64
 	// ShuttingDown: a request that arrived during a drain (503).
 	ShuttingDown int64
+	// Undecodable: a body the decoder refused (400): invalid JSON, or past one of the
+	// decoder's limits (fastmcp.Config.Limits: depth, number, string and id bounds).
+	Undecodable int64
 }
 
 // refusalCounters are the atomic counts behind Refusals.
 type refusalCounters struct {
 	bodyTooLarge, headerTooLarge, overloaded, subscriptions, shuttingDown atomic.Int64
+	undecodable                                                           atomic.Int64
 }
 
 // count counts e when it is a refusal at a limit; other errors are not counted here.
@@ -65,6 +69,7 @@ func (c *refusalCounters) snapshot() Refusals {
 		Overloaded:     c.overloaded.Load(),
 		Subscriptions:  c.subscriptions.Load(),
 		ShuttingDown:   c.shuttingDown.Load(),
+		Undecodable:    c.undecodable.Load(),
 	}
 }
 

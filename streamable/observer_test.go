@@ -57,6 +57,8 @@ func TestRefusalsCounted(t *testing.T) {
 			assert.Equal(t, http.StatusRequestEntityTooLarge, send(postTo(addr, strings.Repeat(" ", maxBody+1))))
 			assert.Equal(t, http.StatusRequestHeaderFieldsTooLarge, send(postTo(addr, list("2"), "X-Big: "+strings.Repeat("h", maxHead))))
 			assert.Equal(t, Refusals{BodyTooLarge: 1, HeaderTooLarge: 1}, refusals())
+			assert.Equal(t, http.StatusBadRequest, send(postTo(addr, `{"jsonrpc":"2.0","id":1,"method":`)))
+			assert.Equal(t, Refusals{BodyTooLarge: 1, HeaderTooLarge: 1, Undecodable: 1}, refusals())
 		})
 	}
 }
