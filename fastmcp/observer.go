@@ -124,8 +124,8 @@ func (s *Server) recoverObserver(where string) {
 	}
 }
 
-// requestInfo labels m for an Observer: dialect 0 means 2026-07-28 with the version of m's
-// _meta.
+// requestInfo labels m, served in dialect, for an Observer: an initialize-era dialect names
+// its version, a 2026-07-28 request the version of its _meta.
 func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) RequestInfo {
 	method := m.Method().Text()
 	info := RequestInfo{
