@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -175,4 +176,21 @@ func TestObserverRerun(t *testing.T) {
 	assert.Equal(t, RequestOutcome{Duration: o.ends[0].Duration, Rerun: true}, o.ends[0])
 	assert.Equal(t, "confirm", o.starts[0].Tool)
 	assert.Equal(t, "2025-11-25", o.starts[0].ProtocolVersion)
+}
+
+// TestLabelTablesComplete checks that every dialect's version and every method constant is a
+// label of its own.
+func TestLabelTablesComplete(t *testing.T) {
+	for _, d := range AllDialects {
+		assert.Equal(t, d.Version(), versionLabel([]byte(d.Version())))
+	}
+	for _, m := range []string{MethodDiscover, MethodToolsList, MethodToolsCall, MethodPromptsList, MethodPromptsGet,
+		MethodResourcesList, MethodResourceTemplates, MethodResourcesRead, MethodComplete, MethodListen,
+		MethodInitialize, MethodPing, MethodSetLevel, MethodResourcesSubscribe, MethodResourcesUnsubscribe} {
+		assert.Equal(t, m, MethodLabel([]byte(m)))
+	}
+	for _, c := range []Code{CodeParseError, CodeInvalidRequest, CodeMethodNotFound, CodeInvalidParams, CodeInternalError,
+		CodeHeaderMismatch, CodeMissingCapability, CodeUnsupportedVersion, CodeResourceNotFound} {
+		assert.Equal(t, strconv.Itoa(int(c)), ErrorLabel(c))
+	}
 }
