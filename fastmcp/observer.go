@@ -133,7 +133,7 @@ func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) Requ
 		ID:          m.ID().Raw(),
 		TraceParent: m.TraceParent().Text(),
 		TraceState:  m.TraceState().Text(),
-		Start:       time.Now(), // wall clock, not the s.now test hook: spans are timestamped with it
+		Start:       observerNow(), // not the s.now test hook: spans are timestamped with it
 	}
 	if n, ok := sink.(NetworkNamer); ok {
 		info.Network = n.NetworkTransport()
