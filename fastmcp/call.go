@@ -98,6 +98,7 @@ func validationMessage(err error) string {
 // must be valid and is sent on one line: _meta objects compacted, a json.RawMessage
 // structuredContent compacted when it spans lines.
 func (s *Server) appendToolResult(dst []byte, r *Request, t *toolEntry, res ToolResult) ([]byte, error) {
+	r.toolError = res.IsError
 	invalid := func(why string, err error) ([]byte, error) {
 		s.cfg.Logger.Error("fastmcp: tool returned an invalid result", "tool", t.name, "why", why, "err", err)
 		return nil, errInvalidResult

@@ -140,6 +140,10 @@ type Config struct {
 	// Limits bounds the messages Dispatch decodes (transports may decode themselves).
 	Limits decode.Limits
 
+	// Observer, if set, is told of every request's start and end (metrics, traces, access
+	// logs; see package observe). If nil, requests are not observed and cost nothing more.
+	Observer Observer
+
 	// Logger receives handler panics with their stacks, and refusals worth a look. If nil,
 	// slog.Default() is used. Nothing logged reaches the wire.
 	Logger *slog.Logger

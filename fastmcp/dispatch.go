@@ -32,6 +32,9 @@ type Reply struct {
 	// Client is the initialize-era client's new state after a successful initialize or
 	// logging/setLevel, for a transport that keeps it (stdio); nil otherwise.
 	Client *LegacyClient
+	// ToolError reports a tools/call result with isError true: the tool failed in a way the
+	// model sees (an Observer labels it "tool_error").
+	ToolError bool
 }
 
 var messagePool = sync.Pool{New: func() any { return new(decode.Message) }}
@@ -88,6 +91,13 @@ func appendError(dst, id []byte, e *Error) []byte {
 // it views, and should, since a stream may last for hours. An error reply (the listen was
 // refused) comes with no Notify, and may read m until Handle returns.
 func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
+	if s.cfg.Observer != nil && m.Kind() == decode.KindRequest {
+		return s.observe(ctx, m, sink, Modern, func(ctx context.Context) Reply { return s.handle(ctx, m, sink, dst) })
+	}
+	return s.handle(ctx, m, sink, dst)
+}
+
+func (s *Server) handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
 	switch m.Kind() {
 	case decode.KindRequest:
 	case decode.KindInvalid:
@@ -111,7 +121,7 @@ func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst [
 	if body == nil {
 		return Reply{}
 	}
-	return Reply{Body: body}
+	return Reply{Body: body, ToolError: r.toolError}
 }
 
 // servePrecomputed answers server/discover, and the first page of tools/list when no

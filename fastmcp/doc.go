@@ -203,6 +203,15 @@
 // [Concurrency] and [RateLimit]. A wrapper's refusal is an isError result for a tool and -32603
 // with the wrapper's message for a resource or a prompt.
 //
+// # Observation
+//
+// [Config.Observer] is told of each request's start and end ([Observer]) with bounded labels:
+// the method, the tool or prompt as the catalog names it, the protocol version, the network
+// transport its sink names ([NetworkNamer]), the error code or "tool_error"; anything outside
+// those sets is [OtherLabel]. Package observe implements it with Prometheus, OpenTelemetry and
+// log/slog; the core imports none of them. Without an Observer a request pays one nil check.
+// [Server.EventStats] counts the events published to the listen streams and those dropped.
+//
 // # Limits
 //
 // Every limit, its default, and what a client sees when it is reached:

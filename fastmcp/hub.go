@@ -83,6 +83,9 @@ type hub struct {
 
 	streams atomic.Int64 // open listen streams
 	held    atomic.Int64 // bytes the streams and the index hold, as subscriptionCost counts
+	// published counts the events delivered; overflows the streams a resources/updated
+	// found with a full queue, which end for the client to re-list (see EventStats).
+	published, overflows atomic.Uint64
 
 	mu    sync.RWMutex
 	byURI map[string]*uriSubscribers // resources/updated subscribers, by URI
@@ -179,15 +182,16 @@ type tap struct{ deliver func(Event) }
 // a stream: list_changed is one channel close (the runtime readies the waiting streams),
 // resources/updated touches only the streams that listed the URI.
 func (h *hub) deliver(e Event) {
+	h.published.Add(1)
 	if k := listKind(e.Kind); k >= 0 {
 		h.lists[k].fire()
 	}
 	h.mu.RLock()
 	if e.Kind == ResourceUpdated && e.URI != "" {
 		if subs := h.byURI[e.URI]; subs != nil {
-			subs.first.push(e.URI, h.buffer)
+			h.countOverflow(subs.first.push(e.URI, h.buffer))
 			for _, l := range subs.rest {
-				l.push(e.URI, h.buffer)
+				h.countOverflow(l.push(e.URI, h.buffer))
 			}
 		}
 	}
@@ -347,15 +351,16 @@ func (l *listener) waitOn(k int) <-chan struct{} {
 }
 
 // push queues uri for the stream unless it is already queued; past max queued URIs it flags
-// an overflow instead. It never blocks: the wake-up is a non-blocking send.
-func (l *listener) push(uri string, max int) {
+// an overflow instead, reporting it. It never blocks: the wake-up is a non-blocking send.
+func (l *listener) push(uri string, max int) (overflowed bool) {
 	l.mu.Lock()
 	switch {
 	case l.overflow.Load() || slices.Contains(l.queue, uri):
 		l.mu.Unlock()
-		return
+		return false
 	case len(l.queue) >= max:
 		l.overflow.Store(true)
+		overflowed = true
 	default:
 		l.queue = append(l.queue, uri)
 	}
@@ -364,6 +369,7 @@ func (l *listener) push(uri string, max int) {
 	case l.wake <- struct{}{}:
 	default:
 	}
+	return overflowed
 }
 
 // take returns the queued URIs and empties the queue; an idle stream keeps no queue memory.

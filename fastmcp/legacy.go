@@ -18,5 +18,8 @@ import (
 // must stay valid until HandleLegacy returns. See the package documentation for the
 // errors.
 func (s *Server) HandleLegacy(ctx context.Context, m *decode.Message, c *LegacyClient, sink Sink, dst []byte) Reply {
+	if s.cfg.Observer != nil && m.Kind() == decode.KindRequest {
+		return s.observe(ctx, m, sink, c.Dialect, func(ctx context.Context) Reply { return s.handleLegacy(ctx, m, c, sink, dst) })
+	}
 	return s.handleLegacy(ctx, m, c, sink, dst)
 }

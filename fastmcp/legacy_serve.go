@@ -38,7 +38,7 @@ func (s *Server) handleLegacy(ctx context.Context, m *decode.Message, c *LegacyC
 		case errors.Is(err, ErrCannotWait):
 			return Reply{Rerun: true}
 		case err == nil:
-			return Reply{Body: body, Client: r.newClient}
+			return Reply{Body: body, Client: r.newClient, ToolError: r.toolError}
 		case ctx.Err() != nil && isCancellation(err):
 			return Reply{}
 		}

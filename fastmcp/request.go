@@ -39,6 +39,8 @@ type Request struct {
 	// deferred marks a request of Server.RunTool: no extension takes it over, and an
 	// InputRequired is returned to the caller rather than sealed into a response.
 	deferred bool
+
+	toolError bool // the result is a tools/call result with isError (see Reply.ToolError)
 }
 
 func newRequest(s *Server, m *decode.Message, sink Sink) *Request {

@@ -21,6 +21,7 @@ type endpoint struct {
 	ownExec bool
 	hosts   hostPolicy
 	stats   counters
+	refused refusalCounters // see observer.go
 	// inflight is the registry of running legacy requests, for notifications/cancelled.
 	inflight *inflight
 	// owners numbers the executor keys of the hosts' legacy jobs (see legacyKey).
@@ -95,6 +96,7 @@ func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
 		case decode.KindNotification, decode.KindResponse:
 			return errAccepted, nil
 		}
+		ep.refused.undecodable.Add(1)
 		r := fastmcp.AppendDecodeError(j.reply[:0], m, err)
 		return &httpError{status: http.StatusBadRequest}, r.Body
 	}

@@ -104,6 +104,8 @@ type Response struct {
 	// Streamed reports that Execute answered through [Streamer.OpenStream]: the event
 	// stream's last event has been written, nothing is left to send.
 	Streamed bool
+
+	refused *httpError // the transport's error it carries, for the refusal counts
 }
 
 // Prepared is an admitted request, for [Endpoint.Execute]. It holds the request's body and
@@ -150,7 +152,7 @@ var allowPost = map[string]string{"Allow": http.MethodPost}
 
 // errorResponse is the response of a transport error, with id echoed (nil for null).
 func errorResponse(e *httpError, id []byte) Response {
-	r := Response{Status: e.status}
+	r := Response{Status: e.status, refused: e}
 	if e.allow {
 		r.Header = allowPost
 	}
@@ -179,7 +181,7 @@ func (e *Endpoint) Prepare(r *Request) (p Prepared, resp Response, ok bool) {
 	return e.ep.prepare(r)
 }
 
-func (ep *endpoint) prepare(r *Request) (Prepared, Response, bool) {
+func (ep *endpoint) prepareUncounted(r *Request) (Prepared, Response, bool) {
 	if r.HeadBytes > ep.cfg.MaxHeaderBytes {
 		return Prepared{}, refusal(errHeaderTooLarge), false
 	}
@@ -276,7 +278,7 @@ func (e *Endpoint) Handle(ctx context.Context, r *Request, w ResponseWriter) {
 	}
 }
 
-func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Response {
+func (ep *endpoint) executeUncounted(ctx context.Context, p Prepared, s Streamer) Response {
 	j := p.j
 	if j.dialect == fastmcp.Modern && fastmcp.IsStreaming(string(j.msg.Method().Text())) {
 		return ep.listen(ctx, j, s)

@@ -105,6 +105,7 @@ func (h *RequestHandler) ErrorHandler(ctx *fasthttp.RequestCtx, err error) {
 		e = errHeaderTooLarge
 	}
 	ctx.SetConnectionClose()
+	h.ep.refused.count(e)
 	writeFast(ctx, errorResponse(e, nil))
 }
 
@@ -148,6 +149,7 @@ func (h *RequestHandler) serve(ctx *fasthttp.RequestCtx) {
 	ep := h.ep
 	if h.draining.Load() {
 		ctx.SetConnectionClose()
+		ep.refused.count(errShuttingDown)
 		writeFast(ctx, errorResponse(errShuttingDown, nil))
 		return
 	}
@@ -224,6 +226,7 @@ func (h *RequestHandler) executeStreaming(ctx *fasthttp.RequestCtx, p Prepared) 
 	}
 	ep.register(j, key)
 	if err := j.submit(jctx, key); err != nil {
+		ep.refused.count(submitError(err))
 		writeFast(ctx, errorResponse(submitError(err), id))
 		finish()
 		return
@@ -284,6 +287,7 @@ func (h *RequestHandler) serveListen(ctx *fasthttp.RequestCtx, p Prepared) {
 	ep, j := h.ep, p.j
 	release, err := ep.exec.Slots().Acquire(context.Background())
 	if err != nil {
+		ep.refused.count(errSubscriptions)
 		writeFast(ctx, errorResponse(errSubscriptions, j.msg.ID().Raw()))
 		p.Release()
 		return

@@ -89,6 +89,7 @@ func (s *Server) handleError(ctx *fasthttp.RequestCtx, err error) {
 // writeError answers with the transport's error e, replacing whatever the response held
 // except a Connection: close already decided.
 func (s *Server) writeError(ctx *fasthttp.RequestCtx, e *httpError, id []byte) {
+	s.ep.refused.count(e)
 	closing := ctx.Response.ConnectionClose()
 	ctx.Response.Reset()
 	if closing {

@@ -74,6 +74,7 @@ type compareOptions struct {
 	cpuProfileServer        string
 	serverCPU, generatorCPU int
 	goals, quick            bool
+	metricsOn               bool // compare_metrics.go
 	goalStreams, goalRuns   int
 	dialects, stacks        string
 	dialectList             []loadtest.Dialect
@@ -120,6 +121,7 @@ func compareCmd(ctx context.Context, args []string) int {
 		"comma-separated protocol `revisions` every server is driven with, each its own row: 2026-07-28 (_meta and mirrored headers), 2025-11-25 (the initialize era: the header only)")
 	fs.StringVar(&o.stacks, "stacks", "fasthttp", "comma-separated HTTP `stacks` fastmcp is served on, one server each: fasthttp (the native listener, named fastmcp), nethttp, fasthttp-mount (named fastmcp-nethttp, fastmcp-fasthttp-mount)")
 	o.tls.flags(fs)
+	fs.BoolVar(&o.metricsOn, "metrics", false, "also serve fastmcp with serve --metrics (named "+nameMetricsOn+") in the same rounds, and print the metrics on/off line (goal: within 5%)")
 	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -321,6 +323,15 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		children = append(children, tc)
 		servers = append(servers, server{name: nameFastmcpTLS, url: tc.url, c: tc, given: true})
 	}
+	if o.metricsOn {
+		fc, err := startChild(ctx, nameMetricsOn, serverCPU, append([]string{bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--pprof", "127.0.0.1:0"}, metricsOnArgs...)...)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			return 1
+		}
+		children = append(children, fc)
+		servers = append(servers, server{name: nameMetricsOn, url: fc.url, c: fc, given: true})
+	}
 	if o.peers {
 		bins, err := buildPeers(ctx, o.peersDir, live)
 		if err != nil {
@@ -489,6 +500,7 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 	printReport(os.Stdout, rep)
 	printComparison(os.Stdout, cmp)
 	printTLSCost(os.Stdout, cmp)
+	printMetricsLine(os.Stdout, cmp)
 	printGoals(os.Stdout, rep)
 	printMachine(os.Stdout, rep)
 	printLegend(os.Stdout, rep)

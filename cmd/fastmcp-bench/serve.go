@@ -73,6 +73,7 @@ type serveOptions struct {
 	tls                                                              tlsOptions
 	oauth                                                            oauthOptions
 	tasks                                                            tasksOptions
+	metrics                                                          metricsOptions // serve_metrics.go
 }
 
 func (o *serveOptions) flags(fs *flag.FlagSet) {
@@ -105,6 +106,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxLineBytes, "max-line-bytes", 0, "with --stdio: longest input line, newline included (0: the transport's default)")
 	o.tls.flags(fs)
 	o.oauth.flags(fs)
+	o.metrics.flags(fs)
 }
 
 // queue maps the --max-queue flag to a pool queue size: 0 on the command line means none.
@@ -184,8 +186,14 @@ func serve(ctx context.Context, args []string) int {
 	if code := o.buildOAuth(ctx, logger); code != 0 {
 		return code
 	}
+	obs, err := o.metrics.setup(logger)
+	if err != nil {
+		logger.Error("serve: cannot set up observation", "err", err)
+		return 1
+	}
+	defer obs.stop()
 
-	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger, Dialects: dialects, Authorizer: o.oauth.authorizer()})
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger, Dialects: dialects, Authorizer: o.oauth.authorizer(), Observer: obs.observer})
 	if err != nil {
 		logger.Error("serve: cannot create the server", "err", err)
 		return 1
@@ -210,6 +218,10 @@ func serve(ctx context.Context, args []string) int {
 		defer stop()
 	}
 	if o.stdio {
+		if _, err := obs.listen(ctx, o.metrics.addr, srv, nil, logger); err != nil {
+			fmt.Fprintln(os.Stderr, "serve:", metricsError(err))
+			return 2
+		}
 		return serveStdio(ctx, srv, &o, logger)
 	}
 
@@ -231,6 +243,10 @@ func serve(ctx context.Context, args []string) int {
 			return 2
 		}
 		return 1
+	}
+	if debug.Metrics, err = obs.listen(ctx, o.metrics.addr, srv, ep, logger); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", metricsError(err))
+		return 2
 	}
 	return runEndpoint(ctx, ep, o.drainTimeout, debug, logger)
 }
@@ -279,6 +295,8 @@ type announceLine struct {
 type debugURLs struct {
 	Pprof  string `json:"pprof,omitempty"`
 	Memory string `json:"memory,omitempty"`
+	// Metrics is the --metrics listener's base URL (/metrics, /healthz, /readyz).
+	Metrics string `json:"metrics,omitempty"`
 }
 
 // announce prints the announceLine.

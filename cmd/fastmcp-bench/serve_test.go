@@ -54,6 +54,7 @@ func TestBinary(t *testing.T) {
 	t.Run("conformance fixtures and limit flags", func(t *testing.T) { testServeConformance(t, bin) })
 	t.Run("dialects", func(t *testing.T) { testServeDialects(t, bin) })
 	t.Run("pprof", func(t *testing.T) { testServePprof(t, bin) })
+	t.Run("metrics", func(t *testing.T) { testServeMetrics(t, bin) }) // serve_metrics_test.go
 	t.Run("usage errors", func(t *testing.T) { testUsageErrors(t, bin) })
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
 }
@@ -110,11 +111,9 @@ func startServe(t *testing.T, bin string, args ...string) *server {
 	case line := <-lines:
 		var announced announceLine
 		require.NoError(t, json.Unmarshal([]byte(line), &announced), "stdout line %q; stderr:\n%s", line, s.stderr.String())
-		want := `{"url":"` + announced.URL + `"}` + "\n"
-		if announced.Pprof != "" {
-			want = `{"url":"` + announced.URL + `","pprof":"` + announced.Pprof + `","memory":"` + announced.Memory + `"}` + "\n"
-		}
-		assert.Equal(t, want, line, "exactly the JSON line")
+		want, err := json.Marshal(announced)
+		require.NoError(t, err)
+		assert.Equal(t, string(want)+"\n", line, "exactly the JSON line")
 		assert.Regexp(t, `^https?://127\.0\.0\.1:\d+/mcp$`, announced.URL)
 		s.url, s.debug = announced.URL, announced.debugURLs
 	case <-time.After(30 * time.Second):

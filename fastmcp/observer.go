@@ -1,0 +1,159 @@
+package fastmcp
+
+import (
+	"context"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/decode"
+)
+
+// Observer watches the requests a [Server] serves, for metrics, traces and access logs
+// (package observe implements it with Prometheus, OpenTelemetry and log/slog). Set it as
+// [Config.Observer]; with none, Handle pays one nil check.
+//
+// Every label an Observer is given is bounded: methods, tool and prompt names come from
+// fixed tables or from the catalog, never from the request, and an unknown one is
+// [OtherLabel]. Both methods are called on the goroutine that serves the request, may be
+// called concurrently for different requests, and must not block. A panic in them is
+// recovered and logged; the request is served all the same.
+type Observer interface {
+	// RequestStart is called before a request is served. The context it returns is the one
+	// the request is served with (a tracer puts its span there); return ctx to change
+	// nothing.
+	RequestStart(ctx context.Context, info RequestInfo) context.Context
+	// RequestEnd is called once the reply is ready (for subscriptions/listen, once the
+	// stream ended), with the context RequestStart returned.
+	RequestEnd(ctx context.Context, info RequestInfo, out RequestOutcome)
+}
+
+// OtherLabel stands for a method, tool, prompt, protocol version or error code outside the
+// bounded sets an [Observer] labels with.
+const OtherLabel = "_other"
+
+// ToolErrorLabel is the error type of a tools/call answered with a result whose isError is
+// true, as the OpenTelemetry MCP conventions name it.
+const ToolErrorLabel = "tool_error"
+
+// Network transports, as OpenTelemetry's network.transport names them.
+const (
+	// NetworkTCP is Streamable HTTP.
+	NetworkTCP = "tcp"
+	// NetworkPipe is stdio.
+	NetworkPipe = "pipe"
+)
+
+// NetworkNamer is implemented by the [Sink] a transport passes to [Server.Handle] to tell an
+// [Observer] which network transport the request came over ([NetworkTCP], [NetworkPipe]).
+type NetworkNamer interface {
+	NetworkTransport() string
+}
+
+// RequestInfo describes a request to an [Observer]. Its byte slices are borrowed from the
+// message: they are valid until RequestEnd returns.
+type RequestInfo struct {
+	// Method is the JSON-RPC method when the server knows it, [OtherLabel] otherwise.
+	Method string
+	// Tool is the name of the tool a tools/call names, as the catalog spells it, or
+	// [OtherLabel] when the catalog has none of that name; empty for other methods.
+	Tool string
+	// Prompt is, likewise, the prompt of prompts/get.
+	Prompt string
+	// ProtocolVersion is the revision the request is served in: a version this package
+	// serves, [OtherLabel] for another, empty when the request named none.
+	ProtocolVersion string
+	// Network is the sink's [NetworkNamer] answer, empty when it does not say.
+	Network string
+	// ID is the JSON-RPC id literal.
+	ID []byte
+	// TraceParent and TraceState are params._meta.traceparent and tracestate, unvalidated
+	// (nil when absent, or not a plain string).
+	TraceParent, TraceState []byte
+	// Start is when the server began serving the request.
+	Start time.Time
+}
+
+// RequestOutcome is how a request ended.
+type RequestOutcome struct {
+	// Duration is the time from Start to the reply.
+	Duration time.Duration
+	// Err is the JSON-RPC error of the reply, nil for a result or a cancelled request.
+	Err *Error
+	// ErrorType is Err's code in decimal (such as "-32602"), [OtherLabel] for a code outside
+	// the table of [Code], [ToolErrorLabel] for a tool result with isError, empty otherwise.
+	ErrorType string
+	// Cancelled reports that nothing was answered: the request's context ended.
+	Cancelled bool
+	// Rerun reports that nothing was answered because the transport serves the request
+	// again where it can wait for the client ([Reply.Rerun]): the request will be observed
+	// again, so a count should skip this attempt.
+	Rerun bool
+}
+
+// observe serves a request with the Observer told of its start and end.
+func (s *Server) observe(ctx context.Context, m *decode.Message, sink Sink, dialect Dialect, serve func(context.Context) Reply) Reply {
+	info := s.requestInfo(m, sink, dialect)
+	ctx = s.observeStart(ctx, info)
+	reply := serve(ctx)
+	// Since reads only the monotonic clock: half the cost of a second time.Now.
+	out := RequestOutcome{Duration: time.Since(info.Start), Err: reply.Err, Cancelled: reply.Body == nil && reply.Err == nil && !reply.Rerun, Rerun: reply.Rerun}
+	switch {
+	case reply.Err != nil:
+		out.ErrorType = ErrorLabel(reply.Err.Code)
+	case reply.ToolError:
+		out.ErrorType = ToolErrorLabel
+	}
+	s.observeEnd(ctx, info, out)
+	return reply
+}
+
+func (s *Server) observeStart(ctx context.Context, info RequestInfo) (next context.Context) {
+	next = ctx
+	defer s.recoverObserver("RequestStart")
+	return s.cfg.Observer.RequestStart(ctx, info)
+}
+
+func (s *Server) observeEnd(ctx context.Context, info RequestInfo, out RequestOutcome) {
+	defer s.recoverObserver("RequestEnd")
+	s.cfg.Observer.RequestEnd(ctx, info, out)
+}
+
+// recoverObserver keeps a panicking Observer from taking the request, or the process, down.
+func (s *Server) recoverObserver(where string) {
+	if v := recover(); v != nil {
+		s.cfg.Logger.Error("fastmcp: Observer panicked", "in", where, "panic", v)
+	}
+}
+
+// requestInfo labels m, served in dialect, for an Observer: an initialize-era dialect names
+// its version, a 2026-07-28 request the version of its _meta.
+func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) RequestInfo {
+	method := m.Method().Text()
+	info := RequestInfo{
+		Method:      MethodLabel(method),
+		ID:          m.ID().Raw(),
+		TraceParent: m.TraceParent().Text(),
+		TraceState:  m.TraceState().Text(),
+		Start:       observerNow(), // not the s.now test hook: spans are timestamped with it
+	}
+	if n, ok := sink.(NetworkNamer); ok {
+		info.Network = n.NetworkTransport()
+	}
+	if dialect.Legacy() {
+		info.ProtocolVersion = dialect.Version()
+	} else if v := m.ProtocolVersion(); v.Present() {
+		info.ProtocolVersion = versionLabel(v.Text())
+	}
+	switch info.Method {
+	case MethodToolsCall:
+		info.Tool = OtherLabel
+		if t := s.catalog.Load().tools[string(m.Name().Text())]; t != nil {
+			info.Tool = t.name
+		}
+	case MethodPromptsGet:
+		info.Prompt = OtherLabel
+		if p := s.catalog.Load().prompts[string(m.Name().Text())]; p != nil {
+			info.Prompt = p.name
+		}
+	}
+	return info
+}

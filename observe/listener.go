@@ -1,0 +1,141 @@
+package observe
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Defaults of [ListenerConfig].
+const (
+	DefaultMetricsAddr = "127.0.0.1:9090"
+	// DefaultReadHeaderTimeout bounds the arrival of a scrape's request head.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultMaxHeaderBytes bounds a scrape's request head.
+	DefaultMaxHeaderBytes = 16 << 10
+)
+
+// MetricsPath is where the listener serves the Prometheus exposition.
+const MetricsPath = "/metrics"
+
+// ListenerConfig configures [Listen].
+type ListenerConfig struct {
+	// Addr is the TCP address to listen on. If empty, [DefaultMetricsAddr]; port 0 picks a
+	// free port ([Listener.URL] tells which). Binding outside loopback logs a warning: the
+	// metrics name the server's tools.
+	Addr string
+	// Gatherer is what /metrics exposes; required (a *prometheus.Registry).
+	Gatherer prometheus.Gatherer
+	// Ready reports readiness for /readyz (the native listener's Ready). If nil, the
+	// listener is ready for as long as it is open.
+	Ready func() bool
+	// ReadHeaderTimeout bounds the arrival of a request head: past it the connection is
+	// closed unanswered. If zero, [DefaultReadHeaderTimeout]. Negative values are invalid.
+	ReadHeaderTimeout time.Duration
+	// MaxHeaderBytes bounds a request head: a larger one is answered 431 Request Header
+	// Fields Too Large. If zero, [DefaultMaxHeaderBytes]. Negative values are invalid.
+	MaxHeaderBytes int
+	// Logger receives the listener's errors and the beyond-loopback warning. If nil,
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+func (c ListenerConfig) resolve() (ListenerConfig, error) {
+	switch {
+	case c.Gatherer == nil:
+		return c, fmt.Errorf("%w: ListenerConfig.Gatherer is nil", ErrInvalidConfig)
+	case c.ReadHeaderTimeout < 0:
+		return c, fmt.Errorf("%w: ReadHeaderTimeout %v is negative", ErrInvalidConfig, c.ReadHeaderTimeout)
+	case c.MaxHeaderBytes < 0:
+		return c, fmt.Errorf("%w: MaxHeaderBytes %d is negative", ErrInvalidConfig, c.MaxHeaderBytes)
+	}
+	if c.Addr == "" {
+		c.Addr = DefaultMetricsAddr
+	}
+	if c.ReadHeaderTimeout == 0 {
+		c.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	if c.MaxHeaderBytes == 0 {
+		c.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	if c.Ready == nil {
+		c.Ready = func() bool { return true }
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c, nil
+}
+
+// Listener is the metrics listener: /metrics, /healthz and /readyz on an address of its own,
+// apart from the MCP endpoint, so that scrapes never queue behind MCP traffic nor pass its
+// request gate.
+type Listener struct {
+	ln   net.Listener
+	hs   *http.Server
+	done chan struct{}
+}
+
+// Listen binds cfg.Addr and serves on it until Close.
+func Listen(cfg ListenerConfig) (*Listener, error) {
+	cfg, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("observe: metrics listener: %w", err)
+	}
+	if host, _, _ := net.SplitHostPort(cfg.Addr); !isLoopback(host) {
+		cfg.Logger.Warn("observe: the metrics listener binds beyond loopback; its metrics name the server's tools", "addr", ln.Addr().String())
+	}
+	mux := http.NewServeMux()
+	mux.Handle(MetricsPath, promhttp.HandlerFor(cfg.Gatherer, promhttp.HandlerOpts{ErrorLog: slogPrinter{cfg.Logger}}))
+	health := HealthHandler(cfg.Ready)
+	mux.Handle(HealthzPath, health)
+	mux.Handle(ReadyzPath, health)
+	l := &Listener{ln: ln, done: make(chan struct{}), hs: &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
+		MaxHeaderBytes:    cfg.MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
+	}}
+	go func() {
+		defer close(l.done)
+		if err := l.hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			cfg.Logger.Error("observe: the metrics listener stopped", "err", err)
+		}
+	}()
+	return l, nil
+}
+
+// URL returns the listener's base URL, such as http://127.0.0.1:9090.
+func (l *Listener) URL() string { return "http://" + l.ln.Addr().String() }
+
+// Close closes the listener and its connections and returns once it stopped serving.
+func (l *Listener) Close() error {
+	err := l.hs.Close()
+	<-l.done
+	return err
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// slogPrinter is promhttp's error log on slog.
+type slogPrinter struct{ l *slog.Logger }
+
+func (p slogPrinter) Println(v ...any) {
+	p.l.Error("observe: metrics exposition", "err", fmt.Sprint(v...))
+}

@@ -1,0 +1,18 @@
+package observe
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain checks for leaked goroutines. fasthttp's process-wide date ticker never ends, and
+// its worker pool's cleaner sleeps out its period after the server stopped: both are
+// fasthttp's, not ours (streamable ignores the same two).
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreCurrent(),
+		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.updateServerDate.func1"),
+		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*workerPool).Start.func2"),
+	)
+}
