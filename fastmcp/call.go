@@ -40,11 +40,18 @@ func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, 
 	if t == nil || r.dialect.Legacy() && !t.legacy {
 		return nil, unknownTool(name) // a tool the dialect cannot express is hidden from it
 	}
-	if err := s.authorizeInvocation(ctx, r.method, t.component(), func() *Error { return unknownTool(name) }); err != nil {
-		return nil, err
+	if !r.deferred { // Server.RunTool's call was authorized when the work was deferred
+		if err := s.authorizeInvocation(ctx, r.method, t.component(), func() *Error { return unknownTool(name) }); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.openState(ctx, r, t.name, raw); err != nil {
 		return nil, err
+	}
+	if x := s.ext.Load(); x != nil && x.call != nil && !r.deferred && !r.dialect.Legacy() {
+		if body, done, err := s.takeToolCall(ctx, r, t, raw, x.call, dst); done {
+			return body, err
+		}
 	}
 	if t.checked == nil {
 		if err := t.input.ValidateDecodedContext(ctx, raw); err != nil {

@@ -17,7 +17,7 @@ func (s *Server) discoverResult(c *catalog) []byte {
 	c.discoverOnce.Do(func() {
 		b := openResult(nil, resultComplete)
 		b = append(b, `,"supportedVersions":["`+Version+`"],"capabilities":`...)
-		b = appendCapabilities(b, c.kinds)
+		b = s.appendExtensionCapabilities(appendCapabilities(b, c.kinds))
 		b = appendOptString(b, "instructions", s.cfg.Instructions)
 		b = appendCacheHint(b, s.cfg.DiscoverCache)
 		c.discoverBytes = s.closeResult(b, nil)

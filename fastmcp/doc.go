@@ -184,6 +184,18 @@
 // [ErrRefused]) before anything runs, or, with [Config.ConcealRefusals], the error an unknown
 // component gets. A policy that fails is -32603, never an empty list.
 //
+// # Extensions
+//
+// [Server.AddExtension] adds an MCP extension to the 2026-07-28 dialect (the initialize-era
+// dialects never see one): it is advertised in server/discover under
+// capabilities.extensions, serves its own methods (a request that does not declare the
+// extension in its _meta clientCapabilities gets -32021 with data.requiredCapabilities
+// before the method runs), may take over tools/call once the tool is looked up, the call
+// authorized and its arguments validated (so a refused call reaches no extension), and may
+// read the subscriptions/listen filter and add notifications to the stream. [Server.RunTool]
+// runs a tools/call an extension deferred, outside any request. The Tasks extension
+// (package tasks) is built on it.
+//
 // # Wrappers
 //
 // A component may declare wrappers (Tool.Wrap, Resource.Wrap, …), which run around its handler

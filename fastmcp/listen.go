@@ -93,6 +93,18 @@ func (s *Server) listen(ctx context.Context, r *Request, dst []byte) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
+	tap, err := s.openTap(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	var tapAck []byte
+	var tapEvents <-chan ListenEvent
+	if tap != nil {
+		if tap.Stop != nil {
+			defer tap.Stop()
+		}
+		tapAck, tapEvents = tap.Ack, tap.Events
+	}
 	if !s.cfg.ConcealRefusals {
 		acked = uris
 	}
@@ -107,21 +119,22 @@ func (s *Server) listen(ctx context.Context, r *Request, dst []byte) ([]byte, er
 	}
 	defer s.hub.unsubscribe(l)
 	buf := getListenBuf()
-	*buf = appendAck(*buf, id, lists, acked)
+	*buf = appendAck(*buf, id, lists, acked, tapAck)
 	err = r.sink.Notify(ctx, *buf)
 	putListenBuf(buf)
 	if err != nil {
 		return nil, nil // the client is gone: no reply
 	}
-	if !s.stream(ctx, r.sink, id, l) {
+	if !s.stream(ctx, r.sink, id, l, tapEvents) {
 		return nil, nil
 	}
 	return s.appendListenResult(dst, id), nil
 }
 
-// stream writes the events of l through sink until the stream ends. It reports true when the
-// stream ends gracefully (the completion response is due), false when the client is gone.
-func (s *Server) stream(ctx context.Context, sink Sink, id []byte, l *listener) bool {
+// stream writes the events of l, and those of an extension's tap, through sink until the
+// stream ends. It reports true when the stream ends gracefully (the completion response is
+// due), false when the client is gone.
+func (s *Server) stream(ctx context.Context, sink Sink, id []byte, l *listener, tap <-chan ListenEvent) bool {
 	h := s.hub
 	for {
 		select {
@@ -133,6 +146,16 @@ func (s *Server) stream(ctx context.Context, sink Sink, id []byte, l *listener) 
 		case <-l.waitOn(1):
 		case <-l.waitOn(2):
 		case <-l.wake:
+		case ev, ok := <-tap:
+			switch {
+			case !ok:
+				tap = nil
+			case h.isClosed():
+				return true
+			case !writeTapEvent(ctx, sink, id, ev):
+				return false
+			}
+			continue
 		}
 		if end, graceful := s.flush(ctx, sink, id, l); end {
 			return graceful
@@ -281,7 +304,7 @@ func (s *Server) authorizeSubscriptions(ctx context.Context, r *Request, uris []
 }
 
 // appendAck writes notifications/subscriptions/acknowledged with the honoured filter.
-func appendAck(dst, id []byte, lists uint8, uris []string) []byte {
+func appendAck(dst, id []byte, lists uint8, uris []string, extra []byte) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{`...)
 	dst = appendSubscriptionMeta(dst, id)
 	dst = append(dst, `,"notifications":{`...)
@@ -310,6 +333,13 @@ func appendAck(dst, id []byte, lists uint8, uris []string) []byte {
 			dst = decode.AppendString(dst, u, false)
 		}
 		dst = append(dst, ']')
+		sep = true
+	}
+	if len(extra) > 0 {
+		if sep {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, extra...)
 	}
 	return append(dst, "}}}"...)
 }

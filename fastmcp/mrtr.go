@@ -173,6 +173,9 @@ func (s *Server) appendInputRequired(ctx context.Context, dst []byte, r *Request
 	if r.dialect.Legacy() {
 		return nil, ir // HandleLegacy asks the client itself, then runs the handler again
 	}
+	if r.deferred {
+		return nil, s.checkDeferredInput(r, ir) // Server.RunTool's caller asks the client
+	}
 	keys := make([]string, 0, len(ir.Requests))
 	for k := range ir.Requests {
 		keys = append(keys, k)

@@ -36,6 +36,9 @@ type Request struct {
 	newClient *LegacyClient
 
 	progress progressGate
+	// deferred marks a request of Server.RunTool: no extension takes it over, and an
+	// InputRequired is returned to the caller rather than sealed into a response.
+	deferred bool
 }
 
 func newRequest(s *Server, m *decode.Message, sink Sink) *Request {

@@ -78,6 +78,9 @@ func (s *Server) serve(ctx context.Context, r *Request, method []byte, dst []byt
 		case methodInitialize:
 			return nil, s.initializeNotServed(r.msg)
 		default:
+			if body, ok, err := s.serveExtension(ctx, r, method, dst); ok {
+				return body, err
+			}
 			return nil, ErrMethodNotFound
 		}
 	}

@@ -55,6 +55,7 @@ type Server struct {
 
 	mu      sync.Mutex // serializes catalog writers
 	catalog atomic.Pointer[catalog]
+	ext     atomic.Pointer[extensionSet] // nil until AddExtension
 
 	dialects      uint8  // bit d set when Dialect d is served
 	supportedJSON []byte // the versions served, a JSON array, newest first

@@ -16,7 +16,7 @@
 # notice. Results of the conformance runs are kept in .tools/results/, with the suite's own
 # totals, unscored scenarios included, in .tools/results/<run>/suite-summary.txt. The last
 # lines printed are the scores of each requirement set (2026-07-28: 37 scored scenarios,
-# 2025-11-25: 30) on each HTTP stack.
+# its 10 tasks-* scenarios, 2025-11-25: 30) on each HTTP stack.
 #
 # Environment: GO (default go), NPM (default npm), INTEROP_KEEP_RESULTS=1 keeps older results.
 set -euo pipefail
@@ -35,7 +35,8 @@ GO=${GO:-go}
 NPM=${NPM:-npm}
 SPEC=2026-07-28
 PENDING=(json-schema-2020-12 http-header-validation http-custom-header-server-validation)
-REQUIREMENTS=(2026-07-28 2025-11-25)   # the requirement sets scored, one closing line each
+REQUIREMENTS=(2026-07-28 tasks 2025-11-25)   # the sets scored, one closing line each (tasks: the
+                                            # 10 tasks-* scenarios of the 2026-07-28 run)
 LEGACY_SPECS=(2025-11-25 2025-06-18)   # the --spec-version runs that must have no FAILURE
 
 mkdir -p "$T/bin" "$T/logs" "$T/clients" "$T/results"
@@ -179,7 +180,7 @@ start_server() {
 # results_of STACK SET: the results folder (under .tools/results) of one conformance run: the
 # 2026-07-28 gate keeps the stack's own name.
 results_of() {
-  if [ "$2" = "$SPEC" ]; then echo "$1"; else echo "$1-$2"; fi
+  if [ "$2" = "$SPEC" ] || [ "$2" = tasks ]; then echo "$1"; else echo "$1-$2"; fi
 }
 
 # conformance_gate STACK URL SET: one official run, `--requirements SET` (2026-07-28 or
@@ -207,13 +208,22 @@ conformance_gate() {
   return "$rc"
 }
 
+# score_log STACK SET: the file a score is kept in (the tasks set reads the 2026-07-28 run's
+# folder, but keeps a score of its own).
+score_log() {
+  local run
+  run=$(results_of "$1" "$2")
+  if [ "$2" = tasks ]; then run="$run-tasks"; fi
+  echo "$T/logs/score-$run.txt"
+}
+
 # score STACK SET: scores the results folder of STACK's SET run (an empty or missing folder
-# scores 0) into .tools/logs/score-RUN.txt, whose last line the summary repeats, and prints it.
+# scores 0) into score_log's file, whose last line the summary repeats, and prints it.
 score() {
   local rc=0 run
   run=$(results_of "$1" "$2")
-  node "$ROOT/interop/score.mjs" "$T/results/$run" "$1" "$2" >"$T/logs/score-$run.txt" || rc=$?
-  cat "$T/logs/score-$run.txt"
+  node "$ROOT/interop/score.mjs" "$T/results/$run" "$1" "$2" >"$(score_log "$1" "$2")" || rc=$?
+  cat "$(score_log "$1" "$2")"
   return "$rc"
 }
 
@@ -234,6 +244,7 @@ conformance_pending() {
 conformance_lane() {
   local stack=$1 url=$2 s
   step "$stack: conformance --requirements $SPEC (37 scored)" 300 conformance_gate "$stack" "$url" "$SPEC"
+  step "$stack: conformance tasks-* scenarios of that run (10, no FAILURE)" 60 score "$stack" tasks
   for s in "${PENDING[@]}"; do
     step "$stack: conformance pending scenario $s" 120 conformance_pending "$stack" "$url" "$s"
   done
@@ -379,9 +390,8 @@ fi
 # 'N passed, N failed' lines (a run that never happened scores 0).
 for stack in "${STACKS[@]}"; do
   for set in "${REQUIREMENTS[@]}"; do
-    run=$(results_of "$stack" "$set")
-    [ -f "$T/logs/score-$run.txt" ] || score "$stack" "$set" >/dev/null || true
-    tail -n 1 "$T/logs/score-$run.txt"
+    [ -f "$(score_log "$stack" "$set")" ] || score "$stack" "$set" >/dev/null || true
+    tail -n 1 "$(score_log "$stack" "$set")"
   done
 done
 [ "$FAILED" -eq 0 ] # the exit status

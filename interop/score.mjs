@@ -5,6 +5,8 @@
 //   spec-2025-11-25  the 31 that `--spec-version 2025-11-25` runs (suite active: the pending
 //                    json-schema-2020-12 and server-sse-polling excluded)
 //   spec-2025-06-18  the 27 that `--spec-version 2025-06-18` runs
+//   tasks            the 10 tasks-* scenarios (io.modelcontextprotocol/tasks) that the
+//                    2026-07-28 run shows but does not score (not_scored: extension)
 // For the spec-* sets every scenario that ran counts, listed or not.
 // Usage: node score.mjs DIR [LABEL] [SET]
 // Prints one line per FAILURE or WARNING check of a counted scenario (and per listed scenario
@@ -54,7 +56,16 @@ const ADDED_2025_11_25 = [
 // server-session-lifecycle (added after the release, not scored).
 const SCORED_2025_11_25 = [...SPEC_2025_06_18, ...ADDED_2025_11_25].filter((n) => n !== 'server-session-lifecycle');
 
+// The Tasks extension's scenarios of 0.2.0-alpha.12 (tasks-status-notifications has one
+// check, which the suite itself skips).
+const TASKS = [
+  'tasks-lifecycle', 'tasks-capability-negotiation', 'tasks-wire-fields', 'tasks-request-state-removal',
+  'tasks-mrtr-input', 'tasks-request-headers', 'tasks-dispatch-and-envelope', 'tasks-status-notifications',
+  'tasks-required-task-error', 'tasks-mrtr-composition',
+];
+
 const SETS = {
+  tasks: { list: TASKS, what: 'tasks-* scenarios of 2026-07-28' },
   '2026-07-28': { list: SCORED_2026, what: 'scored scenarios of 2026-07-28' },
   '2025-11-25': { list: SCORED_2025_11_25, what: 'scored scenarios of 2025-11-25' },
   'spec-2025-11-25': { list: [...SPEC_2025_06_18, ...ADDED_2025_11_25], what: 'scenarios of --spec-version 2025-11-25', all: true },

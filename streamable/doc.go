@@ -29,7 +29,8 @@
 // support); the body is JSON (400 -32700); a notification or response object is accepted
 // with 202 and no body; a batch is 400 -32600; the envelope is valid (400); when the request
 // carries its _meta, the mirrored headers MCP-Protocol-Version, Mcp-Method, Mcp-Name
-// (trimmed, =?base64?…?= decoded) and, for tools/call, the Mcp-Param-* headers of
+// (trimmed, =?base64?…?= decoded; the name, uri or, for an extension's method, the member
+// fastmcp.Server.NamedBy names, such as tasks/get's taskId) and, for tools/call, the Mcp-Param-* headers of
 // x-mcp-header arguments match the body (400 -32020); then the core answers (-32602 for
 // missing _meta and -32022 for an unsupported version with 400, -32601 with 404, -32021 with
 // 400, other errors with 200). Mcp-Session-Id and Last-Event-ID are ignored. Before the

@@ -125,13 +125,15 @@ func checkMirrors(h Headers, m *decode.Message, srv *fastmcp.Server) *httpError 
 		return mismatch("Mcp-Method header is missing or does not match the method")
 	}
 	var named decode.Value
-	switch fastmcp.NamedBy(string(method)) {
+	switch member := srv.NamedBy(string(method)); member {
 	case "name":
 		named = m.Name()
 	case "uri":
 		named = m.URI()
-	default:
+	case "":
 		return nil
+	default: // an extension method's, such as tasks/get's taskId
+		named = decode.Lookup(m.Params().Raw(), member)
 	}
 	hn, ok := one(h, HeaderName)
 	if !ok {

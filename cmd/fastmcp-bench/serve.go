@@ -48,6 +48,11 @@ the server): 2026-07-28 answers requests that carry their version in params._met
 and 2025-06-18 answer initialize and the requests whose MCP-Protocol-Version (over stdio, the
 version initialize negotiated) names them. No session id is ever issued.
 
+With the conformance fixtures it also serves the Tasks extension (io.modelcontextprotocol/tasks)
+for their task tools, over --tasks-store: by default a SQLite file in a temporary directory
+removed at exit; sqlite:PATH keeps the tasks across restarts; postgres:DSN shares them between
+processes (--tasks-migrate creates the tables).
+
 Durations use Go's syntax (250ms, 5s, 1m). A limit set to 0 selects its default unless its text
 gives 0 another meaning.
 
@@ -67,6 +72,7 @@ type serveOptions struct {
 	maxLineBytes                                                     int
 	tls                                                              tlsOptions
 	oauth                                                            oauthOptions
+	tasks                                                            tasksOptions
 }
 
 func (o *serveOptions) flags(fs *flag.FlagSet) {
@@ -95,6 +101,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.disableInline, "disable-inline", false, "hand every request to an executor worker instead of running a request that cannot stream on its connection's goroutine when a worker is free")
 	fs.IntVar(&o.maxQueue, "max-queue", pool.DefaultMaxQueue, "requests waiting for a worker (0: no queue, refuse when all workers are busy)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", streamable.DefaultWriteTimeout, "deadline for writing one response or one stream event")
+	o.tasks.flags(fs)
 	fs.IntVar(&o.maxLineBytes, "max-line-bytes", 0, "with --stdio: longest input line, newline included (0: the transport's default)")
 	o.tls.flags(fs)
 	o.oauth.flags(fs)
@@ -187,6 +194,12 @@ func serve(ctx context.Context, args []string) int {
 		fmt.Fprintln(os.Stderr, "serve: --fixtures:", err)
 		return 2
 	}
+	stopTasks, err := startTasks(srv, o.fixtures, o.tasks, logger)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		return 2
+	}
+	defer stopTasks()
 	var debug debugURLs
 	if o.pprofAddr != "" {
 		var stop func()

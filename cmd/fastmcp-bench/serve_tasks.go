@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fixtures"
+	"github.com/fastmcp-go/fastmcp/tasks"
+	"github.com/fastmcp-go/fastmcp/tasks/memstore"
+	"github.com/fastmcp-go/fastmcp/tasks/pgstore"
+	"github.com/fastmcp-go/fastmcp/tasks/sqlitestore"
+)
+
+// tasksOptions are serve's flags for the Tasks extension.
+type tasksOptions struct {
+	store   string
+	migrate bool
+}
+
+func (o *tasksOptions) flags(fs *flag.FlagSet) {
+	fs.StringVar(&o.store, "tasks-store", "sqlite", "`store` of the Tasks extension (io.modelcontextprotocol/tasks), served with the conformance fixtures' task tools: sqlite (a file in a temporary directory, removed at exit), sqlite:PATH (a file that outlives the process), memory, or postgres:DSN")
+	fs.BoolVar(&o.migrate, "tasks-migrate", false, "with --tasks-store postgres:DSN: create or upgrade the task tables first (never done otherwise: a database without them is refused)")
+}
+
+// startTasks serves the Tasks extension on srv when the fixtures registered task tools (the
+// conformance catalog's), with the store --tasks-store names. stop ends its runner and closes
+// the store; it is a no-op when nothing was started.
+func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *slog.Logger) (stop func(), err error) {
+	if !hasCatalog(catalogs, "conformance") {
+		return func() {}, nil
+	}
+	store, cleanup, err := openTaskStore(o.store, o.migrate)
+	if err != nil {
+		return nil, err
+	}
+	x, err := tasks.New(store, tasks.Options{Tools: fixtures.TaskPolicies(), Logger: logger})
+	if err != nil {
+		_ = store.Close()
+		cleanup()
+		return nil, err
+	}
+	x.Register(srv)
+	return func() {
+		_ = x.Close()
+		_ = store.Close()
+		cleanup()
+	}, nil
+}
+
+// openTaskStore opens the store a --tasks-store value names (migrate: apply PostgreSQL's
+// migrations first); cleanup removes what it made for it (the temporary directory of a bare
+// "sqlite", the PostgreSQL pool).
+func openTaskStore(spec string, migrate bool) (_ tasks.Store, cleanup func(), _ error) {
+	kind, arg, _ := strings.Cut(spec, ":")
+	nothing := func() {}
+	switch kind {
+	case "memory":
+		if migrate {
+			return nil, nil, usageError("--tasks-migrate applies to --tasks-store postgres:DSN only")
+		}
+		if arg != "" {
+			return nil, nil, usageError("--tasks-store: memory takes no argument")
+		}
+		return memstore.New(memstore.Config{}), nothing, nil
+	case "sqlite":
+		if migrate {
+			return nil, nil, usageError("--tasks-migrate applies to --tasks-store postgres:DSN only")
+		}
+		cleanup = nothing
+		if arg == "" {
+			dir, err := os.MkdirTemp("", "fastmcp-bench-tasks-")
+			if err != nil {
+				return nil, nil, fmt.Errorf("--tasks-store: %w", err)
+			}
+			arg, cleanup = filepath.Join(dir, "tasks.db"), func() { _ = os.RemoveAll(dir) }
+		}
+		store, err := sqlitestore.Open(context.Background(), arg, sqlitestore.Config{})
+		if err != nil {
+			cleanup()
+			return nil, nil, fmt.Errorf("--tasks-store: %w", err)
+		}
+		return store, cleanup, nil
+	case "postgres":
+		if arg == "" {
+			return nil, nil, usageError("--tasks-store: postgres needs a DSN: postgres:postgres://user@host/db")
+		}
+		return openPostgres(arg, migrate)
+	}
+	if migrate {
+		return nil, nil, usageError("--tasks-migrate applies to --tasks-store postgres:DSN only")
+	}
+	return nil, nil, usageError(fmt.Sprintf("--tasks-store: unknown store %q (sqlite, sqlite:PATH, memory or postgres:DSN)", spec))
+}
+
+func hasCatalog(list, name string) bool {
+	for n := range strings.SplitSeq(list, ",") {
+		if strings.TrimSpace(n) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// openPostgres opens the store on a pool of its own connected to dsn, migrating first when
+// asked; cleanup closes the pool.
+func openPostgres(dsn string, migrate bool) (tasks.Store, func(), error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	store, closePool, err := pgstore.Dial(ctx, dsn, migrate)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--tasks-store: %w", err)
+	}
+	return store, closePool, nil
+}
