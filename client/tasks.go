@@ -3,6 +3,7 @@ package client
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
@@ -117,11 +118,11 @@ func parseTask(raw []byte, resultType string, detailed bool) (*TaskDetail, error
 	d := &TaskDetail{Raw: raw, Task: Task{ID: w.TaskID, Status: w.Status, StatusMessage: w.StatusMessage}}
 	d.CreatedAt, _ = time.Parse(time.RFC3339Nano, w.CreatedAt)
 	d.LastUpdatedAt, _ = time.Parse(time.RFC3339Nano, w.LastUpdatedAt)
-	if w.TTLMs != nil && *w.TTLMs > 0 {
-		d.TTL = time.Duration(*w.TTLMs) * time.Millisecond
+	if w.TTLMs != nil {
+		d.TTL = millis(*w.TTLMs)
 	}
-	if w.PollIntervalMs != nil && *w.PollIntervalMs > 0 {
-		d.PollInterval = time.Duration(*w.PollIntervalMs) * time.Millisecond
+	if w.PollIntervalMs != nil {
+		d.PollInterval = millis(*w.PollIntervalMs)
 	}
 	if !detailed {
 		return d, nil
@@ -144,6 +145,18 @@ func parseTask(raw []byte, resultType string, detailed bool) (*TaskDetail, error
 		d.Error = w.Error
 	}
 	return d, nil
+}
+
+// millis is n milliseconds: 0 for n ≤ 0, the longest Duration for more than it holds (ttlMs
+// may be as large as 2^53-1).
+func millis(n int64) time.Duration {
+	if n <= 0 {
+		return 0
+	}
+	if n > math.MaxInt64/int64(time.Millisecond) {
+		return math.MaxInt64
+	}
+	return time.Duration(n) * time.Millisecond
 }
 
 // resultTypeIs reports whether the result object res has resultType want, allocating
