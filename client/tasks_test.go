@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -331,4 +332,47 @@ func keys(t *testing.T, obj json.RawMessage) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// A client without an elicitation handler does not declare elicitation, so the server fails
+// the task that needs it with -32021 (ErrMissingCapability through d.Err). A handler that
+// panics ends the Await with its error, sends no tasks/update and leaves the task waiting; a
+// later Await with an answer completes it.
+func TestTaskInputUnanswered(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := tasksServer(t, tasks.Options{})
+		ctx := context.Background()
+		plain, _ := directTasks(t, srv, Config{})
+		_, h, err := plain.CallToolTask(ctx, "confirm_delete", map[string]string{"filename": "c.txt"})
+		require.NoError(t, err)
+		synctest.Wait()
+		d, err := h.Await(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, TaskFailed, d.Status)
+		require.ErrorIs(t, d.Err(), ErrTaskFailed)
+		require.ErrorIs(t, d.Err(), ErrMissingCapability)
+
+		var panicked atomic.Bool
+		c, sent := directTasks(t, srv, Config{Elicitation: func(context.Context, json.RawMessage) (json.RawMessage, error) {
+			panicked.Store(true)
+			panic("boom")
+		}})
+		_, h, err = c.CallToolTask(ctx, "confirm_delete", map[string]string{"filename": "c.txt"})
+		require.NoError(t, err)
+		synctest.Wait()
+		_, err = h.Await(ctx)
+		assert.EqualError(t, err, `client: task `+h.ID+` input request "confirm" (elicitation/create): client: the elicitation/create handler panicked: boom`)
+		assert.True(t, panicked.Load())
+		assert.Zero(t, sent.count("tasks/update"))
+		d, err = h.Get(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, TaskInputRequired, d.Status)
+
+		var mu sync.Mutex
+		var asked []string
+		answering, _ := directTasks(t, srv, Config{Elicitation: accept(`{"confirm":false}`, &asked, &mu)})
+		d, err = answering.Task(h.ID).Await(ctx)
+		require.NoError(t, err)
+		assert.JSONEq(t, `[{"type":"text","text":"Kept c.txt"}]`, string(d.Result.Content))
+	})
 }

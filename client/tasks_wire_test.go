@@ -200,3 +200,53 @@ func TestErrorIs(t *testing.T) {
 		})
 	}
 }
+
+// Await answers a key once even while the server's snapshot still shows it (updates are
+// eventually consistent), and a request no handler answers ends it with ErrNoHandler.
+func TestWireAwaitInput(t *testing.T) {
+	task := `"taskId":"t1","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttlMs":null,"pollIntervalMs":50`
+	ask := func(method string) string {
+		return `{"resultType":"complete",` + task + `,"status":"input_required","inputRequests":{"k\u00e9":{"method":"` + method + `","params":{"message":"m"}}}}`
+	}
+	done := `{"resultType":"complete",` + task + `,"status":"completed","result":{"content":[]}}`
+	var gets atomic.Int64
+	var script atomic.Pointer[[]string] // the tasks/get answers, in order; the last repeats
+	updates := make(chan string, 4)
+	f := newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		res := `{"resultType":"complete"}`
+		switch text(r.body, "method") {
+		case "tasks/get":
+			answers := *script.Load()
+			res = answers[min(int(gets.Add(1))-1, len(answers)-1)]
+		case "tasks/update":
+			updates <- string(member(r.body, "params"))
+		}
+		jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":`+res+`}`)
+		return true
+	})
+	var asked atomic.Int64
+	c := connect(t, f.url(), Config{Elicitation: func(context.Context, json.RawMessage) (json.RawMessage, error) {
+		asked.Add(1)
+		return json.RawMessage(`{"action":"decline"}`), nil
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	script.Store(&[]string{ask("elicitation/create"), ask("elicitation/create"), ask("elicitation/create"), done})
+	d, err := c.Task("t1").Await(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, TaskCompleted, d.Status)
+	assert.Equal(t, int64(4), gets.Load())
+	assert.Equal(t, int64(1), asked.Load(), "the key is answered once")
+	require.Len(t, updates, 1)
+	assert.JSONEq(t, `{"taskId":"t1","inputResponses":{"ké":{"action":"decline"}},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",`+
+		`"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}},`+
+		`"io.modelcontextprotocol/clientInfo":{"name":"fastmcp-client","version":"0"}}}`, <-updates)
+
+	gets.Store(0)
+	script.Store(&[]string{ask("sampling/createMessage")})
+	_, err = c.Task("t1").Await(ctx)
+	require.ErrorIs(t, err, ErrNoHandler)
+	assert.EqualError(t, err, `client: task t1 input request "ké" (sampling/createMessage): client: no handler for input request: sampling/createMessage`)
+	assert.Empty(t, updates)
+}
