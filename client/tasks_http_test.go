@@ -96,3 +96,26 @@ func TestTasksLegacy(t *testing.T) {
 	_, err = h.Await(ctx)
 	assert.ErrorIs(t, err, ErrTasksNotDefined)
 }
+
+// Over stdio (headers are HTTP only): a task with an input request answered, and
+// AwaitListen's subscription on the same pipe.
+func TestTasksOverStdio(t *testing.T) {
+	srv := tasksServer(t, tasks.Options{PollInterval: 50 * time.Millisecond})
+	var mu sync.Mutex
+	var asked []string
+	c := stdioClient(t, pipeServer(t, srv, stdioOptions{}), Config{Elicitation: accept(`{"name":"partial-x","confirm":true}`, &asked, &mu)})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, h, err := c.CallToolTask(ctx, "multi_input", nil)
+	require.NoError(t, err)
+	d, err := h.Await(ctx)
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"type":"text","text":"Received partial-x and partial-x"}]`, string(d.Result.Content))
+	assert.ElementsMatch(t, []string{"Your first input", "Your second input"}, asked)
+
+	_, h, err = c.CallToolTask(ctx, "failing_job", nil)
+	require.NoError(t, err)
+	d, err = h.AwaitListen(ctx)
+	require.NoError(t, err)
+	assert.True(t, d.Result.IsError)
+}

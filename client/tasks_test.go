@@ -376,3 +376,44 @@ func TestTaskInputUnanswered(t *testing.T) {
 		assert.JSONEq(t, `[{"type":"text","text":"Kept c.txt"}]`, string(d.Result.Content))
 	})
 }
+
+// The pacing of Await and AwaitListen: the poll interval alone; ten times it while a
+// subscription carries the task's notifications, the state of one about this task returned
+// at once (others ignored); the interval again once the stream ends.
+func TestWaiter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		w := waiter{h: &TaskHandle{ID: "t1"}, interval: 100 * time.Millisecond}
+		elapsed := func() time.Duration {
+			start := time.Now()
+			d, err := w.wait(ctx)
+			require.NoError(t, err)
+			assert.Nil(t, d, "time to poll")
+			return time.Since(start)
+		}
+		assert.Equal(t, 100*time.Millisecond, elapsed())
+
+		notes := make(chan Notification, 2)
+		w.notes = notes
+		assert.Equal(t, time.Second, elapsed(), "listening: polls ten times rarer")
+
+		notes <- Notification{Method: "notifications/tasks", Params: json.RawMessage(`{"taskId":"t2","status":"cancelled"}`)}
+		notes <- Notification{Method: "notifications/tasks", Params: json.RawMessage(`{"taskId":"t1","status":"cancelled","ttlMs":null}`)}
+		d, err := w.wait(ctx)
+		require.NoError(t, err)
+		require.NotNil(t, d)
+		assert.Equal(t, Task{ID: "t1", Status: TaskCancelled}, d.Task)
+
+		go func() {
+			time.Sleep(300 * time.Millisecond)
+			close(notes)
+		}()
+		assert.Equal(t, 400*time.Millisecond, elapsed(), "the stream ended at 300 ms: the next poll is an interval later")
+		assert.Nil(t, w.notes)
+
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		_, err = w.wait(cctx)
+		assert.ErrorIs(t, err, context.Canceled)
+	})
+}
