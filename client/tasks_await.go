@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
@@ -49,6 +50,9 @@ func (h *TaskHandle) AwaitListen(ctx context.Context) (*TaskDetail, error) {
 }
 
 func (h *TaskHandle) await(ctx context.Context, listen bool) (*TaskDetail, error) {
+	if !h.c.modern {
+		return nil, fmt.Errorf("%w: await", ErrTasksNotDefined)
+	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, h.c.cfg.TaskAwaitTimeout)
@@ -56,12 +60,14 @@ func (h *TaskHandle) await(ctx context.Context, listen bool) (*TaskDetail, error
 	}
 	w := waiter{h: h, interval: h.Created.PollInterval}
 	if listen {
-		if sub, err := h.c.Listen(ctx, ListenFilter{TaskIDs: []string{h.ID}}); err == nil {
+		sub, err := h.c.Listen(ctx, ListenFilter{TaskIDs: []string{h.ID}})
+		switch {
+		case err == nil && slices.Contains(sub.Acknowledged.TaskIDs, h.ID):
 			defer sub.Close()
-			if contains(sub.Acknowledged.TaskIDs, h.ID) {
-				w.notes = sub.C
-			}
-		} else if ctx.Err() != nil {
+			w.notes = sub.C
+		case err == nil: // not reported (a task already ended, or no notifications): poll
+			_ = sub.Close()
+		case ctx.Err() != nil:
 			return nil, errNotTerminal(h.ID, "", context.Cause(ctx))
 		}
 	}
@@ -195,13 +201,4 @@ func (h *TaskHandle) answerInputs(ctx context.Context, inputRequests []byte) err
 		h.answered[k] = true
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -95,6 +95,8 @@ func TestTasksLegacy(t *testing.T) {
 	assert.EqualError(t, h.Cancel(ctx), "client: tasks are not defined on an initialize-era connection: tasks/cancel")
 	_, err = h.Await(ctx)
 	assert.ErrorIs(t, err, ErrTasksNotDefined)
+	_, err = h.AwaitListen(ctx)
+	assert.EqualError(t, err, "client: tasks are not defined on an initialize-era connection: await")
 }
 
 // Over stdio (headers are HTTP only): a task with an input request answered, and
