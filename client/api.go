@@ -132,8 +132,23 @@ func (c *Client) ListPrompts(ctx context.Context) ([]Prompt, error) {
 // CallTool calls the tool name with args: nil, a json.RawMessage or []byte holding a JSON
 // object, or any value encoding/json marshals to one. A tool error (isError) is a result, not
 // an error. On -32020 (a header the server wanted) the tools are re-listed and the call retried
-// once.
+// once. The request does not declare the tasks extension, so the server answers without a
+// task; a tool it runs only as a task fails with an error matching [ErrTasksRequired]:
+// [Client.CallToolTask] calls it.
 func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*CallToolResult, error) {
+	var o callOpts
+	for _, opt := range opts {
+		opt(&o)
+	}
+	res, err := c.callToolResult(ctx, name, args, &o)
+	if err != nil {
+		return nil, err
+	}
+	return toolResult(res), nil
+}
+
+// callToolResult sends tools/call with o and returns its result object, MRTR rounds done.
+func (c *Client) callToolResult(ctx context.Context, name string, args any, o *callOpts) ([]byte, error) {
 	var raw []byte
 	switch a := args.(type) {
 	case nil:
@@ -148,10 +163,6 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 		}
 		raw = b
 	}
-	var o callOpts
-	for _, opt := range opts {
-		opt(&o)
-	}
 	members := make([]byte, 0, len(name)+len(raw)+24)
 	members = append(members, `"name":`...)
 	members = decode.AppendString(members, name, false)
@@ -159,21 +170,23 @@ func (c *Client) CallTool(ctx context.Context, name string, args any, opts ...Ca
 		members = append(members, `,"arguments":`...)
 		members = append(members, raw...)
 	}
-	res, err := c.callTool(ctx, name, members, raw, &o)
+	res, err := c.callTool(ctx, name, members, raw, o)
 	var e *Error
 	if c.modern && errors.As(err, &e) && e.Code == CodeHeaderMismatch {
 		if _, lerr := c.ListTools(ctx); lerr == nil {
-			res, err = c.callTool(ctx, name, members, raw, &o)
+			res, err = c.callTool(ctx, name, members, raw, o)
 		}
 	}
-	if err != nil {
-		return nil, err
-	}
+	return res, err
+}
+
+// toolResult wraps a tools/call result object.
+func toolResult(res []byte) *CallToolResult {
 	r := &CallToolResult{Raw: res}
 	r.Content = json.RawMessage(decode.Lookup(res, "content").Raw())
 	r.StructuredContent = json.RawMessage(decode.Lookup(res, "structuredContent").Raw())
 	r.IsError = string(decode.Lookup(res, "isError").Raw()) == "true"
-	return r, nil
+	return r
 }
 
 func (c *Client) callTool(ctx context.Context, name string, members, args []byte, o *callOpts) ([]byte, error) {

@@ -26,6 +26,9 @@ type callOpts struct {
 	progress func(Progress)
 	// progressed restarts the call's timeout (Config.ResetTimeoutOnProgress); nil otherwise.
 	progressed func()
+	// tasks declares the tasks extension in this request's _meta (tasks*.go): a tools/call
+	// may then answer with a task, and tasks/* requests need it.
+	tasks bool
 }
 
 // WithProgress asks the server for progress on this call and calls fn for each update, in
@@ -65,6 +68,9 @@ func (c *Client) request(ctx context.Context, method string, members []byte, hdr
 		retry = append(retry, extra...)
 		res, err = c.send(ctx, method, retry, hdr, o)
 	}
+	if err == nil && resultTypeIs(res, "task") && !taskAllowed(c.modern, method, o) {
+		return nil, fmt.Errorf("%w: %s answered with a task (resultType \"task\"), which only a tools/call declaring the tasks extension may get", ErrMalformed, method)
+	}
 	return res, err
 }
 
@@ -93,7 +99,11 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 	if o != nil && o.progress != nil {
 		progress = id
 	}
-	req := appendRequest((*bp)[:0], id, method, members, c.meta(), progress)
+	meta := c.meta()
+	if o != nil && o.tasks {
+		meta = c.taskMeta()
+	}
+	req := appendRequest((*bp)[:0], id, method, members, meta, progress)
 	if hdr == nil {
 		hdr = &headers{}
 	}

@@ -28,6 +28,9 @@ type Client struct {
 	version    atomic.Pointer[string]
 	metaPrefix atomic.Pointer[[]byte]
 	caps       []byte
+	// taskMetaPrefix is metaPrefix declaring the tasks extension as well, for the requests
+	// that opt in (tasks*.go); it changes with metaPrefix.
+	taskMetaPrefix atomic.Pointer[[]byte]
 
 	tools toolHeaders
 	disc  discoverCache
@@ -135,26 +138,39 @@ func (c *Client) ProtocolVersion() string { return c.currentVersion() }
 
 func (c *Client) currentVersion() string { return *c.version.Load() }
 
-// setVersion switches the revision and rebuilds the modern _meta for it.
+// setVersion switches the revision and rebuilds the modern _meta for it, with and without
+// the tasks extension.
 func (c *Client) setVersion(v string) {
 	c.version.Store(&v)
-	var meta []byte
+	var meta, taskMeta []byte
 	if c.modern {
-		meta = append(meta, `{"io.modelcontextprotocol/protocolVersion":`...)
-		meta = decode.AppendString(meta, v, false)
-		meta = append(meta, `,"io.modelcontextprotocol/clientCapabilities":`...)
-		meta = append(meta, c.caps...)
-		meta = append(meta, `,"io.modelcontextprotocol/clientInfo":`...)
-		meta = append(meta, c.clientInfo()...)
-		if c.cfg.OnLog != nil {
-			meta = append(meta, `,"io.modelcontextprotocol/logLevel":`...)
-			meta = decode.AppendString(meta, c.cfg.LogLevel, false)
-		}
+		meta = c.appendMeta(nil, v, c.caps)
+		taskMeta = c.appendMeta(nil, v, withTasksExtension(c.caps))
 	}
 	c.metaPrefix.Store(&meta)
+	c.taskMetaPrefix.Store(&taskMeta)
+}
+
+// appendMeta appends the modern _meta for revision v declaring caps, without its closing
+// brace.
+func (c *Client) appendMeta(meta []byte, v string, caps []byte) []byte {
+	meta = append(meta, `{"io.modelcontextprotocol/protocolVersion":`...)
+	meta = decode.AppendString(meta, v, false)
+	meta = append(meta, `,"io.modelcontextprotocol/clientCapabilities":`...)
+	meta = append(meta, caps...)
+	meta = append(meta, `,"io.modelcontextprotocol/clientInfo":`...)
+	meta = append(meta, c.clientInfo()...)
+	if c.cfg.OnLog != nil {
+		meta = append(meta, `,"io.modelcontextprotocol/logLevel":`...)
+		meta = decode.AppendString(meta, c.cfg.LogLevel, false)
+	}
+	return meta
 }
 
 func (c *Client) meta() []byte { return *c.metaPrefix.Load() }
+
+// taskMeta is meta declaring the tasks extension too (nil on a legacy connection).
+func (c *Client) taskMeta() []byte { return *c.taskMetaPrefix.Load() }
 
 func (c *Client) clientInfo() []byte {
 	b := []byte(`{"name":`)

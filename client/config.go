@@ -85,6 +85,9 @@ type Config struct {
 	MaxPages int
 	// MaxInputRounds bounds the MRTR retries of one call (default 10): ErrTooManyRounds.
 	MaxInputRounds int
+	// TaskAwaitTimeout bounds a TaskHandle.Await whose context has no deadline (default
+	// 60 s, DefaultTaskAwaitTimeout): an error wrapping context.DeadlineExceeded.
+	TaskAwaitTimeout time.Duration
 
 	// ListenBuffer is how many notifications a Subscription holds for its reader (default 64);
 	// when full, newer notifications are dropped and counted (Subscription.Dropped).
@@ -162,6 +165,7 @@ func (c Config) withDefaults() (Config, error) {
 		{"PoolIdleTimeout", &c.PoolIdleTimeout, DefaultPoolIdleTimeout},
 		{"RequestTimeout", &c.RequestTimeout, DefaultRequestTimeout},
 		{"MaxTotalTimeout", &c.MaxTotalTimeout, DefaultMaxTotalTimeout},
+		{"TaskAwaitTimeout", &c.TaskAwaitTimeout, DefaultTaskAwaitTimeout},
 	}
 	for _, f := range durs {
 		if *f.v < 0 {

@@ -20,6 +20,23 @@
 // answered by a separate POST. Cancelling a call's context cancels it on the server: by
 // closing its connection (modern HTTP) or with notifications/cancelled (legacy).
 //
+// # Tasks
+//
+// [Client.CallToolTask] calls a tool declaring the Tasks extension
+// (io.modelcontextprotocol/tasks) in that request's _meta clientCapabilities only; every
+// other request declares nothing, so the server never answers it with a task (and a
+// CreateTaskResult to anything but a declaring tools/call is ErrMalformed). The server
+// decides: the tool's result, or a [TaskHandle] to follow with Get (tasks/get), Update
+// (tasks/update, answers to the task's input requests), Cancel (tasks/cancel) and Await,
+// which polls at the server's pollIntervalMs until the task ends and answers its input
+// requests with the configured handlers, each key once; AwaitListen also takes the
+// notifications/tasks of a subscriptions/listen stream with taskIds. [Client.Task] makes a
+// handle from a task id kept from earlier. Over HTTP the tasks/* requests carry Mcp-Name =
+// taskId. A tool the server runs only as a task refuses CallTool with -32021 (errors.Is
+// ErrTasksRequired); an unknown, expired or foreign task is -32602 (ErrUnknownTask). On an
+// initialize-era connection the extension is not defined: CallToolTask is a plain call, and
+// tasks/* requests fail with ErrTasksNotDefined.
+//
 // # Subscriptions
 //
 // [Client.Listen] opens a [Subscription]. On a modern connection it is a subscriptions/listen
@@ -73,6 +90,10 @@
 //   - MaxResponseBytes (16 MiB) per body or event, checked while reading: ErrResponseTooLarge.
 //   - MaxPages (1,000) per List call: ErrTooManyPages; a repeated cursor: ErrRepeatedCursor.
 //   - MaxInputRounds (10) per call: ErrTooManyRounds.
+//   - TaskAwaitTimeout (60 s) per Await whose context has no deadline: an error wrapping
+//     context.DeadlineExceeded (the task keeps running). Await polls at the server's
+//     pollIntervalMs, never more often than MinTaskPollInterval (50 ms), and every
+//     DefaultTaskPollInterval (1 s) when the server gives none.
 //   - ListenBuffer (64) notifications waiting per Subscription; newer ones are dropped and
 //     counted (Subscription.Dropped), in both eras.
 //   - LogBuffer (64) log messages waiting for Config.OnLog; newer ones are dropped and

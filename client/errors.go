@@ -29,6 +29,25 @@ var (
 	ErrTooManyResumes = errors.New("client: the event stream kept ending before its response")
 	// ErrMalformed: the server sent something that is not a valid response.
 	ErrMalformed = errors.New("client: malformed response")
+
+	// ErrMissingCapability matches every -32021 *Error: the request lacked a client
+	// capability the server requires (data.requiredCapabilities names it).
+	ErrMissingCapability = errors.New("client: the server requires a client capability the request did not declare")
+	// ErrTasksRequired matches a -32021 *Error whose data.requiredCapabilities names the
+	// tasks extension: the tool runs only as a task, so call it with Client.CallToolTask.
+	ErrTasksRequired = errors.New("client: the server requires the tasks extension (io.modelcontextprotocol/tasks)")
+	// ErrUnknownTask: tasks/get, tasks/update or tasks/cancel was answered -32602, the
+	// server's answer for a task that does not exist, has expired, or belongs to another
+	// principal. The *Error is wrapped too.
+	ErrUnknownTask = errors.New("client: unknown task")
+	// ErrTasksNotDefined: a tasks/* request on an initialize-era connection, where the tasks
+	// extension does not exist (a CallToolTask there is a plain call and never a task).
+	ErrTasksNotDefined = errors.New("client: tasks are not defined on an initialize-era connection")
+	// ErrTaskFailed: the task ended failed; the task's JSON-RPC *Error is wrapped too
+	// (TaskDetail.Err).
+	ErrTaskFailed = errors.New("client: task failed")
+	// ErrTaskCancelled: the task ended cancelled (TaskDetail.Err).
+	ErrTaskCancelled = errors.New("client: task cancelled")
 )
 
 // Error is a JSON-RPC error the server returned.
@@ -43,6 +62,18 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("mcp error %d: %s (data %s)", e.Code, e.Message, e.Data)
 	}
 	return fmt.Sprintf("mcp error %d: %s", e.Code, e.Message)
+}
+
+// Is lets errors.Is match e against the sentinels that name codes: [ErrMissingCapability]
+// (any -32021) and [ErrTasksRequired] (a -32021 naming the tasks extension).
+func (e *Error) Is(target error) bool {
+	switch target {
+	case ErrMissingCapability:
+		return e.Code == CodeMissingCapability
+	case ErrTasksRequired:
+		return e.Code == CodeMissingCapability && requiresTasks(e.Data)
+	}
+	return false
 }
 
 // JSON-RPC and MCP error codes the client acts on.

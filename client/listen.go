@@ -22,6 +22,10 @@ type ListenFilter struct {
 	// modern server never puts log messages on a listen stream (2026-07-28 §5), so there
 	// Acknowledged never has it. Config.OnLog receives every log message whatever the filters.
 	LogMessages bool `json:"-"`
+	// TaskIDs asks for notifications/tasks about these tasks (the tasks extension): the
+	// request then declares the extension, and Acknowledged lists the ids the server agreed
+	// to report. Only on a modern connection; the initialize era has no tasks.
+	TaskIDs []string `json:"taskIds,omitempty"`
 }
 
 // Notification is one notification a subscription delivered.
@@ -97,7 +101,11 @@ func (c *Client) Listen(ctx context.Context, f ListenFilter) (*Subscription, err
 	}
 	members := append([]byte(`"notifications":`), filter...)
 	id := c.nextID.Add(1)
-	req := appendRequest(nil, id, "subscriptions/listen", members, c.meta(), 0)
+	meta := c.meta()
+	if len(f.TaskIDs) > 0 {
+		meta = c.taskMeta()
+	}
+	req := appendRequest(nil, id, "subscriptions/listen", members, meta, 0)
 	hdr := &headers{version: c.currentVersion(), method: "subscriptions/listen", longLived: true}
 
 	lctx, cancel := context.WithCancel(ctx)
