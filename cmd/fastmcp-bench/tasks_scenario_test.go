@@ -49,6 +49,15 @@ func TestTasksReport(t *testing.T) {
 	var out bytes.Buffer
 	printReport(&out, &runReport{Version: "test", Target: "x", Reports: []loadtest.Report{r.Report()}})
 	assert.Contains(t, out.String(), "created/s   200 /s")
+
+	r.Floor = loadtest.Percentiles{Count: 1, Mean: 1}
+	for _, m := range r.Report().Metrics {
+		found := false
+		for _, term := range glossary {
+			found = found || term.matches(m.Name)
+		}
+		assert.True(t, found, "metric %q has no glossary term", m.Name)
+	}
 }
 
 // TestTasksScenario runs the scenario briefly against the SQLite store: every task created
