@@ -85,7 +85,7 @@ func (r *tasksResult) Report() loadtest.Report {
 	}
 	add("completed", float64(r.Completed), loadtest.UnitCount)
 	add("cancelled", float64(r.CancelledSeen), loadtest.UnitCount)
-	rep.Notes = append(rep.Notes, fmt.Sprintf("%s store: %d tasks created by one caller (%d cancelled right away), every one polled to a terminal state in %s; ratio is the mean creation latency (tools/call over HTTP until CreateTaskResult) over the mean floor (one INSERT + COMMIT on the same database)",
+	rep.Notes = append(rep.Notes, fmt.Sprintf("%s store: %d tasks created by one caller (%d cancelled right away), then polled to their ends for %s; ratio is the mean creation latency (tools/call over HTTP until CreateTaskResult) over the mean floor (one INSERT + COMMIT on the same database)",
 		r.Store, r.Created, r.Cancelled, loadtest.FormatDuration(r.Settle)))
 	if r.Other > 0 || r.Unsettled > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d tasks ended neither completed nor cancelled, %d were not terminal after %s", r.Other, r.Unsettled, tasksSettleTimeout))
