@@ -61,6 +61,12 @@ var glossary = []term{
 	{"events/call", "progress notifications per call"},
 	{"calls", "checked calls of the progress tool"},
 	{"call p99", "p99 of one call, from send to its final response"},
+	{"created/s", "tasks: tasks created per second by one caller (creations over the time they took)"},
+	{"create ", "tasks: one creation, a tools/call over HTTP until its CreateTaskResult (the task is durable)"},
+	{"floor ", "tasks: the database's physical floor, one plain single-row INSERT + COMMIT on the same database"},
+	{"ratio", "tasks: mean creation over mean floor, in the same run (goal ≤ 2)"},
+	{"completed", "tasks: tasks polled to completed after the window"},
+	{"cancelled", "tasks: the share cancelled right after creation, polled to cancelled"},
 	{"errors", "failed requests by kind (refused, closed, timeout, status N, jsonrpc CODE, id-mismatch…); every response is checked"},
 	{"machine", fmt.Sprintf("the machine during the scenario, from /proc: the share of all CPUs' time used by other processes (busy time minus this run's process tree), the hypervisor's steal, the 1-minute load average; TOO BUSY past %.0f%% for other processes or %.0f%% of steal", 100*loadtest.MaxOtherShare, 100*loadtest.MaxStealShare)},
 }

@@ -52,6 +52,7 @@ var goals = []goal{
 	{"sse-keepalive", "list_changed to all", "≤ 50ms", func(v float64) bool { return v > 0 && v <= float64(50*time.Millisecond) }},
 	{"drain", "admitted lost", "= 0", func(v float64) bool { return v == 0 }},
 	{"conncap", "excess closed unread", "= excess", nil},
+	{"tasks", "ratio", "≤ 2× the floor", func(v float64) bool { return v > 0 && v <= 2 }},
 }
 
 func goalFor(scenario, metric string) *goal {

@@ -70,6 +70,8 @@ type runOptions struct {
 	drainTimeout          time.Duration
 	jsonFile, htmlFile    string
 	cpuProfile, memProf   string
+	tasksStore            string
+	tasksMigrate          bool
 }
 
 func (o *runOptions) flags(fs *flag.FlagSet) {
@@ -92,6 +94,8 @@ func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.htmlFile, "html", "", "write a self-contained HTML report (percentile plot, tables) to `file`")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process (generator and embedded endpoint) to `file`")
 	fs.StringVar(&o.memProf, "memprofile", "", "write a heap profile of this process to `file` at the end")
+	fs.StringVar(&o.tasksStore, "tasks-store", "sqlite", "`store` of the tasks scenario's embedded endpoint: sqlite (a temporary file), sqlite:PATH, memory (no floor) or postgres:DSN")
+	fs.BoolVar(&o.tasksMigrate, "tasks-migrate", false, "with --tasks-store postgres:DSN: create or upgrade the task tables first")
 }
 
 // legitRate is the legitimate load of the attack scenarios.

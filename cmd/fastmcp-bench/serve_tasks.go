@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,35 +23,59 @@ import (
 type tasksOptions struct {
 	store   string
 	migrate bool
+	lease   time.Duration
+	journal string
 }
 
 func (o *tasksOptions) flags(fs *flag.FlagSet) {
-	fs.StringVar(&o.store, "tasks-store", "sqlite", "`store` of the Tasks extension (io.modelcontextprotocol/tasks), served with the conformance fixtures' task tools: sqlite (a file in a temporary directory, removed at exit), sqlite:PATH (a file that outlives the process), memory, or postgres:DSN")
+	fs.StringVar(&o.store, "tasks-store", "sqlite", "`store` of the Tasks extension (io.modelcontextprotocol/tasks), served with the task tools of the demo and conformance fixtures: sqlite (a file in a temporary directory, removed at exit), sqlite:PATH (a file that outlives the process), memory, postgres:DSN, or off (no extension)")
 	fs.BoolVar(&o.migrate, "tasks-migrate", false, "with --tasks-store postgres:DSN: create or upgrade the task tables first (never done otherwise: a database without them is refused)")
+	fs.DurationVar(&o.lease, "tasks-lease", tasks.DefaultLeaseDuration, "how long a worker's claim on a task lasts unless renewed (every third of it): a killed process's tasks are run again by another worker at most this long after")
+	fs.StringVar(&o.journal, "tasks-journal", "", "append one JSON line to `file` when a run of the demo report tool begins and ends (task id, attempt, pid, time): the record durability tests check")
 }
 
 // startTasks serves the Tasks extension on srv when the fixtures registered task tools (the
-// conformance catalog's), with the store --tasks-store names. stop ends its runner and closes
-// the store; it is a no-op when nothing was started.
+// demo catalog's report, the conformance catalog's), with the store --tasks-store names.
+// stop ends its runner and closes the store; it is a no-op when nothing was started.
 func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *slog.Logger) (stop func(), err error) {
-	if !hasCatalog(catalogs, "conformance") {
+	policies := map[string]tasks.Policy{}
+	if hasCatalog(catalogs, "conformance") {
+		maps.Copy(policies, fixtures.TaskPolicies())
+	}
+	if hasCatalog(catalogs, "demo") {
+		maps.Copy(policies, fixtures.DemoTaskPolicies())
+	}
+	if len(policies) == 0 || o.store == "off" {
 		return func() {}, nil
+	}
+	closeJournal := func() {}
+	if o.journal != "" && hasCatalog(catalogs, "demo") {
+		j, err := openRunJournal(o.journal)
+		if err != nil {
+			return nil, fmt.Errorf("--tasks-journal: %w", err)
+		}
+		srv.RemoveTools("report")
+		fixtures.Report(srv, j.record)
+		closeJournal = func() { _ = j.close() }
 	}
 	store, cleanup, err := openTaskStore(o.store, o.migrate)
 	if err != nil {
+		closeJournal()
 		return nil, err
 	}
-	x, err := tasks.New(store, tasks.Options{Tools: fixtures.TaskPolicies(), Logger: logger})
+	x, err := tasks.New(store, tasks.Options{Tools: policies, LeaseDuration: o.lease, Logger: logger})
 	if err != nil {
 		_ = store.Close()
 		cleanup()
-		return nil, err
+		closeJournal()
+		return nil, usageError(err.Error())
 	}
 	x.Register(srv)
 	return func() {
 		_ = x.Close()
 		_ = store.Close()
 		cleanup()
+		closeJournal()
 	}, nil
 }
 

@@ -25,7 +25,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
+	goleak.VerifyTestMain(m, goleak.IgnoreCurrent(),
+		// fasthttp's Date goroutine never exits, and a worker pool's cleaner sleeps out its
+		// period after Shutdown (the tasks scenario's test serves in process).
+		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.updateServerDate.func1"),
+		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*workerPool).Start.func2"))
 }
 
 // build builds fastmcp-bench into a temporary directory of t.

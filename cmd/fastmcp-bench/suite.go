@@ -28,6 +28,7 @@ var scenarios = []scenario{
 	{"drain", "shutdown in the middle of load: admitted requests lost, streams completed", runDrain},
 	{"slowloris", "clients trickling heads and bodies during legitimate load", runSlowloris},
 	{"progress", "a tool reporting progress over SSE: events per second", runProgress},
+	{"tasks", "tasks created (Tasks extension, --tasks-store) beside the store's INSERT + COMMIT floor, a share cancelled, all polled to the end", runTasks},
 }
 
 // defaultSuite is what fastmcp-bench runs with no arguments.
