@@ -293,7 +293,7 @@ clients_http() {
 }
 
 export BIN T ROOT SPEC
-export -f inspector inspector_http inspector_stdio conformance_gate conformance_pending score results_of
+export -f inspector inspector_http inspector_stdio conformance_gate conformance_pending score score_log results_of
 
 # ---- lanes -----------------------------------------------------------------------------------
 
