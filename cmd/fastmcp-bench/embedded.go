@@ -3,20 +3,24 @@ package main
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
 	"github.com/fastmcp-go/fastmcp/loadtest"
 	"github.com/fastmcp-go/fastmcp/streamable"
+	"github.com/fastmcp-go/fastmcp/tasks"
 )
 
 // embedded is an in-process endpoint serving the demo fixtures on a free loopback port, for
-// the default run and for scenarios run without --target.
+// the default run and for scenarios run without --target. Like `serve`, it serves the demo's
+// task tool with the Tasks extension on a SQLite store in a temporary file, removed at shutdown.
 type embedded struct {
-	core   *fastmcp.Server
-	srv    *streamable.Server
-	served chan error
+	core      *fastmcp.Server
+	srv       *streamable.Server
+	served    chan error
+	stopTasks func()
 	// admitted counts the echo calls that reached the core, when counting was asked for.
 	admitted atomic.Int64
 }
@@ -46,16 +50,22 @@ func startEmbedded(cfg streamable.Config, count bool) (*embedded, error) {
 		return nil, err
 	}
 	fixtures.Demo(core)
+	stopTasks, err := startTasks(core, "demo", tasksOptions{store: "sqlite", lease: tasks.DefaultLeaseDuration}, logger)
+	if err != nil {
+		return nil, err
+	}
 	cfg.Addr = "127.0.0.1:0"
 	cfg.Logger = logger
 	srv, err := streamable.New(core, cfg)
 	if err != nil {
+		stopTasks()
 		return nil, err
 	}
 	if err := srv.Listen(); err != nil {
+		stopTasks()
 		return nil, err
 	}
-	e.core, e.srv = core, srv
+	e.core, e.srv, e.stopTasks = core, srv, sync.OnceFunc(stopTasks)
 	go func() { e.served <- srv.Serve() }()
 	return e, nil
 }
@@ -68,6 +78,7 @@ func (e *embedded) target() loadtest.Target {
 func (e *embedded) shutdown(ctx context.Context) error {
 	err := e.srv.Shutdown(ctx)
 	<-e.served
+	e.stopTasks()
 	return err
 }
 

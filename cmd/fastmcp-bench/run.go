@@ -206,7 +206,7 @@ func runScenarios(ctx context.Context, o *runOptions, names []string) int {
 	live := newLiveLine(os.Stderr)
 	env := &runEnv{o: o, progress: live.update, results: map[string]loadtest.Reporter{}}
 	defer env.close()
-	where := "an embedded endpoint (demo fixtures, this process)"
+	where := "an embedded endpoint (demo fixtures, tasks on SQLite, this process)"
 	if o.target != "" {
 		where = o.target
 	}
