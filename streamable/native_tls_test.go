@@ -200,6 +200,10 @@ func TestTLSHandshakeHeadTimeout(t *testing.T) {
 	})
 
 	t.Run("trickled", func(t *testing.T) {
+		// The previous subtest's connection closes on the server after its client read the
+		// end: wait for its slot before taking it (MaxConnections is 1).
+		require.Eventually(t, func() bool { return s.Stats().OpenConnections == 0 }, 10*time.Second, time.Millisecond,
+			"the earlier connections' slots come back")
 		hello := clientHello(t, ca.clientTLS())
 		c := dial(t, s)
 		start := time.Now()
