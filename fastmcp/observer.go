@@ -63,13 +63,38 @@ type RequestInfo struct {
 	ProtocolVersion string
 	// Network is the sink's [NetworkNamer] answer, empty when it does not say.
 	Network string
-	// ID is the JSON-RPC id literal.
-	ID []byte
-	// TraceParent and TraceState are params._meta.traceparent and tracestate, unvalidated
-	// (nil when absent, or not a plain string).
-	TraceParent, TraceState []byte
 	// Start is when the server began serving the request.
 	Start time.Time
+
+	// msg is the request, read only by the accessors below: a metrics observer never asks
+	// for the id or the trace context, so it is not made to pay for them, and the
+	// RequestInfo copied into every Observer call stays small.
+	msg *decode.Message
+}
+
+// ID returns the JSON-RPC id literal (nil for a RequestInfo not made by the server).
+func (i *RequestInfo) ID() []byte {
+	if i.msg == nil {
+		return nil
+	}
+	return i.msg.ID().Raw()
+}
+
+// TraceParent returns params._meta.traceparent, unvalidated (nil when absent, or not a
+// plain string).
+func (i *RequestInfo) TraceParent() []byte {
+	if i.msg == nil {
+		return nil
+	}
+	return i.msg.TraceParent().Text()
+}
+
+// TraceState returns params._meta.tracestate, unvalidated, like [RequestInfo.TraceParent].
+func (i *RequestInfo) TraceState() []byte {
+	if i.msg == nil {
+		return nil
+	}
+	return i.msg.TraceState().Text()
 }
 
 // RequestOutcome is how a request ended.
@@ -129,11 +154,9 @@ func (s *Server) recoverObserver(where string) {
 func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) RequestInfo {
 	method := m.Method().Text()
 	info := RequestInfo{
-		Method:      MethodLabel(method),
-		ID:          m.ID().Raw(),
-		TraceParent: m.TraceParent().Text(),
-		TraceState:  m.TraceState().Text(),
-		Start:       observerNow(), // not the s.now test hook: spans are timestamped with it
+		Method: MethodLabel(method),
+		Start:  observerNow(), // not the s.now test hook: spans are timestamped with it
+		msg:    m,
 	}
 	if n, ok := sink.(NetworkNamer); ok {
 		info.Network = n.NetworkTransport()

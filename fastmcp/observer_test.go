@@ -17,7 +17,7 @@ import (
 // recordingObserver keeps what an Observer is told, copying the borrowed bytes.
 type recordingObserver struct {
 	mu     sync.Mutex
-	starts []RequestInfo
+	starts []seenInfo
 	ends   []RequestOutcome
 	ctxKey any // when set, RequestStart puts it in the context and RequestEnd checks it
 	sawKey bool
@@ -25,11 +25,17 @@ type recordingObserver struct {
 
 type observerCtxKey struct{}
 
+// seenInfo is a RequestInfo as an Observer read it, the lazy fields copied.
+type seenInfo struct {
+	RequestInfo
+	ID, TraceParent, TraceState string
+}
+
 func (o *recordingObserver) RequestStart(ctx context.Context, info RequestInfo) context.Context {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	info.ID, info.TraceParent, info.TraceState = bytes.Clone(info.ID), bytes.Clone(info.TraceParent), bytes.Clone(info.TraceState)
-	o.starts = append(o.starts, info)
+	o.starts = append(o.starts, seenInfo{ID: string(info.ID()), TraceParent: string(info.TraceParent()), TraceState: string(info.TraceState()), RequestInfo: info})
+	o.starts[len(o.starts)-1].msg = nil // borrowed: not kept past the call
 	if o.ctxKey != nil {
 		return context.WithValue(ctx, observerCtxKey{}, o.ctxKey)
 	}
@@ -52,22 +58,21 @@ func TestObserverLabels(t *testing.T) {
 	tests := []struct {
 		name string
 		msg  string
-		want RequestInfo
+		want seenInfo
 		err  string
 	}{
 		{"tool", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + observedMeta + `,"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":"k=v"},"name":"echo","arguments":{"text":"x"}}}`,
-			RequestInfo{Method: "tools/call", Tool: "echo", ProtocolVersion: "2026-07-28", ID: []byte("1"),
-				TraceParent: []byte("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"), TraceState: []byte("k=v")}, ""},
+			seenInfo{RequestInfo: RequestInfo{Method: "tools/call", Tool: "echo", ProtocolVersion: "2026-07-28"}, ID: "1", TraceParent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", TraceState: "k=v"}, ""},
 		{"unknown tool", `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{` + observedMeta + `},"name":"no-such-tool-1234","arguments":{}}}`,
-			RequestInfo{Method: "tools/call", Tool: OtherLabel, ProtocolVersion: "2026-07-28", ID: []byte(`"a"`)}, "-32602"},
+			seenInfo{RequestInfo: RequestInfo{Method: "tools/call", Tool: OtherLabel, ProtocolVersion: "2026-07-28"}, ID: `"a"`}, "-32602"},
 		{"unknown method", `{"jsonrpc":"2.0","id":2,"method":"x/anything-at-all","params":{` + observedMeta + `}}}`,
-			RequestInfo{Method: OtherLabel, ProtocolVersion: "2026-07-28", ID: []byte("2")}, "-32601"},
+			seenInfo{RequestInfo: RequestInfo{Method: OtherLabel, ProtocolVersion: "2026-07-28"}, ID: "2"}, "-32601"},
 		{"unknown version", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`,
-			RequestInfo{Method: "tools/list", ProtocolVersion: OtherLabel, ID: []byte("3")}, "-32022"},
+			seenInfo{RequestInfo: RequestInfo{Method: "tools/list", ProtocolVersion: OtherLabel}, ID: "3"}, "-32022"},
 		{"tool error", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{` + observedMeta + `},"name":"fail","arguments":{}}}`,
-			RequestInfo{Method: "tools/call", Tool: "fail", ProtocolVersion: "2026-07-28", ID: []byte("5")}, ToolErrorLabel},
+			seenInfo{RequestInfo: RequestInfo{Method: "tools/call", Tool: "fail", ProtocolVersion: "2026-07-28"}, ID: "5"}, ToolErrorLabel},
 		{"precomputed", `{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{` + observedMeta + `}}}`,
-			RequestInfo{Method: "server/discover", ProtocolVersion: "2026-07-28", ID: []byte("4")}, ""},
+			seenInfo{RequestInfo: RequestInfo{Method: "server/discover", ProtocolVersion: "2026-07-28"}, ID: "4"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

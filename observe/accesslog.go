@@ -51,7 +51,7 @@ func (a *AccessLog) RequestEnd(ctx context.Context, info fastmcp.RequestInfo, ou
 	if info.Network != "" {
 		attrs = append(attrs, slog.String("network", info.Network))
 	}
-	if id := requestID(info.ID); id != "" {
+	if id := requestID(info.ID()); id != "" {
 		attrs = append(attrs, slog.String("id", id))
 	}
 	attrs = append(attrs, slog.Duration("duration", out.Duration))

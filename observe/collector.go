@@ -1,11 +1,16 @@
 package observe
 
 import (
+	"fmt"
+	"log/slog"
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/pool"
 	"github.com/fastmcp-go/fastmcp/streamable"
+	"github.com/fastmcp-go/fastmcp/tasks"
 )
 
 // Transport is what a Streamable HTTP host reports: [streamable.Server], [streamable.Handler],
@@ -28,6 +33,14 @@ type Sources struct {
 	Transport Transport
 	// Executor gives the jobs running and queued, and the ones it refused.
 	Executor Executor
+	// Tasks gives the tasks by status ([TasksName]): a store that implements
+	// [tasks.Counter] (memstore, sqlitestore, pgstore), asked once per scrape.
+	Tasks tasks.Counter
+	// TasksTimeout bounds that count: past it the tasks series are left out of the scrape
+	// and a warning is logged. If zero, [DefaultTasksTimeout]. Negative values are invalid.
+	TasksTimeout time.Duration
+	// Logger receives the count's failures. If nil, slog.Default().
+	Logger *slog.Logger
 }
 
 // The names of the gauges and counters a Collector exports.
@@ -77,8 +90,20 @@ var (
 // executor keep anyway: it reads them at scrape time, so it costs the request path nothing.
 type Collector struct{ src Sources }
 
-// NewCollector returns a Collector over src; register it with a prometheus.Registerer.
-func NewCollector(src Sources) *Collector { return &Collector{src: src} }
+// NewCollector returns a Collector over src; register it with a prometheus.Registerer. A
+// negative TasksTimeout is an error wrapping [ErrInvalidConfig].
+func NewCollector(src Sources) (*Collector, error) {
+	if src.TasksTimeout < 0 {
+		return nil, fmt.Errorf("%w: Sources.TasksTimeout %v is negative", ErrInvalidConfig, src.TasksTimeout)
+	}
+	if src.TasksTimeout == 0 {
+		src.TasksTimeout = DefaultTasksTimeout
+	}
+	if src.Logger == nil {
+		src.Logger = slog.Default()
+	}
+	return &Collector{src: src}, nil
+}
 
 // Describe sends the descriptions of the metrics src can give.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
@@ -97,6 +122,9 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	if c.src.Executor != nil {
 		ch <- descExecutorRunning
 		ch <- descExecutorQueued
+	}
+	if c.src.Tasks != nil {
+		ch <- descTasks
 	}
 }
 
@@ -138,5 +166,8 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		if c.src.Transport == nil { // the transport counts the executor's refusals itself
 			ch <- prometheus.MustNewConstMetric(descRefusals, prometheus.CounterValue, float64(st.Rejected), limitExecutorCap)
 		}
+	}
+	if c.src.Tasks != nil {
+		collectTasks(ch, c.src.Tasks, c.src.TasksTimeout, c.src.Logger)
 	}
 }

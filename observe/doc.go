@@ -1,6 +1,8 @@
 // Package observe is the operator's view of a fastmcp server: Prometheus metrics named by
 // the OpenTelemetry MCP semantic conventions, OpenTelemetry tracing, an access log on
-// log/slog, and a metrics listener with /healthz and /readyz.
+// log/slog, and a metrics listener with /healthz and /readyz (answered by
+// [streamable.HealthHandler] with the native listener's [streamable.Server.Ready]: 503 from
+// the first moment of a drain).
 //
 // The core and the transports know nothing of Prometheus or OpenTelemetry: they keep their
 // counters ([streamable.Stats], [streamable.Refusals], [pool.Stats], [fastmcp.EventStats])
@@ -24,6 +26,9 @@
 //   - fastmcp_executor_running, fastmcp_executor_queued, fastmcp_connections_open,
 //     fastmcp_requests_in_flight, fastmcp_listen_streams_open (gauges);
 //     fastmcp_events_published_total, fastmcp_events_dropped_total (counters).
+//   - fastmcp_tasks{status}: the tasks in the store by status (working, input_required,
+//     completed, failed, cancelled; expired ones excluded), counted at scrape time when
+//     [Sources.Tasks] is a [tasks.Counter].
 //
 // # Tracing
 //
@@ -35,6 +40,10 @@
 //
 // [MetricsConfig.MaxSeries] (default 10,000) bounds the histogram's label sets that name a
 // tool: past it a new tool is recorded as "_other". The client sees nothing.
+//
+// [Sources.TasksTimeout] (default 2 s) bounds the count of the tasks at a scrape: past it,
+// or when the store fails, fastmcp_tasks is left out of that scrape (the rest is answered)
+// and a warning is logged.
 //
 // The metrics listener ([Listen]) bounds a request head's arrival by
 // [ListenerConfig.ReadHeaderTimeout] (default 10 s; past it the connection is closed
@@ -50,7 +59,8 @@
 //	m, _ := observe.NewMetrics(observe.MetricsConfig{Registerer: reg})
 //	srv, _ := fastmcp.NewServer(info, &fastmcp.Config{Observer: m})
 //	http, _ := streamable.New(srv, streamable.Config{})
-//	reg.MustRegister(observe.NewCollector(observe.Sources{Server: srv, Transport: http, Executor: http.Executor()}))
+//	c, _ := observe.NewCollector(observe.Sources{Server: srv, Transport: http, Executor: http.Executor(), Tasks: store})
+//	reg.MustRegister(c)
 //	l, _ := observe.Listen(observe.ListenerConfig{Addr: "127.0.0.1:9090", Gatherer: reg, Ready: http.Ready})
 //	defer l.Close()
 package observe

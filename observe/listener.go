@@ -10,6 +10,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
 // Defaults of [ListenerConfig].
@@ -32,8 +34,10 @@ type ListenerConfig struct {
 	Addr string
 	// Gatherer is what /metrics exposes; required (a *prometheus.Registry).
 	Gatherer prometheus.Gatherer
-	// Ready reports readiness for /readyz (the native listener's Ready). If nil, the
-	// listener is ready for as long as it is open.
+	// Ready reports readiness for /readyz: pass the native listener's
+	// [streamable.Server.Ready], false from the first moment of its drain. If nil, the
+	// listener is ready for as long as it is open. /healthz and /readyz are answered by
+	// [streamable.HealthHandler], the same answers as the main listener's.
 	Ready func() bool
 	// ReadHeaderTimeout bounds the arrival of a request head: past it the connection is
 	// closed unanswered. If zero, [DefaultReadHeaderTimeout]. Negative values are invalid.
@@ -97,9 +101,9 @@ func Listen(cfg ListenerConfig) (*Listener, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(MetricsPath, promhttp.HandlerFor(cfg.Gatherer, promhttp.HandlerOpts{ErrorLog: slogPrinter{cfg.Logger}}))
-	health := HealthHandler(cfg.Ready)
-	mux.Handle(HealthzPath, health)
-	mux.Handle(ReadyzPath, health)
+	health := streamable.HealthHandler(cfg.Ready)
+	mux.Handle(streamable.HealthzPath, health)
+	mux.Handle(streamable.ReadyzPath, health)
 	l := &Listener{ln: ln, done: make(chan struct{}), hs: &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,

@@ -6,30 +6,43 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
-// BenchmarkObservedDispatch measures a tools/call through the core, without an Observer and
-// with Metrics, to show the instrumentation's cost per request; cpu-ns/op is the thread's CPU
-// time, which other load on the machine disturbs far less than ns/op.
+// BenchmarkObservedDispatch measures a tools/call through the core with each observation
+// serve can set up: none; tracing off (what serve builds without --trace: Chain of a nil
+// tracer, which is no Observer at all); Metrics; and a tracer on OpenTelemetry's no-op
+// provider (the global one when no SDK is installed). cpu-ns/op is the thread's CPU time,
+// which other load on the machine disturbs far less than ns/op.
 func BenchmarkObservedDispatch(b *testing.B) {
 	body := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{` + meta + `},"name":"echo","arguments":{"text":"hello"}}}`)
-	for _, on := range []bool{false, true} {
-		name := "metrics=off"
-		if on {
-			name = "metrics=on"
-		}
-		b.Run(name, func(b *testing.B) {
-			core := newCore(b, nil)
-			if on {
-				m, err := NewMetrics(MetricsConfig{Registerer: prometheus.NewRegistry()})
-				if err != nil {
-					b.Fatal(err)
-				}
-				core = newCore(b, m)
+	cases := []struct {
+		name     string
+		observer func(b *testing.B) fastmcp.Observer
+	}{
+		{"observer=none", func(*testing.B) fastmcp.Observer { return nil }},
+		{"observer=tracing-off", func(*testing.B) fastmcp.Observer { return Chain(nil) }},
+		{"observer=metrics", func(b *testing.B) fastmcp.Observer {
+			m, err := NewMetrics(MetricsConfig{Registerer: prometheus.NewRegistry()})
+			if err != nil {
+				b.Fatal(err)
 			}
+			return m
+		}},
+		{"observer=tracing-noop", func(b *testing.B) fastmcp.Observer {
+			t, err := NewTracing(TracingConfig{TracerProvider: noop.NewTracerProvider()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return t
+		}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			core := newCore(b, c.observer(b))
 			var msg decode.Message
 			dst := make([]byte, 0, 1024)
 			b.ReportAllocs()

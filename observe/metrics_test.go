@@ -26,7 +26,9 @@ func TestMetricsScrape(t *testing.T) {
 	require.NoError(t, err)
 	core := newCore(t, m)
 	s := startHTTP(t, core, streamable.Config{MaxBodyBytes: 1024})
-	reg.MustRegister(NewCollector(Sources{Server: core, Transport: s, Executor: s.Executor()}))
+	c, err := NewCollector(Sources{Server: core, Transport: s, Executor: s.Executor()})
+	require.NoError(t, err)
+	reg.MustRegister(c)
 	l := startListener(t, reg, nil)
 
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta + `},"name":"echo","arguments":{"text":"hi"}}}`

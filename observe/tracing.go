@@ -58,7 +58,7 @@ func NewTracing(cfg TracingConfig) (*Tracing, error) {
 
 // RequestStart starts the request's span.
 func (t *Tracing) RequestStart(ctx context.Context, info fastmcp.RequestInfo) context.Context {
-	if sc, ok := RemoteParent(info.TraceParent, info.TraceState); ok {
+	if sc, ok := RemoteParent(info.TraceParent(), info.TraceState()); ok {
 		ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
 	}
 	name := info.Method
@@ -81,7 +81,7 @@ func (t *Tracing) RequestStart(ctx context.Context, info fastmcp.RequestInfo) co
 			attrs = append(attrs, AttrNetworkProtocol.String("http"))
 		}
 	}
-	if id := requestID(info.ID); id != "" {
+	if id := requestID(info.ID()); id != "" {
 		attrs = append(attrs, AttrRequestID.String(id))
 	}
 	ctx, _ = t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(info.Start), trace.WithAttributes(attrs...))

@@ -50,7 +50,7 @@ func startEmbedded(cfg streamable.Config, count bool) (*embedded, error) {
 		return nil, err
 	}
 	fixtures.Demo(core)
-	stopTasks, err := startTasks(core, "demo", tasksOptions{store: "sqlite", lease: tasks.DefaultLeaseDuration}, logger)
+	stopTasks, err := startTasks(core, "demo", tasksOptions{store: "sqlite", lease: tasks.DefaultLeaseDuration}, logger, nil)
 	if err != nil {
 		return nil, err
 	}

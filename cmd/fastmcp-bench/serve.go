@@ -203,7 +203,7 @@ func serve(ctx context.Context, args []string) int {
 		fmt.Fprintln(os.Stderr, "serve: --fixtures:", err)
 		return 2
 	}
-	stopTasks, err := startTasks(srv, o.fixtures, o.tasks, logger)
+	stopTasks, err := startTasks(srv, o.fixtures, o.tasks, logger, obs.countTasks)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		return 2

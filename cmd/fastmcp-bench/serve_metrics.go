@@ -15,6 +15,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/observe"
 	"github.com/fastmcp-go/fastmcp/pool"
 	"github.com/fastmcp-go/fastmcp/streamable"
+	"github.com/fastmcp-go/fastmcp/tasks"
 )
 
 // metricsOptions are the observation flags of serve.
@@ -34,7 +35,17 @@ func (o *metricsOptions) flags(fs *flag.FlagSet) {
 type observation struct {
 	observer fastmcp.Observer
 	registry *prometheus.Registry
-	stops    []func()
+	// tasks counts the tasks store's tasks by status for fastmcp_tasks, when the store
+	// serving the Tasks extension is a tasks.Counter (see countTasks).
+	tasks tasks.Counter
+	stops []func()
+}
+
+// countTasks makes the tasks store, if any, the source of fastmcp_tasks.
+func (obs *observation) countTasks(store tasks.Store) {
+	if c, ok := store.(tasks.Counter); ok {
+		obs.tasks = c
+	}
 }
 
 // setup builds the observers the flags ask for.
@@ -77,15 +88,25 @@ func (obs *observation) listen(ctx context.Context, addr string, srv *fastmcp.Se
 	if obs.registry == nil {
 		return "", nil
 	}
-	src := observe.Sources{Server: srv}
+	src := observe.Sources{Server: srv, Tasks: obs.tasks, Logger: logger}
 	if t, ok := transport.(observe.Transport); ok {
 		src.Transport = t
 	}
 	if e, ok := transport.(interface{ Executor() *pool.Executor }); ok {
 		src.Executor = e.Executor()
 	}
-	obs.registry.MustRegister(observe.NewCollector(src))
-	l, err := observe.Listen(observe.ListenerConfig{Addr: addr, Gatherer: obs.registry, Ready: func() bool { return ctx.Err() == nil }, Logger: logger})
+	c, err := observe.NewCollector(src)
+	if err != nil {
+		return "", err
+	}
+	obs.registry.MustRegister(c)
+	// The native listener's Ready turns false from the first moment of its drain; the other
+	// stacks are ready until the signal that starts theirs.
+	ready := func() bool { return ctx.Err() == nil }
+	if r, ok := transport.(interface{ Ready() bool }); ok {
+		ready = r.Ready
+	}
+	l, err := observe.Listen(observe.ListenerConfig{Addr: addr, Gatherer: obs.registry, Ready: ready, Logger: logger})
 	if err != nil {
 		return "", err
 	}

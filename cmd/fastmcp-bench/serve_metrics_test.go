@@ -16,7 +16,7 @@ import (
 // metrics listener exposes the request's series, /readyz answers, the access log line and
 // the span are on stderr, and the drain exits 0.
 func testServeMetrics(t *testing.T, bin string) {
-	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--trace", "--access-log")
+	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--trace", "--access-log", "--fixtures", "demo,conformance", "--tasks-store", "memory")
 	require.Regexp(t, `^http://127\.0\.0\.1:\d+$`, s.debug.Metrics)
 	code, _ := post(t, s.url, "tools/call", "echo",
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}}`)
@@ -38,6 +38,7 @@ func testServeMetrics(t *testing.T, bin string) {
 	assert.Contains(t, body, `fastmcp_refusals_total{limit="MaxBodyBytes"} 0`+"\n")
 	assert.Contains(t, body, "fastmcp_executor_running ")
 	assert.Contains(t, body, "go_goroutines ")
+	assert.Contains(t, body, `fastmcp_tasks{status="working"} 0`+"\n", "the tasks store is counted")
 	code, body = get("/readyz")
 	assert.Equal(t, http.StatusOK, code)
 	assert.Equal(t, "ready\n", body)

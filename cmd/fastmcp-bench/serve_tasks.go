@@ -36,8 +36,9 @@ func (o *tasksOptions) flags(fs *flag.FlagSet) {
 
 // startTasks serves the Tasks extension on srv when the fixtures registered task tools (the
 // demo catalog's report, the conformance catalog's), with the store --tasks-store names.
-// stop ends its runner and closes the store; it is a no-op when nothing was started.
-func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *slog.Logger) (stop func(), err error) {
+// stop ends its runner and closes the store; it is a no-op when nothing was started. opened,
+// if not nil, is given the store.
+func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *slog.Logger, opened func(tasks.Store)) (stop func(), err error) {
 	policies := map[string]tasks.Policy{}
 	if hasCatalog(catalogs, "conformance") {
 		maps.Copy(policies, fixtures.TaskPolicies())
@@ -71,6 +72,9 @@ func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *sl
 		return nil, usageError(err.Error())
 	}
 	x.Register(srv)
+	if opened != nil {
+		opened(store)
+	}
 	return func() {
 		_ = x.Close()
 		_ = store.Close()

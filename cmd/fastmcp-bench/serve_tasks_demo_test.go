@@ -26,7 +26,7 @@ func TestStartTasksDemo(t *testing.T) {
 	logger := slog.New(slog.DiscardHandler)
 
 	srv := newDemo()
-	stop, err := startTasks(srv, "demo", tasksOptions{store: "memory"}, logger)
+	stop, err := startTasks(srv, "demo", tasksOptions{store: "memory"}, logger, nil)
 	require.NoError(t, err)
 	reply := srv.Dispatch(context.Background(), []byte(discover), nil)
 	wireschema.RequireValid(t, "DiscoverResultResponse", reply)
@@ -34,12 +34,12 @@ func TestStartTasksDemo(t *testing.T) {
 	stop()
 
 	srv = newDemo()
-	stop, err = startTasks(srv, "demo", tasksOptions{store: "off"}, logger)
+	stop, err = startTasks(srv, "demo", tasksOptions{store: "off"}, logger, nil)
 	require.NoError(t, err)
 	assert.NotContains(t, string(srv.Dispatch(context.Background(), []byte(discover), nil)), "io.modelcontextprotocol/tasks")
 	stop()
 
-	_, err = startTasks(newDemo(), "demo", tasksOptions{store: "memory", lease: -1}, logger)
+	_, err = startTasks(newDemo(), "demo", tasksOptions{store: "memory", lease: -1}, logger, nil)
 	var ue usageError
 	require.ErrorAs(t, err, &ue)
 	assert.Contains(t, err.Error(), "negative duration")
