@@ -303,9 +303,11 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		return 1
 	}
 	for _, stack := range o.stackList {
-		// --pprof: the heap profile's counters give the allocations per request.
+		// --pprof: the heap profile's counters give the allocations per request. Every fastmcp
+		// server compare starts runs with --tasks-store off: the peers serve no tasks, and a task
+		// store's page cache would be counted as our memory per stream.
 		name := stackServer(stack)
-		fc, err := startChild(ctx, name, serverCPU, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--stack", stack, "--pprof", "127.0.0.1:0")
+		fc, err := startChild(ctx, name, serverCPU, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--tasks-store", "off", "--stack", stack, "--pprof", "127.0.0.1:0")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "compare:", err)
 			return 1
@@ -324,7 +326,7 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		servers = append(servers, server{name: nameFastmcpTLS, url: tc.url, c: tc, given: true})
 	}
 	if o.metricsOn {
-		fc, err := startChild(ctx, nameMetricsOn, serverCPU, append([]string{bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--pprof", "127.0.0.1:0"}, metricsOnArgs...)...)
+		fc, err := startChild(ctx, nameMetricsOn, serverCPU, append([]string{bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--tasks-store", "off", "--pprof", "127.0.0.1:0"}, metricsOnArgs...)...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "compare:", err)
 			return 1
@@ -595,7 +597,7 @@ func goalRuns(ctx context.Context, o *compareOptions, cmp *comparison, fast load
 	}
 	if o.goalStreams > 0 && ctx.Err() == nil {
 		n := o.goalStreams
-		c, err := startChild(ctx, nameFastmcp, serverCPU, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo",
+		c, err := startChild(ctx, nameFastmcp, serverCPU, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--tasks-store", "off",
 			"--max-subscriptions", strconv.Itoa(n), "--max-connections", strconv.Itoa(n+256),
 			"--keepalive-interval", embeddedKeepAlive.String(), "--drain-timeout", "1s", "--pprof", "127.0.0.1:0")
 		if err != nil {

@@ -173,7 +173,7 @@ func compareClientsCmd(ctx context.Context, args []string) int {
 		}
 		serverCPU, clientCPU = 0, 1
 	}
-	srv, err := startChild(ctx, nameFastmcp, serverCPU, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo")
+	srv, err := startChild(ctx, nameFastmcp, serverCPU, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--tasks-store", "off")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "compare-clients:", err)
 		return 1

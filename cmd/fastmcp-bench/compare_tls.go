@@ -63,7 +63,7 @@ func (o *compareTLS) start(ctx context.Context, serverCPU int, bin string) (c *c
 		stop()
 		return nil, nil, err
 	}
-	c, err = startChild(ctx, nameFastmcpTLS, serverCPU, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--stack", "fasthttp",
+	c, err = startChild(ctx, nameFastmcpTLS, serverCPU, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--tasks-store", "off", "--stack", "fasthttp",
 		"--pprof", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile)
 	if err != nil {
 		stop()
