@@ -36,7 +36,10 @@ func (s *Server) callTool(ctx context.Context, r *Request, dst []byte) ([]byte, 
 	default:
 		return nil, errArgumentsType
 	}
-	t := r.cat.tools[string(name.Text())]
+	t := r.tool
+	if t == nil {
+		t = r.cat.tools[string(name.Text())]
+	}
 	if t == nil || r.dialect.Legacy() && !t.legacy {
 		return nil, unknownTool(name) // a tool the dialect cannot express is hidden from it
 	}

@@ -92,12 +92,13 @@ func appendError(dst, id []byte, e *Error) []byte {
 // refused) comes with no Notify, and may read m until Handle returns.
 func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
 	if s.cfg.Observer != nil && m.Kind() == decode.KindRequest {
-		return s.observe(ctx, m, sink, Modern, func(ctx context.Context) Reply { return s.handle(ctx, m, sink, dst) })
+		return s.observe(ctx, m, sink, Modern, func(ctx context.Context, pre resolved) Reply { return s.handle(ctx, m, sink, dst, pre) })
 	}
-	return s.handle(ctx, m, sink, dst)
+	return s.handle(ctx, m, sink, dst, resolved{})
 }
 
-func (s *Server) handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
+// handle serves m; pre is what an Observer's labelling already looked up of it.
+func (s *Server) handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte, pre resolved) Reply {
 	switch m.Kind() {
 	case decode.KindRequest:
 	case decode.KindInvalid:
@@ -110,6 +111,7 @@ func (s *Server) handle(ctx context.Context, m *decode.Message, sink Sink, dst [
 		return Reply{Body: body}
 	}
 	r := newRequest(s, m, sink)
+	pre.adopt(r)
 	body, err := s.serve(ctx, r, method, dst)
 	if err != nil {
 		if ctx.Err() != nil && isCancellation(err) {

@@ -19,7 +19,7 @@ import (
 // errors.
 func (s *Server) HandleLegacy(ctx context.Context, m *decode.Message, c *LegacyClient, sink Sink, dst []byte) Reply {
 	if s.cfg.Observer != nil && m.Kind() == decode.KindRequest {
-		return s.observe(ctx, m, sink, c.Dialect, func(ctx context.Context) Reply { return s.handleLegacy(ctx, m, c, sink, dst) })
+		return s.observe(ctx, m, sink, c.Dialect, func(ctx context.Context, pre resolved) Reply { return s.handleLegacy(ctx, m, c, sink, dst, pre) })
 	}
-	return s.handleLegacy(ctx, m, c, sink, dst)
+	return s.handleLegacy(ctx, m, c, sink, dst, resolved{})
 }

@@ -10,8 +10,9 @@ import (
 var errTooManyRounds = &Error{Code: CodeInternalError, Message: "Too many input rounds"}
 
 // handleLegacy is HandleLegacy: it serves m in c.Dialect and runs the rounds of
-// server-to-client requests a handler asks for (see legacyRound).
-func (s *Server) handleLegacy(ctx context.Context, m *decode.Message, c *LegacyClient, sink Sink, dst []byte) Reply {
+// server-to-client requests a handler asks for (see legacyRound); pre is what an Observer's
+// labelling already looked up of m.
+func (s *Server) handleLegacy(ctx context.Context, m *decode.Message, c *LegacyClient, sink Sink, dst []byte, pre resolved) Reply {
 	switch m.Kind() {
 	case decode.KindRequest:
 	case decode.KindInvalid:
@@ -24,6 +25,7 @@ func (s *Server) handleLegacy(ctx context.Context, m *decode.Message, c *LegacyC
 		return Reply{Body: body}
 	}
 	r := &Request{server: s, msg: m, sink: sink, cat: s.catalog.Load(), logLevel: c.LogLevel, dialect: c.Dialect, client: c}
+	pre.adopt(r)
 	for round := 0; ; round++ {
 		body, err := s.serveLegacy(ctx, r, method, dst)
 		ir, ok := errors.AsType[*InputRequired](err)

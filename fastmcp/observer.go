@@ -48,6 +48,15 @@ type NetworkNamer interface {
 	NetworkTransport() string
 }
 
+// ReceiveTimer is implemented by the [Sink] of a transport that read the clock when the
+// request arrived (the native listener: fasthttp reads it for every request anyway). Its
+// answer is [RequestInfo.Start], so a request costs the Observer one clock read, not two,
+// and its duration counts the time it waited for admission and a worker. A zero time means
+// the transport does not know; the server reads the clock then.
+type ReceiveTimer interface {
+	ReceivedAt() time.Time
+}
+
 // RequestInfo describes a request to an [Observer]. Its byte slices are borrowed from the
 // message: they are valid until RequestEnd returns.
 type RequestInfo struct {
@@ -63,7 +72,8 @@ type RequestInfo struct {
 	ProtocolVersion string
 	// Network is the sink's [NetworkNamer] answer, empty when it does not say.
 	Network string
-	// Start is when the server began serving the request.
+	// Start is when the request arrived, as the sink's [ReceiveTimer] tells it, or else when
+	// the server began serving it.
 	Start time.Time
 
 	// msg is the request, read only by the accessors below: a metrics observer never asks
@@ -115,10 +125,10 @@ type RequestOutcome struct {
 }
 
 // observe serves a request with the Observer told of its start and end.
-func (s *Server) observe(ctx context.Context, m *decode.Message, sink Sink, dialect Dialect, serve func(context.Context) Reply) Reply {
-	info := s.requestInfo(m, sink, dialect)
+func (s *Server) observe(ctx context.Context, m *decode.Message, sink Sink, dialect Dialect, serve func(context.Context, resolved) Reply) Reply {
+	info, pre := s.requestInfo(m, sink, dialect)
 	ctx = s.observeStart(ctx, info)
-	reply := serve(ctx)
+	reply := serve(ctx, pre)
 	// Since reads only the monotonic clock: half the cost of a second time.Now.
 	out := RequestOutcome{Duration: time.Since(info.Start), Err: reply.Err, Cancelled: reply.Body == nil && reply.Err == nil && !reply.Rerun, Rerun: reply.Rerun}
 	switch {
@@ -149,28 +159,46 @@ func (s *Server) recoverObserver(where string) {
 	}
 }
 
+// resolved is what labelling a request looked up in the catalog, handed to the core so that
+// it serves the request from the same snapshot without looking the tool up again.
+type resolved struct {
+	cat  *catalog
+	tool *toolEntry
+}
+
+// adopt gives r what labelling resolved, if anything.
+func (p resolved) adopt(r *Request) {
+	if p.cat != nil {
+		r.cat, r.tool = p.cat, p.tool
+	}
+}
+
 // requestInfo labels m, served in dialect, for an Observer: an initialize-era dialect names
 // its version, a 2026-07-28 request the version of its _meta.
-func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) RequestInfo {
+func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) (RequestInfo, resolved) {
 	method := m.Method().Text()
-	info := RequestInfo{
-		Method: MethodLabel(method),
-		Start:  observerNow(), // not the s.now test hook: spans are timestamped with it
-		msg:    m,
-	}
+	info := RequestInfo{Method: MethodLabel(method), msg: m}
 	if n, ok := sink.(NetworkNamer); ok {
 		info.Network = n.NetworkTransport()
+	}
+	if r, ok := sink.(ReceiveTimer); ok {
+		info.Start = r.ReceivedAt()
+	}
+	if info.Start.IsZero() {
+		info.Start = observerNow() // not the s.now test hook: spans are timestamped with it
 	}
 	if dialect.Legacy() {
 		info.ProtocolVersion = dialect.Version()
 	} else if v := m.ProtocolVersion(); v.Present() {
 		info.ProtocolVersion = versionLabel(v.Text())
 	}
+	var pre resolved
 	switch info.Method {
 	case MethodToolsCall:
 		info.Tool = OtherLabel
-		if t := s.catalog.Load().tools[string(m.Name().Text())]; t != nil {
-			info.Tool = t.name
+		pre.cat = s.catalog.Load()
+		if pre.tool = pre.cat.tools[string(m.Name().Text())]; pre.tool != nil {
+			info.Tool = pre.tool.name
 		}
 	case MethodPromptsGet:
 		info.Prompt = OtherLabel
@@ -178,5 +206,5 @@ func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) Requ
 			info.Prompt = p.name
 		}
 	}
-	return info
+	return info, pre
 }

@@ -41,6 +41,9 @@ type Request struct {
 	deferred bool
 
 	toolError bool // the result is a tools/call result with isError (see Reply.ToolError)
+	// tool is the entry of cat the tools/call names, when an Observer's labelling looked it
+	// up already (see resolved); nil means callTool looks it up.
+	tool *toolEntry
 }
 
 func newRequest(s *Server, m *decode.Message, sink Sink) *Request {

@@ -100,6 +100,7 @@ func (r *Request) detach() (d *Request, release func()) {
 		dialect:  r.dialect,
 		client:   r.client,
 		answers:  r.answers, // the bridge's own bytes
+		tool:     r.tool,
 	}
 	if r.sink == nil {
 		return d, func() {}

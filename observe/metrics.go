@@ -3,6 +3,7 @@ package observe
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 
@@ -38,11 +39,12 @@ var DefaultBuckets = []float64{
 // Recording a request allocates nothing once its label set has been seen. It is safe for
 // concurrent use.
 type Metrics struct {
-	duration  *prometheus.HistogramVec
+	desc      *prometheus.Desc
+	bounds    histogramBounds
 	maxSeries int
 
-	mu     sync.Mutex                             // serializes writers of series
-	series atomic.Pointer[map[seriesKey]observer] // copied on write: readers take no lock
+	mu     sync.Mutex                            // serializes writers of series
+	series atomic.Pointer[map[seriesKey]*series] // copied on write: readers take no lock
 	// recent caches series by a hash of label lengths and ends, which costs a few
 	// instructions where hashing the whole key in the map costs far more; a collision only
 	// sends the request to the map.
@@ -53,11 +55,8 @@ const recentSlots = 64
 
 type recentSeries struct {
 	k seriesKey
-	o observer
+	s *series
 }
-
-// observer is one series of the histogram.
-type observer = prometheus.Observer
 
 type seriesKey struct{ method, tool, errorType, network, version string }
 
@@ -66,7 +65,8 @@ type MetricsConfig struct {
 	// Registerer receives the histogram. If nil, NewMetrics fails: pass
 	// prometheus.DefaultRegisterer to use the global registry.
 	Registerer prometheus.Registerer
-	// Buckets are the histogram's bucket bounds in seconds. If nil, [DefaultBuckets].
+	// Buckets are the histogram's bucket bounds in seconds, in increasing order (+Inf is
+	// implied). If nil, [DefaultBuckets].
 	Buckets []float64
 	// MaxSeries bounds the label sets of the histogram that name a tool: a catalog of many
 	// tools could make many series. Past it a request's tool is recorded as "_other" (the
@@ -92,16 +92,23 @@ func NewMetrics(cfg MetricsConfig) (*Metrics, error) {
 	case cfg.MaxSeries == 0:
 		cfg.MaxSeries = DefaultMaxSeries
 	}
-	m := &Metrics{maxSeries: cfg.MaxSeries, duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    OperationDurationName,
-		Help:    "MCP request duration as observed on the server, from receipt until the reply is ready (mcp.server.operation.duration).",
-		Buckets: cfg.Buckets,
-	}, []string{LabelMethod, LabelTool, LabelErrorType, LabelNetwork, LabelProtocolVersion})}
-	if err := cfg.Registerer.Register(m.duration); err != nil {
+	if n := len(cfg.Buckets); n > 0 && math.IsInf(cfg.Buckets[n-1], 1) {
+		cfg.Buckets = cfg.Buckets[:n-1] // implied, as prometheus.Histogram has it
+	}
+	for i := 1; i < len(cfg.Buckets); i++ {
+		if !(cfg.Buckets[i-1] < cfg.Buckets[i]) {
+			return nil, fmt.Errorf("%w: Buckets are not in increasing order at %v", ErrInvalidConfig, cfg.Buckets[i])
+		}
+	}
+	m := &Metrics{maxSeries: cfg.MaxSeries, bounds: newHistogramBounds(cfg.Buckets), desc: prometheus.NewDesc(
+		OperationDurationName,
+		"MCP request duration as observed on the server, from receipt until the reply is ready (mcp.server.operation.duration).",
+		[]string{LabelMethod, LabelTool, LabelErrorType, LabelNetwork, LabelProtocolVersion}, nil)}
+	empty := map[seriesKey]*series{}
+	m.series.Store(&empty)
+	if err := cfg.Registerer.Register(durationCollector{m}); err != nil {
 		return nil, fmt.Errorf("observe: registering %s: %w", OperationDurationName, err)
 	}
-	empty := map[seriesKey]observer{}
-	m.series.Store(&empty)
 	return m, nil
 }
 
@@ -119,15 +126,15 @@ func (m *Metrics) RequestEnd(_ context.Context, info fastmcp.RequestInfo, out fa
 	k := seriesKey{info.Method, info.Tool, out.ErrorType, info.Network, info.ProtocolVersion}
 	slot := &m.recent[k.slot()]
 	if r := slot.Load(); r != nil && r.k == k { // equal labels share their bytes: == is cheap
-		r.o.Observe(out.Duration.Seconds())
+		r.s.observe(&m.bounds, out.Duration)
 		return
 	}
-	o, ok := (*m.series.Load())[k]
+	s, ok := (*m.series.Load())[k]
 	if !ok {
-		o = m.addSeries(k)
+		s = m.addSeries(k)
 	}
-	slot.Store(&recentSeries{k, o})
-	o.Observe(out.Duration.Seconds())
+	slot.Store(&recentSeries{k, s})
+	s.observe(&m.bounds, out.Duration)
 }
 
 // slot hashes the lengths of k's labels and the ends of its tool name into recent.
@@ -145,7 +152,7 @@ func (k seriesKey) slot() int {
 }
 
 // addSeries makes the series of k, once.
-func (m *Metrics) addSeries(k seriesKey) observer {
+func (m *Metrics) addSeries(k seriesKey) *series {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	old := *m.series.Load()
@@ -158,8 +165,8 @@ func (m *Metrics) addSeries(k seriesKey) observer {
 			return o
 		}
 	}
-	o := m.duration.WithLabelValues(k.method, k.tool, k.errorType, k.network, k.version)
-	next := make(map[seriesKey]observer, len(old)+1)
+	o := newSeries([]string{k.method, k.tool, k.errorType, k.network, k.version}, m.bounds)
+	next := make(map[seriesKey]*series, len(old)+1)
 	for key, v := range old {
 		next[key] = v
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -23,6 +24,7 @@ type job struct {
 	body     []byte
 	msg      decode.Message
 	identity *fastmcp.Identity
+	received time.Time // when the native listener read the request; see ReceivedAt
 
 	reply  []byte
 	rerr   *fastmcp.Error
@@ -107,7 +109,7 @@ func (j *job) drop() {
 	}
 	j.body, j.reply = j.body[:0], j.reply[:0]
 	j.msg.Reset()
-	j.identity, j.rerr, j.result = nil, nil, pool.Result{}
+	j.identity, j.rerr, j.result, j.received = nil, nil, pool.Result{}, time.Time{}
 	j.dialect, j.legacy, j.key, j.rerun = 0, fastmcp.LegacyClient{}, pool.Key{}, false
 	j.inlining.Store(false)
 	j.inline.Store(false)

@@ -145,6 +145,7 @@ func (s *Server) serveRequest(ctx *fasthttp.RequestCtx) {
 	j := acquireJob(ep)
 	j.body = append(j.body[:0], req.Body()...)
 	j.identity = identity
+	j.received = ctx.Time()
 	e, body := ep.admitBody(j, h)
 	switch {
 	case body != nil:

@@ -3,6 +3,7 @@ package streamable
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/pool"
@@ -12,7 +13,17 @@ import (
 var (
 	_ fastmcp.NetworkNamer = (*job)(nil)
 	_ fastmcp.NetworkNamer = (*streamSink)(nil)
+	_ fastmcp.ReceiveTimer = (*job)(nil)
+	_ fastmcp.ReceiveTimer = (*streamSink)(nil)
 )
+
+// ReceivedAt is when the native listener read the request (fasthttp's RequestCtx.Time, a
+// clock read it makes per request anyway); zero on the net/http adapter, whose job never
+// sets it.
+func (j *job) ReceivedAt() time.Time { return j.received }
+
+// ReceivedAt is the listen request's [job.ReceivedAt].
+func (s *streamSink) ReceivedAt() time.Time { return s.j.received }
 
 // NetworkTransport reports that Streamable HTTP runs over TCP.
 func (*job) NetworkTransport() string { return fastmcp.NetworkTCP }
