@@ -3,6 +3,7 @@ package observe
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -43,7 +44,7 @@ type histogramBounds struct {
 }
 
 func newHistogramBounds(seconds []float64) histogramBounds {
-	b := histogramBounds{seconds: seconds, nanos: make([]int64, len(seconds))}
+	b := histogramBounds{seconds: slices.Clone(seconds), nanos: make([]int64, len(seconds))} // the caller's may change
 	for i, s := range seconds {
 		b.nanos[i] = int64(math.Floor(s * float64(time.Second)))
 	}
@@ -74,8 +75,8 @@ func (s *series) observe(bounds *histogramBounds, d time.Duration) {
 }
 
 // metric is the series as a scrape reports it: cumulative buckets, their count and the sum
-// in seconds. A request recorded while the stripes are read may be in the count and not yet
-// in the sum, never the reverse of what a bucket says: the count is the buckets' total.
+// in seconds. The count is always the buckets' total; a request recorded while a scrape reads
+// the stripes may be counted without its duration in the sum, which the next scrape has.
 func (s *series) metric(desc *prometheus.Desc, bounds *histogramBounds) prometheus.Metric {
 	n := len(bounds.nanos)
 	counts := make([]uint64, n+1)
