@@ -92,7 +92,11 @@ func appendError(dst, id []byte, e *Error) []byte {
 // refused) comes with no Notify, and may read m until Handle returns.
 func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
 	if s.cfg.Observer != nil && m.Kind() == decode.KindRequest {
-		return s.observe(ctx, m, sink, Modern, func(ctx context.Context, pre resolved) Reply { return s.handle(ctx, m, sink, dst, pre) })
+		var o observation
+		s.startObserving(&o, ctx, m, sink, Modern)
+		reply := s.handle(o.ctx, m, sink, dst, o.pre)
+		s.endObserving(&o, reply)
+		return reply
 	}
 	return s.handle(ctx, m, sink, dst, resolved{})
 }

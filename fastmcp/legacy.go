@@ -19,7 +19,11 @@ import (
 // errors.
 func (s *Server) HandleLegacy(ctx context.Context, m *decode.Message, c *LegacyClient, sink Sink, dst []byte) Reply {
 	if s.cfg.Observer != nil && m.Kind() == decode.KindRequest {
-		return s.observe(ctx, m, sink, c.Dialect, func(ctx context.Context, pre resolved) Reply { return s.handleLegacy(ctx, m, c, sink, dst, pre) })
+		var o observation
+		s.startObserving(&o, ctx, m, sink, c.Dialect)
+		reply := s.handleLegacy(o.ctx, m, c, sink, dst, o.pre)
+		s.endObserving(&o, reply)
+		return reply
 	}
 	return s.handleLegacy(ctx, m, c, sink, dst, resolved{})
 }

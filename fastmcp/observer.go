@@ -124,21 +124,31 @@ type RequestOutcome struct {
 	Rerun bool
 }
 
-// observe serves a request with the Observer told of its start and end.
-func (s *Server) observe(ctx context.Context, m *decode.Message, sink Sink, dialect Dialect, serve func(context.Context, resolved) Reply) Reply {
-	info, pre := s.requestInfo(m, sink, dialect)
-	ctx = s.observeStart(ctx, info)
-	reply := serve(ctx, pre)
+// observation is a request an Observer watches, from startObserving to endObserving.
+type observation struct {
+	ctx  context.Context // the one RequestStart returned, which the request is served with
+	info RequestInfo
+	pre  resolved
+}
+
+// startObserving labels m, served in dialect, and tells the Observer it starts. o is filled
+// in place: RequestInfo is large enough that copying it shows in the profile.
+func (s *Server) startObserving(o *observation, ctx context.Context, m *decode.Message, sink Sink, dialect Dialect) {
+	s.label(&o.info, &o.pre, m, sink, dialect)
+	o.ctx = s.observeStart(ctx, o.info)
+}
+
+// endObserving tells the Observer how the request ended: reply.
+func (s *Server) endObserving(o *observation, reply Reply) {
 	// Since reads only the monotonic clock: half the cost of a second time.Now.
-	out := RequestOutcome{Duration: time.Since(info.Start), Err: reply.Err, Cancelled: reply.Body == nil && reply.Err == nil && !reply.Rerun, Rerun: reply.Rerun}
+	out := RequestOutcome{Duration: time.Since(o.info.Start), Err: reply.Err, Cancelled: reply.Body == nil && reply.Err == nil && !reply.Rerun, Rerun: reply.Rerun}
 	switch {
 	case reply.Err != nil:
 		out.ErrorType = ErrorLabel(reply.Err.Code)
 	case reply.ToolError:
 		out.ErrorType = ToolErrorLabel
 	}
-	s.observeEnd(ctx, info, out)
-	return reply
+	s.observeEnd(o.ctx, o.info, out)
 }
 
 func (s *Server) observeStart(ctx context.Context, info RequestInfo) (next context.Context) {
@@ -173,11 +183,11 @@ func (p resolved) adopt(r *Request) {
 	}
 }
 
-// requestInfo labels m, served in dialect, for an Observer: an initialize-era dialect names
-// its version, a 2026-07-28 request the version of its _meta.
-func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) (RequestInfo, resolved) {
-	method := m.Method().Text()
-	info := RequestInfo{Method: MethodLabel(method), msg: m}
+// label labels m, served in dialect, for an Observer, into info; pre is what it looked up
+// in the catalog. An initialize-era dialect names its version, a 2026-07-28 request the
+// version of its _meta.
+func (s *Server) label(info *RequestInfo, pre *resolved, m *decode.Message, sink Sink, dialect Dialect) {
+	info.Method, info.msg = MethodLabel(m.Method().Text()), m
 	if n, ok := sink.(NetworkNamer); ok {
 		info.Network = n.NetworkTransport()
 	}
@@ -192,7 +202,6 @@ func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) (Req
 	} else if v := m.ProtocolVersion(); v.Present() {
 		info.ProtocolVersion = versionLabel(v.Text())
 	}
-	var pre resolved
 	switch info.Method {
 	case MethodToolsCall:
 		info.Tool = OtherLabel
@@ -206,5 +215,4 @@ func (s *Server) requestInfo(m *decode.Message, sink Sink, dialect Dialect) (Req
 			info.Prompt = p.name
 		}
 	}
-	return info, pre
 }

@@ -2,7 +2,6 @@ package observe
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -11,25 +10,32 @@ import (
 )
 
 // histogramStripes is how many copies of its counters a series keeps. Requests served on
-// different cores at once pick different copies (at random: Go offers no cheap core id),
-// so that they rarely write the same cache line; a scrape adds the copies up. A power of
-// two, so the pick is a mask.
+// different cores at once pick different copies (by their duration's low bits, which are as
+// good as random and already in a register: Go offers no cheap core id, and math/rand
+// costs as much as an atomic addition), so that they rarely write the same cache line; a
+// scrape adds the copies up. A power of two, so the pick is a mask.
 const histogramStripes = 8
 
 // series is one label set of the duration histogram. Recording a request is two atomic
 // additions to one stripe (its bucket, the sum in nanoseconds), where a
 // prometheus.Histogram makes four, one a compare-and-swap loop, all on lines every core
 // shares.
+//
+// A request touches the series and one line of its cells, and little else: the key it is
+// found by is in the series, and the stripes are one allocation, so no pointer leads from
+// one to the next.
 type series struct {
-	labels  []string // the label values, in the order of durationLabels
-	stripes [histogramStripes]*stripe
-}
-
-// stripe holds one copy of a series' counters: the count of each bucket (not cumulative;
-// the last is +Inf) and, after them, the sum of the durations in nanoseconds. Each stripe is
-// its own allocation, padded to whole cache lines, so that two stripes share none.
-type stripe struct {
-	cells []atomic.Uint64
+	// cells are the stripes, stride cells each: the sum of the durations in nanoseconds,
+	// then the count of each bucket (not cumulative; the last is +Inf), then padding to
+	// whole cache lines, so that two stripes share no line. The sum comes first so that a
+	// fast request, counted in the first buckets, writes a single line.
+	cells  []atomic.Uint64
+	stride int
+	key    seriesKey
+	labels []string // the label values, in the order of durationLabels
+	// alias reports that this series records into another's cells under a key of its own
+	// (a tool past MaxSeries, recorded as _other): the scrape skips it.
+	alias bool
 }
 
 // cacheLineCells is how many counters fill a cache line.
@@ -51,41 +57,56 @@ func newHistogramBounds(seconds []float64) histogramBounds {
 	return b
 }
 
-func newSeries(labels []string, bounds histogramBounds) *series {
-	s := &series{labels: labels}
-	n := len(bounds.nanos) + 2 // the buckets, +Inf, the sum
-	padded := (n + 2*cacheLineCells - 1) / cacheLineCells * cacheLineCells
-	for i := range s.stripes {
-		cells := make([]atomic.Uint64, padded+cacheLineCells)
-		s.stripes[i] = &stripe{cells: cells[:n]} // the extra line keeps the next allocation off the last
-	}
-	return s
+func newSeries(k seriesKey, bounds histogramBounds) *series {
+	n := 1 + len(bounds.nanos) + 1 // the sum, the buckets, +Inf
+	stride := (n + cacheLineCells - 1) / cacheLineCells * cacheLineCells
+	// The extra line keeps the next allocation off the last stripe.
+	cells := make([]atomic.Uint64, histogramStripes*stride+cacheLineCells)
+	return &series{cells: cells, stride: stride, key: k, labels: []string{k.method, k.tool, k.errorType, k.network, k.version}}
+}
+
+// aliasOf returns a series that records into s under key k.
+func (s *series) aliasOf(k seriesKey) *series {
+	a := *s
+	a.key, a.alias = k, true
+	return &a
+}
+
+// stripeOf picks the stripe of a request that took ns: its nanoseconds folded so that a
+// clock of microsecond steps still spreads the picks.
+func stripeOf(ns int64) uint64 {
+	h := uint64(ns)
+	return (h ^ h>>10 ^ h>>20) & (histogramStripes - 1)
 }
 
 // observe records one duration.
 func (s *series) observe(bounds *histogramBounds, d time.Duration) {
 	ns := max(int64(d), 0)
-	i := 0
-	for i < len(bounds.nanos) && ns > bounds.nanos[i] {
+	i := 1
+	for _, b := range bounds.nanos {
+		if ns <= b {
+			break
+		}
 		i++
 	}
-	cells := s.stripes[rand.Uint32()&(histogramStripes-1)].cells
-	cells[i].Add(1)
-	cells[len(cells)-1].Add(uint64(ns))
+	base := int(stripeOf(ns)) * s.stride
+	s.cells[base].Add(uint64(ns))
+	s.cells[base+i].Add(1)
 }
 
 // metric is the series as a scrape reports it: cumulative buckets, their count and the sum
 // in seconds. The count is always the buckets' total; a request recorded while a scrape reads
-// the stripes may be counted without its duration in the sum, which the next scrape has.
+// the stripes may have its duration in the sum and not yet its count, which the next scrape
+// has.
 func (s *series) metric(desc *prometheus.Desc, bounds *histogramBounds) prometheus.Metric {
 	n := len(bounds.nanos)
 	counts := make([]uint64, n+1)
 	var sum uint64
-	for _, st := range s.stripes {
+	for base := 0; base < histogramStripes*s.stride; base += s.stride {
+		sum += s.cells[base].Load()
 		for i := range counts {
-			counts[i] += st.cells[i].Load()
+			counts[i] += s.cells[base+1+i].Load()
 		}
-		sum += st.cells[n+1].Load()
 	}
 	buckets := make(map[float64]uint64, n)
 	var cumulative uint64
@@ -104,6 +125,8 @@ func (c durationCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.m.desc
 
 func (c durationCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, s := range *c.m.series.Load() {
-		ch <- s.metric(c.m.desc, &c.m.bounds)
+		if !s.alias {
+			ch <- s.metric(c.m.desc, &c.m.bounds)
+		}
 	}
 }

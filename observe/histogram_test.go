@@ -17,7 +17,7 @@ import (
 // (bounds inclusive, as Prometheus counts them), the count and the sum.
 func TestSeriesMatchesPrometheusHistogram(t *testing.T) {
 	bounds := newHistogramBounds(DefaultBuckets)
-	s := newSeries([]string{"tools/call", "echo", "", "tcp", "2026-07-28"}, bounds)
+	s := newSeries(seriesKey{"tools/call", "echo", "", "tcp", "2026-07-28"}, bounds)
 	want := prometheus.NewHistogram(prometheus.HistogramOpts{Name: "h", Buckets: DefaultBuckets})
 	durations := []time.Duration{0, -time.Second, 100 * time.Microsecond, 100*time.Microsecond + 1, 250 * time.Microsecond,
 		3 * time.Millisecond, time.Second, 7 * time.Minute, 42 * time.Nanosecond}
@@ -44,7 +44,7 @@ func TestSeriesMatchesPrometheusHistogram(t *testing.T) {
 // request lands in some stripe, none is lost.
 func TestSeriesConcurrent(t *testing.T) {
 	bounds := newHistogramBounds([]float64{0.001})
-	s := newSeries([]string{"a", "b", "c", "d", "e"}, bounds)
+	s := newSeries(seriesKey{"a", "b", "c", "d", "e"}, bounds)
 	const goroutines, each = 4, 1000
 	var wg sync.WaitGroup
 	for range goroutines {

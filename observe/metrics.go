@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -44,19 +45,18 @@ type Metrics struct {
 	maxSeries int
 
 	mu     sync.Mutex                            // serializes writers of series
+	named  int                                   // how many series are not aliases, under mu
 	series atomic.Pointer[map[seriesKey]*series] // copied on write: readers take no lock
 	// recent caches series by a hash of label lengths and ends, which costs a few
 	// instructions where hashing the whole key in the map costs far more; a collision only
 	// sends the request to the map.
-	recent [recentSlots]atomic.Pointer[recentSeries]
+	recent [recentSlots]atomic.Pointer[series]
 }
 
-const recentSlots = 64
-
-type recentSeries struct {
-	k seriesKey
-	s *series
-}
+const (
+	recentBits  = 6
+	recentSlots = 1 << recentBits
+)
 
 type seriesKey struct{ method, tool, errorType, network, version string }
 
@@ -125,31 +125,39 @@ func (m *Metrics) RequestEnd(_ context.Context, info fastmcp.RequestInfo, out fa
 	}
 	k := seriesKey{info.Method, info.Tool, out.ErrorType, info.Network, info.ProtocolVersion}
 	slot := &m.recent[k.slot()]
-	if r := slot.Load(); r != nil && r.k == k { // equal labels share their bytes: == is cheap
-		r.s.observe(&m.bounds, out.Duration)
-		return
+	s := slot.Load()
+	if s == nil || !s.key.is(k) && s.key != k {
+		var ok bool
+		if s, ok = (*m.series.Load())[k]; !ok {
+			s = m.addSeries(k)
+		}
+		slot.Store(s)
 	}
-	s, ok := (*m.series.Load())[k]
-	if !ok {
-		s = m.addSeries(k)
-	}
-	slot.Store(&recentSeries{k, s})
 	s.observe(&m.bounds, out.Duration)
 }
 
-// slot hashes the lengths of k's labels and the ends of its tool name into recent.
+// slot hashes where k's labels are, not what they say: they are the server's own strings
+// (the constants of fixed tables, the catalog's names), so a label set comes with the same
+// pointers request after request, and hashing them reads no label bytes. Equal labels at
+// other addresses only hash to another slot, where == still finds their series.
 func (k seriesKey) slot() int {
-	h := len(k.method)
-	h = h*31 + len(k.errorType)
-	h = h*31 + len(k.network)
-	h = h*31 + len(k.version)
-	if n := len(k.tool); n > 0 {
-		h = h*31 + n
-		h = h*31 + int(k.tool[0])
-		h = h*31 + int(k.tool[n-1])
-	}
-	return h & (recentSlots - 1)
+	h := uintptr(unsafe.Pointer(unsafe.StringData(k.method)))
+	h ^= uintptr(unsafe.Pointer(unsafe.StringData(k.tool))) << 1
+	h ^= uintptr(unsafe.Pointer(unsafe.StringData(k.errorType))) << 2
+	h ^= uintptr(unsafe.Pointer(unsafe.StringData(k.network))) << 3
+	h ^= uintptr(unsafe.Pointer(unsafe.StringData(k.version))) << 4
+	return int(uint64(h) * 0x9e3779b97f4a7c15 >> (64 - recentBits)) // Fibonacci hashing: the top bits
 }
+
+// is reports that k and o are the same strings, at the same addresses: what a label set
+// repeated by the server is, and far cheaper to check than == (which compares the bytes of
+// strings at different addresses, as it must).
+func (k seriesKey) is(o seriesKey) bool {
+	return same(k.method, o.method) && same(k.tool, o.tool) && same(k.errorType, o.errorType) &&
+		same(k.network, o.network) && same(k.version, o.version)
+}
+
+func same(a, b string) bool { return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b) }
 
 // addSeries makes the series of k, once.
 func (m *Metrics) addSeries(k seriesKey) *series {
@@ -159,16 +167,23 @@ func (m *Metrics) addSeries(k seriesKey) *series {
 	if o, ok := old[k]; ok {
 		return o
 	}
-	if len(old) >= m.maxSeries && k.tool != "" && k.tool != fastmcp.OtherLabel {
-		k.tool = fastmcp.OtherLabel // past the bound: the tool's series is _other's
-		if o, ok := old[k]; ok {
-			return o
-		}
-	}
-	o := newSeries([]string{k.method, k.tool, k.errorType, k.network, k.version}, m.bounds)
-	next := make(map[seriesKey]*series, len(old)+1)
+	next := make(map[seriesKey]*series, len(old)+2)
 	for key, v := range old {
 		next[key] = v
+	}
+	var o *series
+	if m.named >= m.maxSeries && k.tool != "" && k.tool != fastmcp.OtherLabel {
+		// Past the bound the tool's requests are _other's: k becomes an alias of that
+		// series, so that they are found by their own key (and cached) like any other.
+		other := k
+		other.tool = fastmcp.OtherLabel
+		if next[other] == nil {
+			next[other] = newSeries(other, m.bounds)
+		}
+		o = next[other].aliasOf(k)
+	} else {
+		o = newSeries(k, m.bounds)
+		m.named++
 	}
 	next[k] = o
 	m.series.Store(&next)
