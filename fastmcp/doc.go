@@ -208,8 +208,10 @@
 // [Config.Observer] is told of each request's start and end ([Observer]) with bounded labels:
 // the method, the tool or prompt as the catalog names it, the protocol version, the network
 // transport its sink names ([NetworkNamer]), the error code or "tool_error"; anything outside
-// those sets is [OtherLabel]. Package observe implements it with Prometheus, OpenTelemetry and
-// log/slog; the core imports none of them. Without an Observer a request pays one nil check.
+// those sets is [OtherLabel]. The server interns each label set ([Labels]): requests of the
+// same labels carry the same pointer, which an Observer may key its series by. Package observe
+// implements it with Prometheus, OpenTelemetry and log/slog; the core imports none of them.
+// Without an Observer a request pays one nil check.
 // [Server.EventStats] counts the events published to the listen streams and those dropped.
 //
 // # Limits

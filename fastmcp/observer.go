@@ -13,7 +13,7 @@ import (
 //
 // Every label an Observer is given is bounded: methods, tool and prompt names come from
 // fixed tables or from the catalog, never from the request, and an unknown one is
-// [OtherLabel]. Both methods are called on the goroutine that serves the request, may be
+// [OtherLabel]; a label set is interned ([RequestInfo.Labels]). Both methods are called on the goroutine that serves the request, may be
 // called concurrently for different requests, and must not block. A panic in them is
 // recovered and logged; the request is served all the same.
 type Observer interface {
@@ -26,8 +26,8 @@ type Observer interface {
 	RequestEnd(ctx context.Context, info RequestInfo, out RequestOutcome)
 }
 
-// OtherLabel stands for a method, tool, prompt, protocol version or error code outside the
-// bounded sets an [Observer] labels with.
+// OtherLabel stands for a method, tool, prompt, protocol version, network transport or error
+// code outside the bounded sets an [Observer] labels with.
 const OtherLabel = "_other"
 
 // ToolErrorLabel is the error type of a tools/call answered with a result whose isError is
@@ -60,25 +60,16 @@ type ReceiveTimer interface {
 // RequestInfo describes a request to an [Observer]. Its byte slices are borrowed from the
 // message: they are valid until RequestEnd returns.
 type RequestInfo struct {
-	// Method is the JSON-RPC method when the server knows it, [OtherLabel] otherwise.
-	Method string
-	// Tool is the name of the tool a tools/call names, as the catalog spells it, or
-	// [OtherLabel] when the catalog has none of that name; empty for other methods.
-	Tool string
-	// Prompt is, likewise, the prompt of prompts/get.
-	Prompt string
-	// ProtocolVersion is the revision the request is served in: a version this package
-	// serves, [OtherLabel] for another, empty when the request named none.
-	ProtocolVersion string
-	// Network is the sink's [NetworkNamer] answer, empty when it does not say.
-	Network string
+	// Labels are the request's labels, never nil in what the server passes: the same
+	// pointer for every request of the same labels, so an Observer may key a cache by it.
+	*Labels
 	// Start is when the request arrived, as the sink's [ReceiveTimer] tells it, or else when
 	// the server began serving it.
 	Start time.Time
 
 	// msg is the request, read only by the accessors below: a metrics observer never asks
 	// for the id or the trace context, so it is not made to pay for them, and the
-	// RequestInfo copied into every Observer call stays small.
+	// RequestInfo copied into every Observer call stays small enough for registers.
 	msg *decode.Message
 }
 
@@ -187,9 +178,10 @@ func (p resolved) adopt(r *Request) {
 // in the catalog. An initialize-era dialect names its version, a 2026-07-28 request the
 // version of its _meta.
 func (s *Server) label(info *RequestInfo, pre *resolved, m *decode.Message, sink Sink, dialect Dialect) {
-	info.Method, info.msg = MethodLabel(m.Method().Text()), m
-	if n, ok := sink.(NetworkNamer); ok {
-		info.Network = n.NetworkTransport()
+	info.msg = m
+	n := 0
+	if nn, ok := sink.(NetworkNamer); ok {
+		n = networkIndex(nn.NetworkTransport())
 	}
 	if r, ok := sink.(ReceiveTimer); ok {
 		info.Start = r.ReceivedAt()
@@ -197,22 +189,28 @@ func (s *Server) label(info *RequestInfo, pre *resolved, m *decode.Message, sink
 	if info.Start.IsZero() {
 		info.Start = observerNow() // not the s.now test hook: spans are timestamped with it
 	}
+	v := 0
 	if dialect.Legacy() {
-		info.ProtocolVersion = dialect.Version()
-	} else if v := m.ProtocolVersion(); v.Present() {
-		info.ProtocolVersion = versionLabel(v.Text())
+		v = versionIndex(dialect.Version())
+	} else if pv := m.ProtocolVersion(); pv.Present() {
+		v = versionIndex(pv.Text())
 	}
-	switch info.Method {
-	case MethodToolsCall:
-		info.Tool = OtherLabel
+	method := methodIndex(m.Method().Text())
+	switch method {
+	case methodIndexToolsCall:
 		pre.cat = s.catalog.Load()
 		if pre.tool = pre.cat.tools[string(m.Name().Text())]; pre.tool != nil {
-			info.Tool = pre.tool.name
+			info.Labels = pre.tool.labels.get(MethodToolsCall, pre.tool.name, "", v, n)
+			return
 		}
-	case MethodPromptsGet:
-		info.Prompt = OtherLabel
+		info.Labels = s.methodLabels[method].get(MethodToolsCall, OtherLabel, "", v, n)
+	case methodIndexPromptsGet:
 		if p := s.catalog.Load().prompts[string(m.Name().Text())]; p != nil {
-			info.Prompt = p.name
+			info.Labels = p.labels.get(MethodPromptsGet, "", p.name, v, n)
+			return
 		}
+		info.Labels = s.methodLabels[method].get(MethodPromptsGet, "", OtherLabel, v, n)
+	default:
+		info.Labels = s.methodLabels[method].get(methodLabels[method], "", "", v, n)
 	}
 }

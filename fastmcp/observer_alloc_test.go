@@ -11,14 +11,6 @@ import (
 	"github.com/fastmcp-go/fastmcp/decode"
 )
 
-// countingObserver counts requests without keeping anything: the cheapest Observer.
-type countingObserver struct{ n int }
-
-func (o *countingObserver) RequestStart(ctx context.Context, _ RequestInfo) context.Context {
-	return ctx
-}
-func (o *countingObserver) RequestEnd(context.Context, RequestInfo, RequestOutcome) { o.n++ }
-
 // TestAllocsObserverBudget pins the cost of an Observer on the hot paths: none beyond the
 // budgets of TestAllocsDispatch (tools/call 2, tools/list and server/discover 0). Labelling
 // the request (method, tool, version, error) allocates nothing.

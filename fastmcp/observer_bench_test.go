@@ -8,6 +8,14 @@ import (
 	"github.com/fastmcp-go/fastmcp/decode"
 )
 
+// countingObserver counts requests without keeping anything: the cheapest Observer.
+type countingObserver struct{ n int }
+
+func (o *countingObserver) RequestStart(ctx context.Context, _ RequestInfo) context.Context {
+	return ctx
+}
+func (o *countingObserver) RequestEnd(context.Context, RequestInfo, RequestOutcome) { o.n++ }
+
 // tcpSink is the native listener's sink as an Observer sees it: TCP, and the time the
 // request arrived, which fasthttp reads for every request anyway.
 type tcpSink struct{ receivedSink }

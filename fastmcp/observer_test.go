@@ -62,17 +62,17 @@ func TestObserverLabels(t *testing.T) {
 		err  string
 	}{
 		{"tool", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + observedMeta + `,"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":"k=v"},"name":"echo","arguments":{"text":"x"}}}`,
-			seenInfo{RequestInfo: RequestInfo{Method: "tools/call", Tool: "echo", ProtocolVersion: "2026-07-28"}, ID: "1", TraceParent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", TraceState: "k=v"}, ""},
+			seenInfo{RequestInfo: RequestInfo{Labels: &Labels{Method: "tools/call", Tool: "echo", ProtocolVersion: "2026-07-28"}}, ID: "1", TraceParent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", TraceState: "k=v"}, ""},
 		{"unknown tool", `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{` + observedMeta + `},"name":"no-such-tool-1234","arguments":{}}}`,
-			seenInfo{RequestInfo: RequestInfo{Method: "tools/call", Tool: OtherLabel, ProtocolVersion: "2026-07-28"}, ID: `"a"`}, "-32602"},
+			seenInfo{RequestInfo: RequestInfo{Labels: &Labels{Method: "tools/call", Tool: OtherLabel, ProtocolVersion: "2026-07-28"}}, ID: `"a"`}, "-32602"},
 		{"unknown method", `{"jsonrpc":"2.0","id":2,"method":"x/anything-at-all","params":{` + observedMeta + `}}}`,
-			seenInfo{RequestInfo: RequestInfo{Method: OtherLabel, ProtocolVersion: "2026-07-28"}, ID: "2"}, "-32601"},
+			seenInfo{RequestInfo: RequestInfo{Labels: &Labels{Method: OtherLabel, ProtocolVersion: "2026-07-28"}}, ID: "2"}, "-32601"},
 		{"unknown version", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`,
-			seenInfo{RequestInfo: RequestInfo{Method: "tools/list", ProtocolVersion: OtherLabel}, ID: "3"}, "-32022"},
+			seenInfo{RequestInfo: RequestInfo{Labels: &Labels{Method: "tools/list", ProtocolVersion: OtherLabel}}, ID: "3"}, "-32022"},
 		{"tool error", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{` + observedMeta + `},"name":"fail","arguments":{}}}`,
-			seenInfo{RequestInfo: RequestInfo{Method: "tools/call", Tool: "fail", ProtocolVersion: "2026-07-28"}, ID: "5"}, ToolErrorLabel},
+			seenInfo{RequestInfo: RequestInfo{Labels: &Labels{Method: "tools/call", Tool: "fail", ProtocolVersion: "2026-07-28"}}, ID: "5"}, ToolErrorLabel},
 		{"precomputed", `{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{` + observedMeta + `}}}`,
-			seenInfo{RequestInfo: RequestInfo{Method: "server/discover", ProtocolVersion: "2026-07-28"}, ID: "4"}, ""},
+			seenInfo{RequestInfo: RequestInfo{Labels: &Labels{Method: "server/discover", ProtocolVersion: "2026-07-28"}}, ID: "4"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,6 +134,36 @@ func TestObserverLegacy(t *testing.T) {
 	assert.Equal(t, "2025-06-18", o.starts[0].ProtocolVersion)
 }
 
+// TestObserverLabelsInterned checks that requests of one label set share one *Labels, and
+// that another tool, version or transport has its own.
+func TestObserverLabelsInterned(t *testing.T) {
+	o := &recordingObserver{}
+	s := newTestServer(t, &Config{Observer: o})
+	for _, name := range []string{"a", "b"} {
+		AddTool(s, Tool{Name: name}, func(context.Context, *Request, struct{}) (ToolResult, error) { return ToolResult{Text: "ok"}, nil })
+	}
+	call := func(tool string, sink Sink) {
+		s.Dispatch(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+observedMeta+`},"name":"`+tool+`","arguments":{}}}`), sink)
+	}
+	call("a", nil)
+	call("a", nil)
+	call("b", nil)
+	call("a", &networkSink{})
+	dispatch(t, s, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+observedMeta+`}}}`)
+	var m decode.Message
+	require.NoError(t, s.Decoder().Decode(&m, []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a","arguments":{}}}`)))
+	s.HandleLegacy(context.Background(), &m, &LegacyClient{Dialect: Legacy20251125}, nil, nil)
+	require.Len(t, o.starts, 6)
+	l := func(i int) *Labels { return o.starts[i].Labels }
+	assert.Same(t, l(0), l(1))
+	for i := 2; i < 6; i++ {
+		assert.NotSame(t, l(0), l(i), i)
+	}
+	assert.Equal(t, Labels{Method: MethodToolsCall, Tool: "a", ProtocolVersion: Version, Network: NetworkPipe}, *l(3))
+	assert.Equal(t, Labels{Method: MethodToolsList, ProtocolVersion: Version}, *l(4))
+	assert.Equal(t, Labels{Method: MethodToolsCall, Tool: "a", ProtocolVersion: "2025-11-25"}, *l(5))
+}
+
 // TestObserverNotForNotifications checks that only requests are observed.
 func TestObserverNotForNotifications(t *testing.T) {
 	o := &recordingObserver{}
@@ -184,11 +214,23 @@ func TestObserverRerun(t *testing.T) {
 }
 
 // TestLabelTablesComplete checks that every dialect's version and every method constant is a
-// label of its own.
+// label of its own, that each index finds its own label, and that an unknown network
+// transport is _other.
 func TestLabelTablesComplete(t *testing.T) {
 	for _, d := range AllDialects {
-		assert.Equal(t, d.Version(), versionLabel([]byte(d.Version())))
+		assert.Equal(t, d.Version(), versionLabels[versionIndex(d.Version())])
 	}
+	for i, l := range methodLabels {
+		assert.Equal(t, i, methodIndex([]byte(l)), l)
+	}
+	for i, l := range versionLabels {
+		assert.Equal(t, i, versionIndex(l), l)
+	}
+	for i, l := range networkLabels {
+		assert.Equal(t, i, networkIndex(l), l)
+	}
+	assert.Equal(t, OtherLabel, networkLabels[networkIndex("quic")])
+	assert.Equal(t, OtherLabel, versionLabels[versionIndex("1999-01-01")])
 	for _, m := range []string{MethodDiscover, MethodToolsList, MethodToolsCall, MethodPromptsList, MethodPromptsGet,
 		MethodResourcesList, MethodResourceTemplates, MethodResourcesRead, MethodComplete, MethodListen,
 		MethodInitialize, MethodPing, MethodSetLevel, MethodResourcesSubscribe, MethodResourcesUnsubscribe} {

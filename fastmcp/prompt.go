@@ -87,6 +87,7 @@ type promptEntry struct {
 	wrap          []Wrapper
 	get           PromptHandler
 	complete      CompletionHandler
+	labels        labelSets // an Observer's labels of the prompt's gets
 }
 
 func (e *promptEntry) listedJSON(d Dialect) []byte { return listedIn(d, e.listed, e.listedNoIcons) }

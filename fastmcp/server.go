@@ -45,6 +45,9 @@ type Server struct {
 	sealer  *sealstate.Sealer
 	bus     EventBus
 	hub     *hub // fans events out to this server's listen streams; the bus when cfg.EventBus is nil
+	// methodLabels are an Observer's label sets of each method (for tools/call and
+	// prompts/get, those of a name the catalog does not have).
+	methodLabels [len(methodLabels)]labelSets
 
 	// serverMeta is `"_meta":{"io.modelcontextprotocol/serverInfo":{...}}`, appended to every
 	// result.

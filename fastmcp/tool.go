@@ -88,6 +88,7 @@ type toolEntry struct {
 	// wrappers, which must not run for invalid arguments.
 	checked RawToolHandler
 	inv     invocation // for the runner: built once, as tools/call is the hot path
+	labels  labelSets  // an Observer's labels of the tool's calls
 }
 
 // handler is what tools/call runs: checked when the tool has it.

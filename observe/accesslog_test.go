@@ -39,7 +39,7 @@ func TestAccessLogLine(t *testing.T) {
 func TestAccessLogCancelled(t *testing.T) {
 	var buf bytes.Buffer
 	a := NewAccessLog(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: dropTime})))
-	a.RequestEnd(context.Background(), fastmcp.RequestInfo{Method: "ping", Network: fastmcp.NetworkPipe},
+	a.RequestEnd(context.Background(), fastmcp.RequestInfo{Labels: &fastmcp.Labels{Method: "ping", Network: fastmcp.NetworkPipe}},
 		fastmcp.RequestOutcome{Duration: 3 * time.Millisecond, Cancelled: true})
 	assert.Equal(t, `level=INFO msg="mcp request" method=ping network=pipe duration=3ms cancelled=true`+"\n", buf.String())
 }
@@ -48,7 +48,7 @@ func TestAccessLogCancelled(t *testing.T) {
 func TestAccessLogOffBelowInfo(t *testing.T) {
 	var buf bytes.Buffer
 	a := NewAccessLog(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	a.RequestEnd(context.Background(), fastmcp.RequestInfo{Method: "ping"}, fastmcp.RequestOutcome{})
+	a.RequestEnd(context.Background(), fastmcp.RequestInfo{Labels: &fastmcp.Labels{Method: "ping"}}, fastmcp.RequestOutcome{})
 	assert.Empty(t, buf.String())
 }
 

@@ -20,22 +20,19 @@ const histogramStripes = 8
 // additions to one stripe (its bucket, the sum in nanoseconds), where a
 // prometheus.Histogram makes four, one a compare-and-swap loop, all on lines every core
 // shares.
-//
-// A request touches the series and one line of its cells, and little else: the key it is
-// found by is in the series, and the stripes are one allocation, so no pointer leads from
-// one to the next.
 type series struct {
-	// cells are the stripes, stride cells each: the sum of the durations in nanoseconds,
-	// then the count of each bucket (not cumulative; the last is +Inf), then padding to
-	// whole cache lines, so that two stripes share no line. The sum comes first so that a
-	// fast request, counted in the first buckets, writes a single line.
+	counters
+	labels []string // the label values, in the order of durationLabels
+}
+
+// counters are a series' stripes, stride cells each: the sum of the durations in
+// nanoseconds, then the count of each bucket (not cumulative; the last is +Inf), then
+// padding to whole cache lines, so that two stripes share no line. The sum comes first so
+// that a fast request, counted in the first buckets, writes a single line. The stripes are
+// one allocation, so that no pointer leads from one to the next.
+type counters struct {
 	cells  []atomic.Uint64
 	stride int
-	key    seriesKey
-	labels []string // the label values, in the order of durationLabels
-	// alias reports that this series records into another's cells under a key of its own
-	// (a tool past MaxSeries, recorded as _other): the scrape skips it.
-	alias bool
 }
 
 // cacheLineCells is how many counters fill a cache line.
@@ -62,14 +59,7 @@ func newSeries(k seriesKey, bounds histogramBounds) *series {
 	stride := (n + cacheLineCells - 1) / cacheLineCells * cacheLineCells
 	// The extra line keeps the next allocation off the last stripe.
 	cells := make([]atomic.Uint64, histogramStripes*stride+cacheLineCells)
-	return &series{cells: cells, stride: stride, key: k, labels: []string{k.method, k.tool, k.errorType, k.network, k.version}}
-}
-
-// aliasOf returns a series that records into s under key k.
-func (s *series) aliasOf(k seriesKey) *series {
-	a := *s
-	a.key, a.alias = k, true
-	return &a
+	return &series{counters: counters{cells: cells, stride: stride}, labels: []string{k.method, k.tool, k.errorType, k.network, k.version}}
 }
 
 // stripeOf picks the stripe of a request that took ns: its nanoseconds folded so that a
@@ -80,7 +70,7 @@ func stripeOf(ns int64) uint64 {
 }
 
 // observe records one duration.
-func (s *series) observe(bounds *histogramBounds, d time.Duration) {
+func (c *counters) observe(bounds *histogramBounds, d time.Duration) {
 	ns := max(int64(d), 0)
 	i := 1
 	for _, b := range bounds.nanos {
@@ -89,9 +79,9 @@ func (s *series) observe(bounds *histogramBounds, d time.Duration) {
 		}
 		i++
 	}
-	base := int(stripeOf(ns)) * s.stride
-	s.cells[base].Add(uint64(ns))
-	s.cells[base+i].Add(1)
+	base := int(stripeOf(ns)) * c.stride
+	c.cells[base].Add(uint64(ns))
+	c.cells[base+i].Add(1)
 }
 
 // metric is the series as a scrape reports it: cumulative buckets, their count and the sum
@@ -124,9 +114,9 @@ type durationCollector struct{ m *Metrics }
 func (c durationCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.m.desc }
 
 func (c durationCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, s := range *c.m.series.Load() {
-		if !s.alias {
-			ch <- s.metric(c.m.desc, &c.m.bounds)
+	for _, e := range *c.m.series.Load() {
+		if !e.alias {
+			ch <- e.s.metric(c.m.desc, &c.m.bounds)
 		}
 	}
 }

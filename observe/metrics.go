@@ -44,21 +44,37 @@ type Metrics struct {
 	bounds    histogramBounds
 	maxSeries int
 
-	mu     sync.Mutex                            // serializes writers of series
-	named  int                                   // how many series are not aliases, under mu
-	series atomic.Pointer[map[seriesKey]*series] // copied on write: readers take no lock
-	// recent caches series by a hash of label lengths and ends, which costs a few
-	// instructions where hashing the whole key in the map costs far more; a collision only
-	// sends the request to the map.
-	recent [recentSlots]atomic.Pointer[series]
+	mu     sync.Mutex                          // serializes writers of series
+	named  int                                 // how many series are not aliases, under mu
+	series atomic.Pointer[map[seriesKey]entry] // copied on write: readers take no lock
+	// recent caches the series of a request's label set and error type by their addresses
+	// (the server interns label sets, and error types are constants): a hash of two
+	// pointers and two comparisons, where the map hashes and compares five strings. A
+	// collision only sends the request to the map.
+	recent [recentSlots]atomic.Pointer[view]
 }
 
 const (
-	recentBits  = 6
+	recentBits  = 8
 	recentSlots = 1 << recentBits
 )
 
+// seriesKey is a series' label values.
 type seriesKey struct{ method, tool, errorType, network, version string }
+
+// entry is a series in the map: alias reports that its key is a tool's past MaxSeries, which
+// records into the _other series (the scrape skips it).
+type entry struct {
+	s     *series
+	alias bool
+}
+
+// view is how a label set and error type, by address, find their series' counters.
+type view struct {
+	labels    *fastmcp.Labels
+	errorType string
+	counters
+}
 
 // MetricsConfig configures [NewMetrics].
 type MetricsConfig struct {
@@ -104,7 +120,7 @@ func NewMetrics(cfg MetricsConfig) (*Metrics, error) {
 		OperationDurationName,
 		"MCP request duration as observed on the server, from receipt until the reply is ready (mcp.server.operation.duration).",
 		[]string{LabelMethod, LabelTool, LabelErrorType, LabelNetwork, LabelProtocolVersion}, nil)}
-	empty := map[seriesKey]*series{}
+	empty := map[seriesKey]entry{}
 	m.series.Store(&empty)
 	if err := cfg.Registerer.Register(durationCollector{m}); err != nil {
 		return nil, fmt.Errorf("observe: registering %s: %w", OperationDurationName, err)
@@ -123,69 +139,57 @@ func (m *Metrics) RequestEnd(_ context.Context, info fastmcp.RequestInfo, out fa
 	if out.Rerun {
 		return
 	}
-	k := seriesKey{info.Method, info.Tool, out.ErrorType, info.Network, info.ProtocolVersion}
-	slot := &m.recent[k.slot()]
-	s := slot.Load()
-	if s == nil || !s.key.is(k) && s.key != k {
-		var ok bool
-		if s, ok = (*m.series.Load())[k]; !ok {
-			s = m.addSeries(k)
+	slot := &m.recent[recentSlot(info.Labels, out.ErrorType)]
+	v := slot.Load()
+	if v == nil || v.labels != info.Labels || !sameString(v.errorType, out.ErrorType) {
+		k := seriesKey{info.Method, info.Tool, out.ErrorType, info.Network, info.ProtocolVersion}
+		e, ok := (*m.series.Load())[k]
+		if !ok {
+			e = m.addSeries(k)
 		}
-		slot.Store(s)
+		v = &view{labels: info.Labels, errorType: out.ErrorType, counters: e.s.counters}
+		slot.Store(v)
 	}
-	s.observe(&m.bounds, out.Duration)
+	v.observe(&m.bounds, out.Duration)
 }
 
-// slot hashes where k's labels are, not what they say: they are the server's own strings
-// (the constants of fixed tables, the catalog's names), so a label set comes with the same
-// pointers request after request, and hashing them reads no label bytes. Equal labels at
-// other addresses only hash to another slot, where == still finds their series.
-func (k seriesKey) slot() int {
-	h := uintptr(unsafe.Pointer(unsafe.StringData(k.method)))
-	h ^= uintptr(unsafe.Pointer(unsafe.StringData(k.tool))) << 1
-	h ^= uintptr(unsafe.Pointer(unsafe.StringData(k.errorType))) << 2
-	h ^= uintptr(unsafe.Pointer(unsafe.StringData(k.network))) << 3
-	h ^= uintptr(unsafe.Pointer(unsafe.StringData(k.version))) << 4
+// recentSlot hashes the addresses of a label set and an error type into recent.
+func recentSlot(l *fastmcp.Labels, errorType string) int {
+	h := uintptr(unsafe.Pointer(l)) ^ uintptr(unsafe.Pointer(unsafe.StringData(errorType)))<<1
 	return int(uint64(h) * 0x9e3779b97f4a7c15 >> (64 - recentBits)) // Fibonacci hashing: the top bits
 }
 
-// is reports that k and o are the same strings, at the same addresses: what a label set
-// repeated by the server is, and far cheaper to check than == (which compares the bytes of
-// strings at different addresses, as it must).
-func (k seriesKey) is(o seriesKey) bool {
-	return same(k.method, o.method) && same(k.tool, o.tool) && same(k.errorType, o.errorType) &&
-		same(k.network, o.network) && same(k.version, o.version)
+// sameString reports that a and b are the same string at the same address.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
-func same(a, b string) bool { return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b) }
-
 // addSeries makes the series of k, once.
-func (m *Metrics) addSeries(k seriesKey) *series {
+func (m *Metrics) addSeries(k seriesKey) entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	old := *m.series.Load()
-	if o, ok := old[k]; ok {
-		return o
+	if e, ok := old[k]; ok {
+		return e
 	}
-	next := make(map[seriesKey]*series, len(old)+2)
-	for key, v := range old {
-		next[key] = v
+	next := make(map[seriesKey]entry, len(old)+2)
+	for key, e := range old {
+		next[key] = e
 	}
-	var o *series
+	var e entry
 	if m.named >= m.maxSeries && k.tool != "" && k.tool != fastmcp.OtherLabel {
-		// Past the bound the tool's requests are _other's: k becomes an alias of that
-		// series, so that they are found by their own key (and cached) like any other.
+		// Past the bound the tool's requests are _other's: k is an alias of that series.
 		other := k
 		other.tool = fastmcp.OtherLabel
-		if next[other] == nil {
-			next[other] = newSeries(other, m.bounds)
+		if _, ok := next[other]; !ok {
+			next[other] = entry{s: newSeries(other, m.bounds)}
 		}
-		o = next[other].aliasOf(k)
+		e = entry{s: next[other].s, alias: true}
 	} else {
-		o = newSeries(k, m.bounds)
+		e = entry{s: newSeries(k, m.bounds)}
 		m.named++
 	}
-	next[k] = o
+	next[k] = e
 	m.series.Store(&next)
-	return o
+	return e
 }

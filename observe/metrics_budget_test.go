@@ -20,7 +20,7 @@ import (
 func TestAllocsMetricsBudget(t *testing.T) {
 	m, err := NewMetrics(MetricsConfig{Registerer: prometheus.NewRegistry()})
 	require.NoError(t, err)
-	info := fastmcp.RequestInfo{Method: "tools/call", Tool: "echo", ProtocolVersion: "2026-07-28", Network: "tcp"}
+	info := fastmcp.RequestInfo{Labels: &fastmcp.Labels{Method: "tools/call", Tool: "echo", ProtocolVersion: "2026-07-28", Network: "tcp"}}
 	out := fastmcp.RequestOutcome{Duration: time.Millisecond}
 	ctx := context.Background()
 	allocs := testing.AllocsPerRun(1000, func() {

@@ -70,7 +70,7 @@ func TestMetricsMaxSeries(t *testing.T) {
 	m, err := NewMetrics(MetricsConfig{Registerer: reg, MaxSeries: 1})
 	require.NoError(t, err)
 	record := func(tool string) {
-		info := fastmcp.RequestInfo{Method: "tools/call", Tool: tool, ProtocolVersion: "2026-07-28", Network: "tcp"}
+		info := fastmcp.RequestInfo{Labels: &fastmcp.Labels{Method: "tools/call", Tool: tool, ProtocolVersion: "2026-07-28", Network: "tcp"}}
 		m.RequestEnd(m.RequestStart(context.Background(), info), info, fastmcp.RequestOutcome{Duration: time.Millisecond})
 	}
 	record("a")
@@ -92,7 +92,7 @@ func TestMetricsSkipRerun(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	m, err := NewMetrics(MetricsConfig{Registerer: reg})
 	require.NoError(t, err)
-	info := fastmcp.RequestInfo{Method: "tools/call", Tool: "a"}
+	info := fastmcp.RequestInfo{Labels: &fastmcp.Labels{Method: "tools/call", Tool: "a"}}
 	m.RequestEnd(context.Background(), info, fastmcp.RequestOutcome{Rerun: true})
 	l := startListener(t, reg, nil)
 	assert.Empty(t, scrape(t, l, OperationDurationName))
@@ -100,29 +100,28 @@ func TestMetricsSkipRerun(t *testing.T) {
 	assert.Len(t, scrape(t, l, OperationDurationName+"_count"), 1)
 }
 
-// TestMetricsRecentCollision records two tools that hash to the same slot of the
-// recent-series cache, and one tool under two copies of its name (equal text at other
-// addresses): each tool keeps its own series, and the copies share theirs.
+// TestMetricsRecentCollision records two label sets that hash to the same slot of the
+// recent-series cache, and one label set at two addresses (as two servers, or a test, could
+// make it): each tool keeps its own series, and the copies share theirs.
 func TestMetricsRecentCollision(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	m, err := NewMetrics(MetricsConfig{Registerer: reg})
 	require.NoError(t, err)
-	key := func(tool string) seriesKey { return seriesKey{method: "tools/call", tool: tool} }
-	a := strings.Clone("a")
-	b := ""
-	for i := 0; b == ""; i++ { // 64 slots: a tool of the same slot comes within a few hundred
-		require.Less(t, i, 100_000, "no collision found")
-		if c := fmt.Sprint("t", i); key(c).slot() == key(a).slot() {
+	a := &fastmcp.Labels{Method: "tools/call", Tool: "a"}
+	var b *fastmcp.Labels
+	for i := 0; b == nil; i++ { // 256 slots: a label set of the same slot comes within a few thousand
+		require.Less(t, i, 1_000_000, "no collision found")
+		if c := (&fastmcp.Labels{Method: "tools/call", Tool: fmt.Sprint("t", i)}); recentSlot(c, "") == recentSlot(a, "") {
 			b = c
 		}
 	}
-	aCopy := strings.Clone(a)
-	for _, tool := range []string{a, b, a, aCopy, b, aCopy} {
-		m.RequestEnd(context.Background(), fastmcp.RequestInfo{Method: "tools/call", Tool: tool}, fastmcp.RequestOutcome{})
+	aCopy := &fastmcp.Labels{Method: "tools/call", Tool: strings.Clone("a")}
+	for _, l := range []*fastmcp.Labels{a, b, a, aCopy, b, aCopy} {
+		m.RequestEnd(context.Background(), fastmcp.RequestInfo{Labels: l}, fastmcp.RequestOutcome{})
 	}
 	l := startListener(t, reg, nil)
 	assert.ElementsMatch(t, []string{
 		`mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="a",mcp_method_name="tools/call",mcp_protocol_version="",network_transport=""} 4`,
-		`mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="` + b + `",mcp_method_name="tools/call",mcp_protocol_version="",network_transport=""} 2`,
+		`mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="` + b.Tool + `",mcp_method_name="tools/call",mcp_protocol_version="",network_transport=""} 2`,
 	}, scrape(t, l, OperationDurationName+"_count"))
 }
