@@ -53,6 +53,11 @@ read before and after each run, less the reading's own cost).
 a self-signed pair made for the run, which the load alone trusts) and prints its cost per
 request beside plaintext, from the same rounds.
 
+--metrics also serves fastmcp with serve --metrics (fastmcp-metrics) in the rounds, then runs
+--metrics-pairs pairs of short runs of the two back to back in each revision: the goal (within
+5%) judges the median of the pairs' ratios, since two runs a second apart see the same machine
+where rounds minutes apart need not.
+
 --pin puts every server on CPU 0 and the generator on CPU 1 (taskset), as the reference
 measurements did. --generator wrk drives the same requests with wrk (apt-get install wrk)
 so anyone can cross-check the generator; --generator both runs the two in each round.
@@ -74,7 +79,9 @@ type compareOptions struct {
 	cpuProfileServer        string
 	serverCPU, generatorCPU int
 	goals, quick            bool
-	metricsOn               bool // compare_metrics.go
+	metricsOn               bool          // compare_metrics.go
+	metricsPairs            int           // compare_metrics_pairs.go
+	metricsPairDuration     time.Duration // compare_metrics_pairs.go
 	goalStreams, goalRuns   int
 	dialects, stacks        string
 	dialectList             []loadtest.Dialect
@@ -121,7 +128,9 @@ func compareCmd(ctx context.Context, args []string) int {
 		"comma-separated protocol `revisions` every server is driven with, each its own row: 2026-07-28 (_meta and mirrored headers), 2025-11-25 (the initialize era: the header only)")
 	fs.StringVar(&o.stacks, "stacks", "fasthttp", "comma-separated HTTP `stacks` fastmcp is served on, one server each: fasthttp (the native listener, named fastmcp), nethttp, fasthttp-mount (named fastmcp-nethttp, fastmcp-fasthttp-mount)")
 	o.tls.flags(fs)
-	fs.BoolVar(&o.metricsOn, "metrics", false, "also serve fastmcp with serve --metrics (named "+nameMetricsOn+") in the same rounds, and print the metrics on/off line (goal: within 5%)")
+	fs.BoolVar(&o.metricsOn, "metrics", false, "also serve fastmcp with serve --metrics (named "+nameMetricsOn+") in the same rounds, then in --metrics-pairs paired runs, and print the metrics on/off lines (goal: within 5%)")
+	fs.IntVar(&o.metricsPairs, "metrics-pairs", defaultMetricsPairs, "with --metrics: pairs of short runs of fastmcp and "+nameMetricsOn+" back to back, per revision, whose median ratio the goal judges")
+	fs.DurationVar(&o.metricsPairDuration, "metrics-pair-duration", defaultMetricsPairDuration, "with --metrics: measured window of each paired run")
 	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -174,11 +183,13 @@ func (o *compareOptions) applyQuick(fs *flag.FlagSet) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	quick := map[string]func(){
-		"rounds":      func() { o.rounds = 2 },
-		"duration":    func() { o.duration = 300 * time.Millisecond },
-		"warmup":      func() { o.warmup = 100 * time.Millisecond },
-		"connections": func() { o.connections = 4 },
-		"goals":       func() { o.goals = false },
+		"rounds":                func() { o.rounds = 2 },
+		"duration":              func() { o.duration = 300 * time.Millisecond },
+		"warmup":                func() { o.warmup = 100 * time.Millisecond },
+		"connections":           func() { o.connections = 4 },
+		"goals":                 func() { o.goals = false },
+		"metrics-pairs":         func() { o.metricsPairs = 2 },
+		"metrics-pair-duration": func() { o.metricsPairDuration = 300 * time.Millisecond },
 	}
 	for name, apply := range quick {
 		if !set[name] {
@@ -489,6 +500,13 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		}
 	}
 	cmp.summarize()
+	if o.metricsOn && scen == "throughput" && slices.Contains(cmp.Generators, "ours") && ctx.Err() == nil {
+		targets := map[string]loadtest.Target{}
+		for _, ep := range eps {
+			targets[ep.name] = ep.t
+		}
+		metricsPairs(ctx, o, targets, cmp, live)
+	}
 	for _, ep := range eps {
 		if reps := perTarget[ep.name]; len(reps) > 0 {
 			rep.add(loadtest.MedianReport(reps, cmp.Metric), perTargetRes[ep.name])
@@ -503,6 +521,7 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 	printComparison(os.Stdout, cmp)
 	printTLSCost(os.Stdout, cmp)
 	printMetricsLine(os.Stdout, cmp)
+	printMetricsPairs(os.Stdout, cmp)
 	printGoals(os.Stdout, rep)
 	printMachine(os.Stdout, rep)
 	printLegend(os.Stdout, rep)

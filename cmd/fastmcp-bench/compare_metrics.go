@@ -43,7 +43,9 @@ func printMetricsLine(w io.Writer, c *comparison) {
 		if _, ok := c.Allocs[on]; ok {
 			line += fmt.Sprintf(", allocs/req %.1f vs %.1f", c.AllocMedians[on], c.AllocMedians[off])
 		}
-		line += fmt.Sprintf("; goal within %.0f%%: %s", 100*metricsGoal, metricsMark(c.Metric, ratio))
+		if len(c.MetricsPairs) == 0 { // else the paired runs judge the goal
+			line += fmt.Sprintf("; goal within %.0f%%: %s", 100*metricsGoal, metricsMark(c.Metric, ratio))
+		}
 		fmt.Fprintln(w, line)
 	}
 }

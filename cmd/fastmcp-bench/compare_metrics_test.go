@@ -51,3 +51,28 @@ func TestPrintMetricsLineNone(t *testing.T) {
 	assert.Equal(t, "ok", metricsMark("p99", 1.04))
 	assert.Equal(t, "MISSED", metricsMark("p99", 1.06))
 }
+
+// TestPrintMetricsPairs checks the paired runs' lines: the median of the pairs' ratios
+// judges the goal, with the quartiles (the range for fewer than four pairs), and the rounds'
+// line then leaves the judging to them.
+func TestPrintMetricsPairs(t *testing.T) {
+	c := &comparison{Metric: "rps", Rounds: 1, Generators: []string{"ours"},
+		Samples: map[string]map[string][]float64{}, Medians: map[string]map[string]float64{},
+		MetricsPairs: []metricsPair{
+			{Protocol: "2026-07-28", Durations: "1s", RPS: []float64{0.90, 0.97, 0.98, 0.99, 1.20}, CPU: []float64{1.01, 1.02, 1.03, 1.04, 1.05}},
+			{Protocol: "2025-11-25", Durations: "1s", RPS: []float64{0.92, 0.94}},
+		}}
+	c.addTarget(nameFastmcp, loadtest.Dialect2026)
+	c.addTarget(nameMetricsOn, loadtest.Dialect2026)
+	c.record("ours", nameFastmcp, 100, nil, nil)
+	c.record("ours", nameMetricsOn, 90, nil, nil)
+	c.summarize()
+	var b bytes.Buffer
+	printMetricsLine(&b, c)
+	printMetricsPairs(&b, c)
+	assert.Equal(t, "\nmetrics on/off: fastmcp with serve --metrics over fastmcp without, measured side by side (ratios of the medians; round by round in brackets):\n"+
+		"  2026-07-28 rps 0.900×\n"+
+		"metrics on/off, paired runs: 5 pairs of 1s runs back to back; the median of the pairs' ratios (quartiles, or the range, in brackets) is what the goal judges:\n"+
+		"  2026-07-28 rps 0.980× (0.970–0.990), server CPU/req 1.030× (1.020–1.040); goal within 5%: ok\n"+
+		"  2025-11-25 rps 0.930× (0.920–0.940); goal within 5%: MISSED\n", b.String())
+}

@@ -47,6 +47,8 @@ type comparison struct {
 	Machine map[string][]*loadtest.MachineState `json:"machine,omitempty"`
 	// Eras are the legacy/modern ratios of each server measured in both revisions.
 	Eras []eraRatio `json:"legacy_over_modern,omitempty"`
+	// MetricsPairs are compare --metrics's paired runs, per revision.
+	MetricsPairs []metricsPair `json:"metrics_pairs,omitempty"`
 }
 
 // targetKey names a server's target in one protocol revision: the server's own name for
