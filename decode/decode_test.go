@@ -306,3 +306,22 @@ func TestMetaHasOtherKeys(t *testing.T) {
 	require.NoError(t, Decode(&m, []byte(req(`{"arguments":{"_meta":{"other":1}}}`))))
 	assert.False(t, m.MetaHasOtherKeys(), "only params._meta counts")
 }
+
+// TestTextAccessors checks MethodText, NameText and ProtocolVersionText against the Value
+// accessors: a plain string, an escaped one (unescaped into the message's buffer), an
+// absent member and one that is not a string.
+func TestTextAccessors(t *testing.T) {
+	var m Message
+	require.NoError(t, Decode(&m, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"e\u0063ho"}}`)))
+	assert.Equal(t, "tools/call", string(m.MethodText()))
+	assert.Equal(t, "echo", string(m.NameText()))
+	assert.Equal(t, "2026-07-28", string(m.ProtocolVersionText()))
+	require.NoError(t, Decode(&m, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":2026},"name":""}}`)))
+	assert.Nil(t, m.ProtocolVersionText())
+	assert.True(t, m.ProtocolVersion().Present())
+	assert.NotNil(t, m.NameText())
+	assert.Empty(t, m.NameText())
+	require.NoError(t, Decode(&m, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)))
+	assert.Nil(t, m.NameText())
+	assert.Nil(t, m.ProtocolVersionText())
+}

@@ -62,6 +62,15 @@ func FuzzDecode(f *testing.F) {
 		if err := json.Unmarshal(env["method"], &method); err != nil || method != m.Method().String() {
 			t.Fatalf("method view %q, encoding/json %q (%v)", m.Method().Text(), method, err)
 		}
+		for _, a := range []struct {
+			name        string
+			text, value []byte
+		}{{"method", m.MethodText(), m.Method().Text()}, {"name", m.NameText(), m.Name().Text()},
+			{"protocolVersion", m.ProtocolVersionText(), m.ProtocolVersion().Text()}} {
+			if !bytes.Equal(a.text, a.value) || (a.text == nil) != (a.value == nil) {
+				t.Fatalf("%sText %q, %s().Text() %q", a.name, a.text, a.name, a.value)
+			}
+		}
 		if p, ok := env["params"]; ok != m.Params().Present() || !bytes.Equal(p, m.Params().Raw()) {
 			t.Fatalf("params view %q, encoding/json %q", m.Params().Raw(), p)
 		}

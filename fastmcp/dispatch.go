@@ -110,7 +110,7 @@ func (s *Server) handle(ctx context.Context, m *decode.Message, sink Sink, dst [
 	default:
 		return Reply{} // notifications are the transport's (cancellation); responses are ignored
 	}
-	method := m.Method().Text()
+	method := m.MethodText()
 	if body, ok := s.servePrecomputed(m, method, dst); ok {
 		return Reply{Body: body}
 	}

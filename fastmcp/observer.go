@@ -192,20 +192,23 @@ func (s *Server) label(info *RequestInfo, pre *resolved, m *decode.Message, sink
 	v := 0
 	if dialect.Legacy() {
 		v = versionIndex(dialect.Version())
-	} else if pv := m.ProtocolVersion(); pv.Present() {
-		v = versionIndex(pv.Text())
+	} else if t := m.ProtocolVersionText(); t != nil || m.ProtocolVersion().Present() {
+		// A version that is present is served or _other: an empty or non-string one too.
+		if v = versionIndex(t); v == 0 {
+			v = len(versionLabels) - 1
+		}
 	}
-	method := methodIndex(m.Method().Text())
+	method := methodIndex(m.MethodText())
 	switch method {
 	case methodIndexToolsCall:
 		pre.cat = s.catalog.Load()
-		if pre.tool = pre.cat.tools[string(m.Name().Text())]; pre.tool != nil {
+		if pre.tool = pre.cat.tools[string(m.NameText())]; pre.tool != nil {
 			info.Labels = pre.tool.labels.get(MethodToolsCall, pre.tool.name, "", v, n)
 			return
 		}
 		info.Labels = s.methodLabels[method].get(MethodToolsCall, OtherLabel, "", v, n)
 	case methodIndexPromptsGet:
-		if p := s.catalog.Load().prompts[string(m.Name().Text())]; p != nil {
+		if p := s.catalog.Load().prompts[string(m.NameText())]; p != nil {
 			info.Labels = p.labels.get(MethodPromptsGet, "", p.name, v, n)
 			return
 		}
