@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 )
@@ -125,7 +126,13 @@ func (s *Server) listen(ctx context.Context, r *Request, dst []byte) ([]byte, er
 	if err != nil {
 		return nil, nil // the client is gone: no reply
 	}
-	if !s.stream(ctx, r.sink, id, l, tapEvents) {
+	var expired <-chan time.Time
+	if caller := IdentityFrom(ctx); caller != nil && !caller.Expires.IsZero() {
+		t := time.NewTimer(time.Until(caller.Expires))
+		defer t.Stop()
+		expired = t.C
+	}
+	if !s.stream(ctx, r.sink, id, l, tapEvents, expired) {
 		return nil, nil
 	}
 	return s.appendListenResult(dst, id), nil
@@ -133,14 +140,16 @@ func (s *Server) listen(ctx context.Context, r *Request, dst []byte) ([]byte, er
 
 // stream writes the events of l, and those of an extension's tap, through sink until the
 // stream ends. It reports true when the stream ends gracefully (the completion response is
-// due), false when the client is gone.
-func (s *Server) stream(ctx context.Context, sink Sink, id []byte, l *listener, tap <-chan ListenEvent) bool {
+// due: at a drain, or when the caller's credential expired), false when the client is gone.
+func (s *Server) stream(ctx context.Context, sink Sink, id []byte, l *listener, tap <-chan ListenEvent, expired <-chan time.Time) bool {
 	h := s.hub
 	for {
 		select {
 		case <-ctx.Done():
 			return false
 		case <-h.closed:
+			return true
+		case <-expired:
 			return true
 		case <-l.waitOn(0):
 		case <-l.waitOn(1):

@@ -58,7 +58,13 @@ type listenCall struct {
 // failAt-th notification (0: never).
 func startListen(t *testing.T, s *Server, msg string, failAt int) *listenCall {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	return startListenWith(t, context.Background(), s, msg, failAt)
+}
+
+// startListenWith is startListen with the request's context made from parent.
+func startListenWith(t *testing.T, parent context.Context, s *Server, msg string, failAt int) *listenCall {
+	t.Helper()
+	ctx, cancel := context.WithCancel(parent)
 	c := &listenCall{sink: &listenSink{msgs: make(chan string), failAt: failAt}, reply: make(chan string, 1), cancel: cancel}
 	go func() { c.reply <- string(s.Dispatch(ctx, []byte(msg), c.sink)) }()
 	t.Cleanup(func() {
@@ -488,6 +494,28 @@ func TestListenGracefulEnd(t *testing.T) {
 		assert.Equal(t, `{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"Server is shutting down"}}`, got)
 		s.Publish(Event{Kind: ToolsListChanged}) // harmless
 		assert.Contains(t, dispatch(t, s, `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{`+meta+`}}`), `"tools":[]`)
+	})
+}
+
+// TestListenEndsAtCredentialExpiry checks that a stream served with an identity whose
+// credential expires completes at that instant, as at a drain, and not a moment before; one
+// without an expiry stays open.
+func TestListenEndsAtCredentialExpiry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newTestServer(t, nil)
+		addKinds(s, kindTool)
+		start := time.Now()
+		expiring := WithIdentity(context.Background(), &Identity{Principal: "alice", Expires: start.Add(time.Minute)})
+		a := startListenWith(t, expiring, s, listenRequest(`"a"`, `{"toolsListChanged":true}`), 0)
+		b := startListenWith(t, WithIdentity(context.Background(), &Identity{Principal: "bob"}), s, listenRequest(`"b"`, `{"toolsListChanged":true}`), 0)
+		a.next(t)
+		b.next(t)
+		time.Sleep(time.Minute - time.Nanosecond)
+		a.idle(t)
+		assert.Equal(t, listenResult(`"a"`), a.end(t))
+		assert.Equal(t, time.Minute, time.Since(start))
+		b.idle(t)
+		assert.Equal(t, 1, s.Subscribers())
 	})
 }
 

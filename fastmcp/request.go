@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync/atomic"
+	"time"
 
 	"github.com/bytedance/sonic"
 
@@ -154,6 +155,11 @@ type Identity struct {
 	Principal string
 	// Claims carries whatever else the transport verified, for authorization policies.
 	Claims any
+	// Expires is when the credential that identified the caller expires; zero for never. A
+	// subscriptions/listen stream served with this identity completes then, as at a drain,
+	// so that the client opens it again with a fresh credential (which the gate checks);
+	// other requests are not cut short.
+	Expires time.Time
 }
 
 type identityKey struct{}

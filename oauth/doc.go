@@ -42,7 +42,10 @@
 //
 // A token the gate admits becomes the request's [fastmcp.Identity]: Principal is the
 // subject (MRTR requestState and cancellation are bound to it), Claims the *[TokenInfo]
-// ([TokenInfoFrom] reads it in a handler or a policy). The token is never logged (logs name
+// ([TokenInfoFrom] reads it in a handler or a policy), Expires the token's expiry: a
+// subscriptions/listen stream opened with the token completes then, as at a drain, so the
+// client opens it again with a fresh token instead of receiving events on an expired one.
+// The token is never logged (logs name
 // it by [TokenHash]), never put in an error or a response, never passed on: a handler that
 // calls another service needs a token of its own.
 //

@@ -3,6 +3,8 @@ package oauth
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +64,44 @@ func TestGateExpiryRecheck(t *testing.T) {
 	require.NotNil(t, d.Response)
 	assert.Equal(t, 401, d.Response.Status)
 	assert.Nil(t, d.Identity)
+}
+
+// TestGateListenEndsAtExpiry: the identity the gate admits carries the token's expiry, so a
+// subscriptions/listen stream opened with the token completes (its result, as at a drain)
+// when the token expires, on every stack, never before.
+func TestGateListenEndsAtExpiry(t *testing.T) {
+	const lifetime = 2 * time.Second
+	v := verifierFunc(func(context.Context, string) (*TokenInfo, error) {
+		return &TokenInfo{Subject: "alice", Expiry: time.Now().Add(lifetime)}, nil
+	})
+	body := `{"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{` + meta + `,"notifications":{"toolsListChanged":true}}}`
+	for _, stack := range allStacks {
+		t.Run(stack, func(t *testing.T) {
+			rs, err := New(Config{Resource: testResource, AuthorizationServers: []string{"https://as.example"}, Verifier: v, Logger: quiet})
+			require.NoError(t, err)
+			d, err := rs.Gate(context.Background(), gateRequest("POST", "/mcp", "Authorization", "Bearer other"))
+			require.NoError(t, err)
+			require.NotNil(t, d.Identity)
+			assert.Equal(t, d.Identity.Claims.(*TokenInfo).Expiry, d.Identity.Expires)
+
+			addr := startStack(t, stack, testCore(t, nil), streamable.Config{RequestGate: rs.Gate})
+			c, err := net.Dial("tcp", addr)
+			require.NoError(t, err)
+			defer c.Close()
+			require.NoError(t, c.SetDeadline(time.Now().Add(30*time.Second)))
+			opened := time.Now()
+			_, err = io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: "+addr+"\r\nContent-Type: application/json\r\n"+
+				"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\n"+
+				"Authorization: Bearer secret-token\r\nConnection: close\r\nContent-Length: "+itoa(len(body))+"\r\n\r\n"+body)
+			require.NoError(t, err)
+			got, err := io.ReadAll(c) // the server closes the connection once the stream completes
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, time.Since(opened), lifetime-100*time.Millisecond, "the stream ended before the token expired")
+			assert.Contains(t, string(got), "HTTP/1.1 200")
+			assert.Contains(t, string(got), `"method":"notifications/subscriptions/acknowledged"`)
+			assert.Contains(t, string(got), `{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete"`)
+		})
+	}
 }
 
 // TestGateMaxTokenBytes: a configured limit replaces the default, and a token over it never

@@ -184,7 +184,7 @@ func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Iden
 	if len(rs.cfg.AuthorizationServers) > 1 {
 		principal = info.Issuer + " " + info.Subject // equal subjects of two issuers are two callers
 	}
-	id := &fastmcp.Identity{Principal: principal, Claims: info}
+	id := &fastmcp.Identity{Principal: principal, Claims: info, Expires: info.Expiry} // listen streams end then
 	if rs.cache != nil {
 		rs.cache.put(&key, id, info, now)
 	}
