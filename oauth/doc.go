@@ -60,7 +60,10 @@
 // challenge before the body is read, from the Mcp-Method and Mcp-Name headers (which the
 // endpoint then checks against the body: 400 -32020 if they differ). Initialize-era
 // requests, resources (whose Mcp-Name is a URI) and names sent base64-encoded get the
-// component-boundary refusal instead. [Implies] declares scope hierarchies.
+// component-boundary refusal instead; with [ResourceServer.StepUp] as the endpoint's
+// streamable.Config.StepUp, an initialize-era request's refusal becomes that same 403
+// challenge after the body, which initialize-era clients step up on (the official
+// TypeScript client does, in oauth/clientinterop). [Implies] declares scope hierarchies.
 //
 // # JWT access tokens
 //

@@ -79,7 +79,7 @@ func TestScopePolicyPromptsAndResources(t *testing.T) {
 // TestScopePolicyBehindTheGate: a request the gate admits on its headers (an
 // initialize-era call, whose Mcp-Name is not read; a 2026-07-28 call whose Mcp-Name lies)
 // still meets the policy or the header check: the token's scopes never reach a tool they do
-// not cover.
+// not cover. Without StepUp the initialize-era refusal is the JSON-RPC error.
 func TestScopePolicyBehindTheGate(t *testing.T) {
 	f := newGateFixture(t)
 	tok := goodToken(t, f.iss, f.clock, testResource, oauthtest.KeyRSA, "mcp:tools")
@@ -98,6 +98,49 @@ func TestScopePolicyBehindTheGate(t *testing.T) {
 	got = exchange(t, addr, lie)
 	assert.Contains(t, got, "HTTP/1.1 400 Bad Request\r\n")
 	assert.Contains(t, got, `"code":-32020`, "Mcp-Name must equal the body's name")
+}
+
+// TestStepUpInitializeEra: with StepUp, an initialize-era call the policy refuses is answered
+// on every stack with the very 403 challenge the gate gives a 2026-07-28 call (the
+// required scopes and the tool's), a call the token covers is served, and other errors stay
+// JSON-RPC replies; the refusals are counted.
+func TestStepUpInitializeEra(t *testing.T) {
+	for _, stack := range allStacks {
+		t.Run(stack, func(t *testing.T) {
+			f := newGateFixture(t)
+			tok := goodToken(t, f.iss, f.clock, testResource, oauthtest.KeyRSA, "mcp:tools")
+			addr := startStack(t, stack, testCore(t, testPolicy()), streamable.Config{RequestGate: f.rs.Gate, StepUp: f.rs.StepUp})
+			legacy := func(body string) string {
+				return "POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
+					"MCP-Protocol-Version: 2025-11-25\r\nAuthorization: Bearer " + tok + "\r\nContent-Length: " + itoa(len(body)) + "\r\n\r\n" + body
+			}
+			got := exchange(t, addr, legacy(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write","arguments":{}}}`))
+			assert.Equal(t, wantScopeWrite, normalize(got))
+			got = exchange(t, addr, legacy(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`))
+			assert.Contains(t, got, "HTTP/1.1 200 OK\r\n")
+			assert.Contains(t, got, `"text":"alice via inspector [mcp:tools]"`)
+			got = exchange(t, addr, legacy(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"no-such-tool","arguments":{}}}`))
+			assert.Contains(t, got, "HTTP/1.1 200 OK\r\n")
+			assert.Contains(t, got, `"code":-32602`)
+			assert.Equal(t, int64(1), f.rs.Stats().StepUps)
+		})
+	}
+}
+
+// TestStepUpOnlyScopeRefusals: StepUp answers nothing but a well-formed insufficient-scope
+// refusal.
+func TestStepUpOnlyScopeRefusals(t *testing.T) {
+	f := newGateFixture(t)
+	for _, e := range []*fastmcp.Error{nil, fastmcp.NewError(-32602, "bad", nil), fastmcp.NewError(CodeInsufficientScope, "x", nil),
+		fastmcp.NewError(CodeInsufficientScope, "x", []byte(`{"error":"access_denied","scope":"a"}`)),
+		fastmcp.NewError(CodeInsufficientScope, "x", []byte(`{"error":"insufficient_scope","scope":" "}`)),
+		fastmcp.NewError(CodeInsufficientScope, "x", []byte(`[1]`))} {
+		assert.Nil(t, f.rs.StepUp(e), "%v", e)
+	}
+	r := f.rs.StepUp(fastmcp.NewError(CodeInsufficientScope, "x", []byte(`{"error":"insufficient_scope","scope":"files:write mcp:tools"}`)))
+	require.NotNil(t, r)
+	assert.Equal(t, 403, r.Status)
+	assert.Equal(t, `Bearer error="insufficient_scope", error_description="The access token lacks scopes this request needs", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="mcp:tools files:write"`, r.Header["WWW-Authenticate"])
 }
 
 // replaceBody swaps the body of a raw request, fixing its Content-Length.

@@ -15,12 +15,15 @@ type Stats struct {
 	Missing, Malformed, Invalid, InsufficientScope int64
 	// Failed counts requests the verifier could not decide (500).
 	Failed int64
+	// StepUps counts the initialize-era refusals [ResourceServer.StepUp] answered with 403
+	// (requests the gate admitted, so also counted in Admitted).
+	StepUps int64
 }
 
 type counters struct {
 	admitted, cacheHits, metadata, public          atomic.Int64
 	missing, malformed, invalid, insufficientScope atomic.Int64
-	failed                                         atomic.Int64
+	failed, stepUps                                atomic.Int64
 }
 
 // Stats returns the counts so far. It is safe to call concurrently with the gate.
@@ -29,6 +32,6 @@ func (rs *ResourceServer) Stats() Stats {
 	return Stats{
 		Admitted: c.admitted.Load(), CacheHits: c.cacheHits.Load(), Metadata: c.metadata.Load(), Public: c.public.Load(),
 		Missing: c.missing.Load(), Malformed: c.malformed.Load(), Invalid: c.invalid.Load(),
-		InsufficientScope: c.insufficientScope.Load(), Failed: c.failed.Load(),
+		InsufficientScope: c.insufficientScope.Load(), Failed: c.failed.Load(), StepUps: c.stepUps.Load(),
 	}
 }

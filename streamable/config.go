@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -116,6 +117,14 @@ type Config struct {
 	RequestGate RequestGate
 	// RequestGateTimeout bounds the gate (504). Zero means [DefaultRequestGateTimeout], 10 s.
 	RequestGateTimeout time.Duration
+	// StepUp, if set, may answer an initialize-era request that the core refused with an
+	// HTTP response of its own instead of the JSON-RPC error (returning nil keeps the
+	// error): the gate cannot tell which tool such a request calls before its body, so an
+	// insufficient-scope refusal comes from the core's authorization policy, and the oauth
+	// package's ResourceServer.StepUp turns it into the 403 step-up challenge that
+	// initialize-era clients act on. Only a reply sent as JSON is replaced (not one that
+	// ends an event stream); a panic in StepUp keeps the error.
+	StepUp func(err *fastmcp.Error) *GateResponse
 
 	// AllowedOriginHosts lists the hosts an Origin header may name, when present (403
 	// otherwise). An entry with a port pins the port. Nil means the loopback names

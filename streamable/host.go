@@ -326,7 +326,7 @@ func (ep *endpoint) executeUncounted(ctx context.Context, p Prepared, s Streamer
 					_ = sw.WriteEvent(e.appendBody(nil, id))
 				}
 			case ok:
-				return Response{Status: j.status(), ContentType: "application/json", Body: j.reply}
+				return ep.replyResponse(j)
 			default:
 				return errorResponse(outcomeError(j.result), id)
 			}

@@ -242,7 +242,7 @@ func (h *RequestHandler) executeStreaming(ctx *fasthttp.RequestCtx, p Prepared) 
 			case j.cancelledByClient():
 				abandon(ctx) // withdrawn: no response at all
 			case j.completed() && j.reply != nil:
-				writeFast(ctx, Response{Status: j.status(), ContentType: "application/json", Body: j.reply})
+				writeFast(ctx, ep.replyResponse(j))
 			default:
 				e := outcomeError(j.result)
 				if e == errRequestTimeout {

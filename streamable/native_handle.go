@@ -337,6 +337,10 @@ func (s *Server) writeReply(ctx *fasthttp.RequestCtx, j *job) {
 		s.writeError(ctx, e, j.msg.ID().Raw())
 		return
 	}
+	if r, ok := s.ep.stepUpResponse(j); ok {
+		writeFast(ctx, r)
+		return
+	}
 	ctx.SetStatusCode(j.status())
 	ctx.SetContentType("application/json")
 	ctx.SetBody(j.reply)

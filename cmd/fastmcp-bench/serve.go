@@ -144,6 +144,7 @@ func (o *serveOptions) httpConfig(logger *slog.Logger) streamable.Config {
 		MaxQueue:           o.queue(),
 		DisableInline:      o.disableInline,
 		RequestGate:        o.oauth.gate(),
+		StepUp:             o.oauth.stepUp(),
 		Logger:             logger,
 	}
 }

@@ -125,6 +125,15 @@ func (o *oauthOptions) gate() streamable.RequestGate {
 	return o.rs.Gate
 }
 
+// stepUp answers initialize-era scope refusals with the 403 challenge, nil without
+// --oauth-resource.
+func (o *oauthOptions) stepUp() func(*fastmcp.Error) *streamable.GateResponse {
+	if o.rs == nil {
+		return nil
+	}
+	return o.rs.StepUp
+}
+
 // authorizer is the core's authorization policy of the flags, nil without
 // --oauth-tool-scopes.
 func (o *oauthOptions) authorizer() fastmcp.Authorizer {

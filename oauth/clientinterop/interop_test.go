@@ -42,7 +42,7 @@ func endpoint(t *testing.T, iss *oauthtest.Issuer) string {
 	rs, err := oauth.New(oauth.Config{Resource: resource, AuthorizationServers: []string{iss.URL},
 		ScopesSupported: []string{"mcp:tools", "files:write"}, RequiredScopes: []string{"mcp:tools"}, Policy: policy, Verifier: v})
 	require.NoError(t, err)
-	h, err := streamable.NewHandler(core, streamable.Config{RequestGate: rs.Gate})
+	h, err := streamable.NewHandler(core, streamable.Config{RequestGate: rs.Gate, StepUp: rs.StepUp})
 	require.NoError(t, err)
 	ts.Config.Handler = h
 	ts.Start()

@@ -45,7 +45,7 @@ func tsToolchain(t *testing.T) (node, modules string) {
 // TestTypeScriptClientOAuth: the official TypeScript client, given only the endpoint URL,
 // authorizes (401, metadata discovery, authorization code with PKCE and our resource),
 // calls a tool, and steps up on the 403 of a tool that needs more scope; in the
-// initialize era too, where the scope refusal is -32003 at the component boundary.
+// initialize era too, where the 403 comes after the body (ResourceServer.StepUp).
 func TestTypeScriptClientOAuth(t *testing.T) {
 	node, modules := tsToolchain(t)
 	dir := t.TempDir()
@@ -79,9 +79,9 @@ func TestTypeScriptClientOAuth(t *testing.T) {
 	t.Run("2025-11-25", func(t *testing.T) {
 		// An initialize-era request's Mcp-Name is not read (nor checked against the body), so
 		// the gate cannot tell the tool before the body: the policy refuses at the component
-		// boundary with -32003, a JSON-RPC error, which clients do not take for a step-up.
+		// boundary, and ResourceServer.StepUp answers that refusal with the same 403.
 		s := run(t, "legacy")
-		assert.Equal(t, seen{Era: "legacy", Whoami: "alice [mcp:tools]", Write: "error -32003: Insufficient scope for tool write",
-			Scopes: []string{"mcp:tools"}}, s)
+		assert.Equal(t, seen{Era: "legacy", Whoami: "alice [mcp:tools]", Write: "alice [mcp:tools files:write]",
+			Scopes: []string{"mcp:tools", "mcp:tools files:write"}}, s)
 	})
 }
