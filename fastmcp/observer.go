@@ -13,9 +13,10 @@ import (
 //
 // Every label an Observer is given is bounded: methods, tool and prompt names come from
 // fixed tables or from the catalog, never from the request, and an unknown one is
-// [OtherLabel]; a label set is interned ([RequestInfo.Labels]). Both methods are called on the goroutine that serves the request, may be
-// called concurrently for different requests, and must not block. A panic in them is
-// recovered and logged; the request is served all the same.
+// [OtherLabel]; a label set is interned ([RequestInfo.Labels]). Both methods are called on
+// the goroutine that serves the request, may be called concurrently for different
+// requests, and must not block. A panic in them is recovered and logged; the request is
+// served all the same.
 type Observer interface {
 	// RequestStart is called before a request is served. The context it returns is the one
 	// the request is served with (a tracer puts its span there); return ctx to change
@@ -122,8 +123,7 @@ type observation struct {
 	pre  resolved
 }
 
-// startObserving labels m, served in dialect, and tells the Observer it starts. o is filled
-// in place: RequestInfo is large enough that copying it shows in the profile.
+// startObserving labels m, served in dialect, and tells the Observer it starts, filling o.
 func (s *Server) startObserving(o *observation, ctx context.Context, m *decode.Message, sink Sink, dialect Dialect) {
 	s.label(&o.info, &o.pre, m, sink, dialect)
 	o.ctx = s.observeStart(ctx, o.info)

@@ -159,9 +159,10 @@ func recentSlot(l *fastmcp.Labels, errorType string) int {
 	return int(uint64(h) * 0x9e3779b97f4a7c15 >> (64 - recentBits)) // Fibonacci hashing: the top bits
 }
 
-// sameString reports that a and b are the same string at the same address.
+// sameString reports that a and b are the same string at the same address (any two empty
+// strings are: the address of one is unspecified).
 func sameString(a, b string) bool {
-	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b))
 }
 
 // addSeries makes the series of k, once.
