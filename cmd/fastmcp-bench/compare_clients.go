@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/bench/clientbench"
 	"github.com/fastmcp-go/fastmcp/loadtest"
 )
 
@@ -181,7 +182,7 @@ func compareClientsCmd(ctx context.Context, args []string) int {
 	defer srv.stop()
 
 	cc := &clientComparison{Server: srv.url, Rounds: o.rounds, Callers: o.callers, Duration: o.duration, Warmup: o.warmup,
-		Pinned: o.pin, Lines: clientLines, Results: map[string][]clientResult{}, Machine: map[string][]*loadtest.MachineState{}}
+		Pinned: o.pin, Lines: clientLines, Results: map[string][]clientbench.Result{}, Machine: map[string][]*loadtest.MachineState{}}
 	per := 2*(o.warmup+o.duration) + 300*time.Millisecond // two phases and the process's start
 	live.printf("fastmcp-bench compare-clients: %d clients × %d rounds × 2 phases of %s (+%s warm-up) against %s, %d callers, GOMAXPROCS %d: about %s",
 		len(clientLines), o.rounds, o.duration, o.warmup, srv.url, o.callers, runtime.GOMAXPROCS(0),
@@ -202,7 +203,7 @@ func compareClientsCmd(ctx context.Context, args []string) int {
 				argv = append([]string{"taskset", "-c", strconv.Itoa(clientCPU)}, argv...)
 			}
 			meter := loadtest.StartMachine()
-			res, err := runWorker(ctx, argv, per+2*phaseGrace+15*time.Second) // connect, then two phases at most
+			res, err := runWorker(ctx, argv, per+2*clientbench.PhaseGrace+15*time.Second) // connect, then two phases at most
 			machine, _ := stopMachine(meter)
 			if err != nil {
 				live.printf("round %d/%d  %-22s FAILED: %v", round+1, o.rounds, l.key(), err)
@@ -257,22 +258,22 @@ func workerArgv(o *compareClientsOptions, l clientLine, bin, peersBin, url strin
 }
 
 // runWorker runs one client's measurement and parses its JSON line.
-func runWorker(ctx context.Context, argv []string, timeout time.Duration) (clientResult, error) {
+func runWorker(ctx context.Context, argv []string, timeout time.Duration) (clientbench.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return clientResult{}, fmt.Errorf("%s: %v: %s", filepath.Base(argv[0]), err, strings.TrimSpace(stderr.String()))
+		return clientbench.Result{}, fmt.Errorf("%s: %v: %s", filepath.Base(argv[0]), err, strings.TrimSpace(stderr.String()))
 	}
 	return parseClientResult(stdout.Bytes())
 }
 
 // parseClientResult reads a worker's output: its last line is the JSON result, whose fields
 // must all be known (the peers' program and client-worker print the same shape).
-func parseClientResult(out []byte) (clientResult, error) {
-	var r clientResult
+func parseClientResult(out []byte) (clientbench.Result, error) {
+	var r clientbench.Result
 	var last []byte
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {

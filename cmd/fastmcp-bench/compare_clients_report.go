@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/bench/clientbench"
 	"github.com/fastmcp-go/fastmcp/loadtest"
 )
 
@@ -27,7 +28,7 @@ type clientComparison struct {
 	Lines    []clientLine  `json:"lines"`
 	// Results[key] are the line's results, one a round; Machine[key] the machine's state
 	// during each.
-	Results map[string][]clientResult           `json:"results"`
+	Results map[string][]clientbench.Result     `json:"results"`
 	Machine map[string][]*loadtest.MachineState `json:"machine,omitempty"`
 	// Summary[key] are the medians of the rounds; Ratios compare fastmcp with the faster
 	// peer client of each revision.
@@ -62,7 +63,7 @@ type clientRatio struct {
 }
 
 // record adds one round's result of l.
-func (c *clientComparison) record(l clientLine, r clientResult, m *loadtest.MachineState) {
+func (c *clientComparison) record(l clientLine, r clientbench.Result, m *loadtest.MachineState) {
 	c.Results[l.key()] = append(c.Results[l.key()], r)
 	if m != nil {
 		c.Machine[l.key()] = append(c.Machine[l.key()], m)
@@ -70,7 +71,7 @@ func (c *clientComparison) record(l clientLine, r clientResult, m *loadtest.Mach
 }
 
 // samples are one figure of every round of key.
-func (c *clientComparison) samples(key string, f func(clientResult) float64) []float64 {
+func (c *clientComparison) samples(key string, f func(clientbench.Result) float64) []float64 {
 	var vs []float64
 	for _, r := range c.Results[key] {
 		vs = append(vs, f(r))
@@ -80,13 +81,13 @@ func (c *clientComparison) samples(key string, f func(clientResult) float64) []f
 
 // The figures of a result, as samples takes them.
 var (
-	figSeqNs      = func(r clientResult) float64 { return r.Sequential.NsPerCall }
-	figSeqCPU     = func(r clientResult) float64 { return r.Sequential.CPUNsPerCall }
-	figSeqAllocs  = func(r clientResult) float64 { return r.Sequential.AllocsPerCall }
-	figSeqBytes   = func(r clientResult) float64 { return r.Sequential.BytesPerCall }
-	figRate       = func(r clientResult) float64 { return r.Concurrent.CallsPerSecond }
-	figConcCPU    = func(r clientResult) float64 { return r.Concurrent.CPUNsPerCall }
-	figConcAllocs = func(r clientResult) float64 { return r.Concurrent.AllocsPerCall }
+	figSeqNs      = func(r clientbench.Result) float64 { return r.Sequential.NsPerCall }
+	figSeqCPU     = func(r clientbench.Result) float64 { return r.Sequential.CPUNsPerCall }
+	figSeqAllocs  = func(r clientbench.Result) float64 { return r.Sequential.AllocsPerCall }
+	figSeqBytes   = func(r clientbench.Result) float64 { return r.Sequential.BytesPerCall }
+	figRate       = func(r clientbench.Result) float64 { return r.Concurrent.CallsPerSecond }
+	figConcCPU    = func(r clientbench.Result) float64 { return r.Concurrent.CPUNsPerCall }
+	figConcAllocs = func(r clientbench.Result) float64 { return r.Concurrent.AllocsPerCall }
 )
 
 // summarize computes the medians and the ratios once every round is in.
@@ -98,7 +99,7 @@ func (c *clientComparison) summarize() {
 		if len(rs) == 0 {
 			continue
 		}
-		med := func(f func(clientResult) float64) float64 { return loadtest.Median(c.samples(k, f)) }
+		med := func(f func(clientbench.Result) float64) float64 { return loadtest.Median(c.samples(k, f)) }
 		s := clientSummary{Protocol: rs[0].Protocol, SeqNs: med(figSeqNs), SeqCPUNs: med(figSeqCPU), SeqAllocs: med(figSeqAllocs),
 			SeqBytes: med(figSeqBytes), Rate: med(figRate), ConcCPUNs: med(figConcCPU), ConcAllocs: med(figConcAllocs), Ran: len(rs)}
 		for _, m := range c.Machine[k] {
@@ -168,10 +169,10 @@ func (c *clientComparison) clientTable() [][]string {
 	callers := fmt.Sprintf("%d callers", c.Callers)
 	rows := [][]string{{"client", "revision", "1 caller: time/call", "client CPU/call", "allocs/call", "bytes/call",
 		callers + ": calls/s", "client CPU/call", "allocs/call", "busy runs"}}
-	dur := func(k string, f func(clientResult) float64, med float64) string {
+	dur := func(k string, f func(clientbench.Result) float64, med float64) string {
 		return withRange(med, c.samples(k, f), fmtDuration, "")
 	}
-	num := func(k string, f func(clientResult) float64, med float64, format string) string {
+	num := func(k string, f func(clientbench.Result) float64, med float64, format string) string {
 		return withRange(med, c.samples(k, f), func(v float64) string { return fmt.Sprintf(format, v) }, "")
 	}
 	for _, l := range c.Lines {

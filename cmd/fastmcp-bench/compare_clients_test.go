@@ -11,11 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/bench/clientbench"
 	"github.com/fastmcp-go/fastmcp/loadtest"
 )
 
-// peerResultLine is what bench/peers/clients prints (its TestResultShape marshals the same
-// literal), so the two sides keep one shape.
+// peerResultLine is a line the workers print: a clientbench.Result (its TestResultJSON
+// marshals the same literal).
 const peerResultLine = `{"client":"go-sdk","module":"github.com/modelcontextprotocol/go-sdk v1.8.0","protocol":"2026-07-28",` +
 	`"sequential":{"callers":1,"calls":1013,"seconds":0.3,"calls_per_second":3376.5,"ns_per_call":296200,"cpu_ns_per_call":266107,"allocs_per_call":182.5,"bytes_per_call":191111},` +
 	`"concurrent":{"callers":32,"calls":555,"seconds":0.3,"calls_per_second":1850,"ns_per_call":17297000,"cpu_ns_per_call":402553,"allocs_per_call":209.5,"bytes_per_call":197695}}`
@@ -23,9 +24,9 @@ const peerResultLine = `{"client":"go-sdk","module":"github.com/modelcontextprot
 func TestParseClientResult(t *testing.T) {
 	r, err := parseClientResult([]byte("a log line\n" + peerResultLine + "\n\n"))
 	require.NoError(t, err)
-	assert.Equal(t, clientResult{Client: "go-sdk", Module: "github.com/modelcontextprotocol/go-sdk v1.8.0", Protocol: "2026-07-28",
-		Sequential: clientPhase{Callers: 1, Calls: 1013, Seconds: 0.3, CallsPerSecond: 3376.5, NsPerCall: 296200, CPUNsPerCall: 266107, AllocsPerCall: 182.5, BytesPerCall: 191111},
-		Concurrent: clientPhase{Callers: 32, Calls: 555, Seconds: 0.3, CallsPerSecond: 1850, NsPerCall: 17297000, CPUNsPerCall: 402553, AllocsPerCall: 209.5, BytesPerCall: 197695}}, r)
+	assert.Equal(t, clientbench.Result{Client: "go-sdk", Module: "github.com/modelcontextprotocol/go-sdk v1.8.0", Protocol: "2026-07-28",
+		Sequential: clientbench.Phase{Callers: 1, Calls: 1013, Seconds: 0.3, CallsPerSecond: 3376.5, NsPerCall: 296200, CPUNsPerCall: 266107, AllocsPerCall: 182.5, BytesPerCall: 191111},
+		Concurrent: clientbench.Phase{Callers: 32, Calls: 555, Seconds: 0.3, CallsPerSecond: 1850, NsPerCall: 17297000, CPUNsPerCall: 402553, AllocsPerCall: 209.5, BytesPerCall: 197695}}, r)
 
 	for name, tc := range map[string]struct{ out, err string }{
 		"nothing":       {"", "the worker printed no result"},
@@ -40,17 +41,17 @@ func TestParseClientResult(t *testing.T) {
 
 // fakeResult is a result whose figures are scaled from a base: rate calls/s with the
 // concurrent callers, µs per call with one.
-func fakeResult(protocol string, rate, us, allocs float64) clientResult {
-	return clientResult{Protocol: protocol,
-		Sequential: clientPhase{Callers: 1, Calls: 100, NsPerCall: us * 1e3, CPUNsPerCall: us * 500, AllocsPerCall: allocs, BytesPerCall: 10 * allocs},
-		Concurrent: clientPhase{Callers: 32, Calls: 100, CallsPerSecond: rate, CPUNsPerCall: 1e9 / rate, AllocsPerCall: allocs + 1}}
+func fakeResult(protocol string, rate, us, allocs float64) clientbench.Result {
+	return clientbench.Result{Protocol: protocol,
+		Sequential: clientbench.Phase{Callers: 1, Calls: 100, NsPerCall: us * 1e3, CPUNsPerCall: us * 500, AllocsPerCall: allocs, BytesPerCall: 10 * allocs},
+		Concurrent: clientbench.Phase{Callers: 32, Calls: 100, CallsPerSecond: rate, CPUNsPerCall: 1e9 / rate, AllocsPerCall: allocs + 1}}
 }
 
 func TestClientComparisonReport(t *testing.T) {
 	c := &clientComparison{Server: "http://127.0.0.1:1/mcp", Rounds: 3, Callers: 32, Duration: time.Second, Warmup: 200 * time.Millisecond,
-		Lines: clientLines, Results: map[string][]clientResult{}, Machine: map[string][]*loadtest.MachineState{}}
+		Lines: clientLines, Results: map[string][]clientbench.Result{}, Machine: map[string][]*loadtest.MachineState{}}
 	quiet, busy := &loadtest.MachineState{CPUs: 2, Others: 0.05}, &loadtest.MachineState{CPUs: 2, Others: 0.5}
-	rounds := map[string][3]clientResult{
+	rounds := map[string][3]clientbench.Result{
 		"fastmcp@modern": {fakeResult("2026-07-28", 30000, 40, 14), fakeResult("2026-07-28", 32000, 38, 14), fakeResult("2026-07-28", 36000, 35, 14)},
 		"fastmcp@legacy": {fakeResult("2025-11-25", 33000, 30, 13), fakeResult("2025-11-25", 33000, 30, 13), fakeResult("2025-11-25", 33000, 30, 13)},
 		"go-sdk@modern":  {fakeResult("2026-07-28", 2000, 300, 180), fakeResult("2026-07-28", 2000, 300, 180), fakeResult("2026-07-28", 2000, 300, 180)},

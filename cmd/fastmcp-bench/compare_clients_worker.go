@@ -13,6 +13,7 @@ import (
 	"runtime/pprof"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/bench/clientbench"
 	"github.com/fastmcp-go/fastmcp/client"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
@@ -85,7 +86,7 @@ func clientWorker(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		defer f.Close()
 		defer pprof.StopCPUProfile()
 	}
-	res, err := measureClient(call, *callers, *warmup, *duration)
+	res, err := clientbench.Measure(call, *callers, *warmup, *duration)
 	if err != nil {
 		fmt.Fprintln(stderr, "client-worker:", err)
 		return 1

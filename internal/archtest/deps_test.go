@@ -22,6 +22,9 @@ var allowed = map[string][]string{
 	"pool": {"github.com/panjf2000/ants/v2", "golang.org/x/sync"},
 	// Event-stream framing writes to an io.Writer and knows nothing of fasthttp or MCP.
 	"sse": {},
+	// The client measurement is built by the peers' module too (bench/peers/clients), whose
+	// dependencies it must not pull in: the standard library alone.
+	"bench/clientbench": {},
 	// The core is transport-free: never fasthttp, sse, stdio or streamable.
 	"fastmcp": {"decode", "pool", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",

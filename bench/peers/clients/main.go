@@ -9,7 +9,8 @@
 //   - concurrent: -callers goroutines sharing the one client for -duration, after -warmup:
 //     calls per second, CPU and allocations per call.
 //
-// It prints one JSON line (see result) and exits 0, or prints the error on stderr and exits
+// It prints one JSON line (a clientbench.Result, the shape fastmcp-bench's client-worker
+// prints too) and exits 0, or prints the error on stderr and exits
 // 1. Every call's result is checked; a failed call ends the run.
 package main
 
@@ -21,10 +22,18 @@ import (
 	"os"
 	"runtime/pprof"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/bench/clientbench"
 )
 
 // echoText is what every call sends and expects back.
 const echoText = "hello"
+
+// measureOptions are the phases' flags.
+type measureOptions struct {
+	warmup, duration time.Duration
+	callers          int
+}
 
 // session is one connected client: its negotiated revision and one checked call.
 type session struct {
@@ -84,7 +93,7 @@ func run(which, era, url string, opts measureOptions, cpuProfile string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	res, err := measure(s.call, opts)
+	res, err := clientbench.Measure(s.call, opts.callers, opts.warmup, opts.duration)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,11 @@
-package main
+// Package clientbench measures an MCP client in the process it runs in: a sequential phase
+// (one caller: wall time, CPU time and heap allocations per call) and a concurrent one
+// (callers sharing the client: calls per second, CPU and allocations per call).
+// fastmcp-bench's client-worker measures the fastmcp client with it, and the nested module
+// bench/peers its clients program the peer SDKs', so that `fastmcp-bench compare-clients`
+// compares figures taken the same way. It uses the standard library alone, which the peers'
+// module builds it with.
+package clientbench
 
 import (
 	"context"
@@ -9,19 +16,18 @@ import (
 	"time"
 )
 
-// clientResult is the JSON line of one client's measurement: what `fastmcp-bench
-// client-worker` prints for the fastmcp client and bench/peers/clients for the peers' (the
-// same shape, kept in step by TestParseClientResult), and compare-clients reads.
-type clientResult struct {
-	Client     string      `json:"client"`
-	Module     string      `json:"module"`
-	Protocol   string      `json:"protocol"`
-	Sequential clientPhase `json:"sequential"`
-	Concurrent clientPhase `json:"concurrent"`
+// Result is one client's measurement, printed as a JSON line by the program that measured it
+// and read by compare-clients. Measure fills the phases; the caller names the client.
+type Result struct {
+	Client     string `json:"client"`
+	Module     string `json:"module"`
+	Protocol   string `json:"protocol"`
+	Sequential Phase  `json:"sequential"`
+	Concurrent Phase  `json:"concurrent"`
 }
 
-// clientPhase is one measured window: its calls and what each cost the client's process.
-type clientPhase struct {
+// Phase is one measured window: its calls and what each cost the client's process.
+type Phase struct {
 	Callers        int     `json:"callers"`
 	Calls          int64   `json:"calls"`
 	Seconds        float64 `json:"seconds"`
@@ -32,15 +38,15 @@ type clientPhase struct {
 	BytesPerCall   float64 `json:"bytes_per_call"`  // heap bytes (runtime.MemStats.TotalAlloc)
 }
 
-// measureClient runs the sequential phase (one caller), then the concurrent one (callers
+// Measure runs the sequential phase (one caller), then the concurrent one (callers
 // sharing the client), each warmup unmeasured and then duration measured.
-func measureClient(call func(context.Context) error, callers int, warmup, duration time.Duration) (clientResult, error) {
-	var r clientResult
+func Measure(call func(context.Context) error, callers int, warmup, duration time.Duration) (Result, error) {
+	var r Result
 	var err error
-	if r.Sequential, err = runClientPhase(call, 1, warmup, duration); err != nil {
+	if r.Sequential, err = runPhase(call, 1, warmup, duration); err != nil {
 		return r, err
 	}
-	r.Concurrent, err = runClientPhase(call, callers, warmup, duration)
+	r.Concurrent, err = runPhase(call, callers, warmup, duration)
 	return r, err
 }
 
@@ -60,13 +66,13 @@ func readProcessCounters() processCounters {
 		mallocs: ms.Mallocs, heap: ms.TotalAlloc}
 }
 
-// runClientPhase has callers goroutines call in a loop; the window measured is the time
+// runPhase has callers goroutines call in a loop; the window measured is the time
 // between two readings of the counters, taken warmup and warmup+duration after the start.
 // The first failed call ends the phase with its error.
-func runClientPhase(call func(context.Context) error, callers int, warmup, duration time.Duration) (clientPhase, error) {
+func runPhase(call func(context.Context) error, callers int, warmup, duration time.Duration) (Phase, error) {
 	// One deadline for the phase's calls, not one a call (which would allocate in the
 	// measured calls): a call that hangs fails when it passes.
-	ctx, cancel := context.WithTimeout(context.Background(), warmup+duration+phaseGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), warmup+duration+PhaseGrace)
 	defer cancel()
 	var calls atomic.Int64
 	var stop atomic.Bool
@@ -100,15 +106,15 @@ func runClientPhase(call func(context.Context) error, callers int, warmup, durat
 	stop.Store(true)
 	wg.Wait()
 	if firstErr != nil {
-		return clientPhase{}, firstErr
+		return Phase{}, firstErr
 	}
 	return phaseFigures(callers, n1-n0, c0, c1), nil
 }
 
 // phaseFigures turns a window's counters into per-call figures.
-func phaseFigures(callers int, calls int64, c0, c1 processCounters) clientPhase {
+func phaseFigures(callers int, calls int64, c0, c1 processCounters) Phase {
 	secs := c1.at.Sub(c0.at).Seconds()
-	p := clientPhase{Callers: callers, Calls: calls, Seconds: secs}
+	p := Phase{Callers: callers, Calls: calls, Seconds: secs}
 	if calls > 0 && secs > 0 {
 		n := float64(calls)
 		p.CallsPerSecond = n / secs
@@ -120,5 +126,5 @@ func phaseFigures(callers int, calls int64, c0, c1 processCounters) clientPhase 
 	return p
 }
 
-// phaseGrace is how long past its measured window a phase's calls may run before they fail.
-const phaseGrace = 30 * time.Second
+// PhaseGrace is how long past its measured window a phase's calls may run before they fail.
+const PhaseGrace = 30 * time.Second
