@@ -169,3 +169,13 @@ func TestDefaultMaxJobs(t *testing.T) {
 		assert.Len(t, g.started, tasks.DefaultMaxJobs+1, "the last one ran once a slot was free")
 	})
 }
+
+// TestLimitsBounds: a zero or negative limit is its default; a set one is kept.
+func TestLimitsBounds(t *testing.T) {
+	maxTasks, maxActive := tasks.Limits{}.Bounds()
+	assert.Equal(t, tasks.DefaultMaxTasks, maxTasks)
+	assert.Equal(t, tasks.DefaultMaxActivePerScope, maxActive)
+	maxTasks, maxActive = tasks.Limits{MaxTasks: 3, MaxActivePerScope: -1}.Bounds()
+	assert.Equal(t, 3, maxTasks)
+	assert.Equal(t, tasks.DefaultMaxActivePerScope, maxActive)
+}

@@ -103,6 +103,18 @@ const (
 	DefaultMaxActivePerScope = 100
 )
 
+// Bounds returns the limits with their defaults filled in, as a store applies them.
+func (l Limits) Bounds() (maxTasks, maxActive int) {
+	maxTasks, maxActive = l.MaxTasks, l.MaxActivePerScope
+	if maxTasks <= 0 {
+		maxTasks = DefaultMaxTasks
+	}
+	if maxActive <= 0 {
+		maxActive = DefaultMaxActivePerScope
+	}
+	return maxTasks, maxActive
+}
+
 // Store errors. Stores wrap or return these exact values, so callers test with errors.Is.
 var (
 	// ErrNotFound: no such task, or it has expired (CreatedAt+TTL has passed).

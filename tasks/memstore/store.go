@@ -36,7 +36,7 @@ func New(cfg Config) *Store {
 
 // Create implements [tasks.Store].
 func (s *Store) Create(_ context.Context, t *tasks.Task, lim tasks.Limits) error {
-	maxTasks, maxActive := limits(lim)
+	maxTasks, maxActive := lim.Bounds()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
@@ -145,17 +145,6 @@ func (s *Store) removeExpired(now time.Time, scope string, byScope bool) {
 			s.remove(st)
 		}
 	}
-}
-
-func limits(lim tasks.Limits) (maxTasks, maxActive int) {
-	maxTasks, maxActive = lim.MaxTasks, lim.MaxActivePerScope
-	if maxTasks <= 0 {
-		maxTasks = tasks.DefaultMaxTasks
-	}
-	if maxActive <= 0 {
-		maxActive = tasks.DefaultMaxActivePerScope
-	}
-	return maxTasks, maxActive
 }
 
 func expired(t *tasks.Task, now time.Time) bool {

@@ -13,7 +13,7 @@ import (
 // Create implements [tasks.Store]: the counters and the row in one transaction; at a limit,
 // or on a taken id, it tries once more after deleting the expired tasks in the way.
 func (s *Store) Create(ctx context.Context, t *tasks.Task, lim tasks.Limits) error {
-	maxTasks, maxActive := limits(lim)
+	maxTasks, maxActive := lim.Bounds()
 	args := fields(t)
 	args["id"], args["scope"], args["created_at"] = t.ID, t.Scope, optTime(t.CreatedAt)
 	active := !t.Status.Terminal()
@@ -65,15 +65,4 @@ func (s *Store) tryCreate(ctx context.Context, args pgx.NamedArgs, active bool, 
 		return created, updated, &tasks.CapacityError{Limit: outcome}
 	}
 	return *oCreated, *oUpdated, nil
-}
-
-func limits(lim tasks.Limits) (maxTasks, maxActive int) {
-	maxTasks, maxActive = lim.MaxTasks, lim.MaxActivePerScope
-	if maxTasks <= 0 {
-		maxTasks = tasks.DefaultMaxTasks
-	}
-	if maxActive <= 0 {
-		maxActive = tasks.DefaultMaxActivePerScope
-	}
-	return maxTasks, maxActive
 }

@@ -11,7 +11,7 @@ import (
 
 // Create implements [tasks.Store]: the counters and the row in one transaction.
 func (s *Store) Create(ctx context.Context, t *tasks.Task, lim tasks.Limits) error {
-	maxTasks, maxActive := limits(lim)
+	maxTasks, maxActive := lim.Bounds()
 	return s.write(ctx, func(tx wtx, now int64) error {
 		filled := *t
 		if filled.CreatedAt.IsZero() {
@@ -138,15 +138,4 @@ func take(ctx context.Context, tx wtx, scope string, active bool, maxTasks, maxA
 		}
 	}
 	return refused, nil
-}
-
-func limits(lim tasks.Limits) (maxTasks, maxActive int) {
-	maxTasks, maxActive = lim.MaxTasks, lim.MaxActivePerScope
-	if maxTasks <= 0 {
-		maxTasks = tasks.DefaultMaxTasks
-	}
-	if maxActive <= 0 {
-		maxActive = tasks.DefaultMaxActivePerScope
-	}
-	return maxTasks, maxActive
 }
