@@ -112,8 +112,9 @@ type Config struct {
 	// timed out"). Zero means [DefaultRequestTimeout], 30 s; [NoTimeout] disables it.
 	RequestTimeout time.Duration
 	// RequestGate, if set, sees each request's method, path and headers before the body is
-	// read: it may serve its own response, refuse, or attach a verified identity. Nil means no
-	// gate: the endpoint is unauthenticated.
+	// read: it may serve its own response, refuse, or attach a verified identity. A request
+	// it answers is answered from the head, its body unread and its connection closed (see
+	// "Admission" in the package doc). Nil means no gate: the endpoint is unauthenticated.
 	RequestGate RequestGate
 	// RequestGateTimeout bounds the gate (504). Zero means [DefaultRequestGateTimeout], 10 s.
 	RequestGateTimeout time.Duration

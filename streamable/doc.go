@@ -37,6 +37,13 @@
 // mirrored headers, each request is classified by era (see "Initialize-era dialects"): the
 // mirrored headers are checked only for a 2026-07-28 request.
 //
+// A [Config.RequestGate] runs first, on the head alone. A request it answers (its own
+// response, such as an OAuth 401 challenge, or its failure: 500, 504) is answered from the
+// head on every stack: a body it declares is neither read nor invited with "100 Continue",
+// and the connection closes after the answer (one that declares no body stays open), so an
+// unauthenticated client cannot make the server hold a body, whatever Content-Length it
+// sends. Nor is "100 Continue" sent before a 411 or 413.
+//
 // A result is sent as application/json. A request whose handler reports progress or logs
 // switches to a text/event-stream response scoped to it, ending with the reply.
 // subscriptions/listen is a stream, with `: keepalive` comments and X-Accel-Buffering: no,
@@ -240,8 +247,11 @@
 //
 //   - HeaderReceived: h.HeaderReceived and ErrorHandler: h.ErrorHandler, so that 413 and
 //     411 are answered before the body is read (and BodyTimeout bounds it), in the
-//     endpoint's words. Without them fasthttp reads such a body (up to its own
-//     MaxRequestBodySize) first; Fiber exposes neither, so set its BodyLimit to MaxBodyBytes.
+//     endpoint's words, and the RequestGate runs on the head: a request it answers is
+//     answered without its body being read or invited with "100 Continue", and its
+//     connection closed. Without them fasthttp reads such a body (up to its own
+//     MaxRequestBodySize) first, and the gate runs after it; Fiber exposes neither, so set
+//     its BodyLimit to MaxBodyBytes.
 //   - ReadBufferSize at least MaxHeaderBytes (fasthttp answers a larger head itself, with
 //     431), MaxRequestBodySize at least MaxBodyBytes, ReadTimeout (HeadTimeout and
 //     ReadTimeout's role), IdleTimeout, and Concurrency (MaxConnections' role).

@@ -99,45 +99,74 @@ type gateCopy struct {
 
 var gateCopies = sync.Pool{New: func() any { return new(gateCopy) }}
 
-// gateHeader runs the gate on the head of the request ctx is reading. The gate sees the path
+// gateHead runs the gate on the head of the request ctx is reading. The gate sees the path
 // the endpoint routes on (fasthttp's parsed path: an absolute-form target's, decoded and
 // normalized), not the raw target, so it cannot be stepped around by spelling the path
 // differently.
-func (s *Server) gateHeader(ctx *fasthttp.RequestCtx, c *conn) {
+func (ep *endpoint) gateHead(ctx *fasthttp.RequestCtx) gateResult {
 	gc := gateCopies.Get().(*gateCopy)
 	ctx.Request.Header.CopyTo(&gc.h)
 	gc.path = append(gc.path[:0], ctx.Path()...)
 	gr := GateRequest{Method: gc.h.Method(), Path: gc.path, Header: fastHeaders{&gc.h}}
-	d, e := s.ep.runGate(gr, func() {
+	d, e := ep.runGate(gr, func() {
 		gc.h.Reset()
 		gateCopies.Put(gc)
 	})
-	c.req.gated, c.req.gate = true, gateResult{d: d, err: e}
+	return gateResult{d: d, err: e}
 }
 
+// answers reports whether the gate's decision is the request's answer: its own response,
+// or its failure.
+func (g *gateResult) answers() bool { return g.err != nil || g.d.Response != nil }
+
+// response is the answer of a decision that answers.
+func (g *gateResult) response() Response {
+	if g.err != nil {
+		return errorResponse(g.err, nil)
+	}
+	r := g.d.Response
+	return Response{Status: r.Status, ContentType: r.ContentType, Header: r.Header, Body: r.Body}
+}
+
+// skipBody keeps fasthttp from reading the body of a request its gate answered from the
+// head, or inviting it with "100 Continue": the head now declares no body, and the
+// connection closes after the answer (it reports whether a body was declared), so the bytes
+// the client sends anyway are never read as a request. An unauthenticated client thus
+// holds no body buffer, whatever Content-Length it declares.
+func skipBody(h *fasthttp.RequestHeader) (declared bool) {
+	noContinue(h)
+	if n := h.ContentLength(); n == 0 || n == -2 {
+		return false
+	}
+	h.SetContentLength(0)
+	return true
+}
+
+// noContinue keeps fasthttp from answering "Expect: 100-continue" with "100 Continue" for a
+// request about to be refused from its head (413, 411, a gate's answer): the client is not
+// invited to send a body that will not be read.
+func noContinue(h *fasthttp.RequestHeader) { h.Del(fasthttp.HeaderExpect) }
+
 // takeGate applies the gate decision for the request: it reports whether the request was
-// answered, and returns the verified identity otherwise.
+// answered, and returns the verified identity otherwise. An answer to a request whose body
+// was skipped closes the connection.
 func (s *Server) takeGate(ctx *fasthttp.RequestCtx, c *conn) (id *fastmcp.Identity, served bool) {
-	res, ok := c.req.gate, c.req.gated
+	res, ok, skipped := c.req.gate, c.req.gated, c.req.bodySkipped
 	c.req.gated, c.req.gate = false, gateResult{}
-	if !ok {
+	switch {
+	case !ok:
 		s.writeError(ctx, errGateFailed, nil)
 		return nil, true
+	case !res.answers():
+		return res.d.Identity, false
+	}
+	if skipped {
+		ctx.SetConnectionClose()
 	}
 	if res.err != nil {
 		s.writeError(ctx, res.err, nil)
 		return nil, true
 	}
-	if r := res.d.Response; r != nil {
-		ctx.SetStatusCode(r.Status)
-		if r.ContentType != "" {
-			ctx.SetContentType(r.ContentType)
-		}
-		for k, v := range r.Header {
-			ctx.Response.Header.Set(k, v)
-		}
-		ctx.SetBody(r.Body)
-		return nil, true
-	}
-	return res.d.Identity, false
+	writeFast(ctx, res.response())
+	return nil, true
 }

@@ -79,6 +79,11 @@ type Request struct {
 	// Peer, if set, is asked every 50 ms while the request runs whether its client went away;
 	// yes cancels the work. Hosts that cancel Execute's context on a disconnect need none.
 	Peer Peer
+
+	// gated is the gate's decision when the host ran the gate on the head already (the
+	// fasthttp mount's HeaderReceived); bodySkipped that the host then kept the body unread.
+	gated       *gateResult
+	bodySkipped bool
 }
 
 // Peer tells whether a request's client has gone away (closed its connection).
@@ -187,19 +192,24 @@ func (ep *endpoint) prepareUncounted(r *Request) (Prepared, Response, bool) {
 	}
 	identity := r.Identity
 	if ep.cfg.RequestGate != nil {
-		// The gate may outlive Prepare (past its timeout): it reads copies.
-		buf := make([]byte, 0, len(r.Method)+len(r.Path))
-		buf = append(append(buf, r.Method...), r.Path...)
-		gr := GateRequest{Method: buf[:len(r.Method):len(r.Method)], Path: buf[len(r.Method):], Header: r.Header}
-		d, e := ep.runGate(gr, nil)
-		switch {
-		case e != nil:
-			return Prepared{}, errorResponse(e, nil), false
-		case d.Response != nil:
-			g := d.Response
-			return Prepared{}, Response{Status: g.Status, ContentType: g.ContentType, Header: g.Header, Body: g.Body}, false
-		case d.Identity != nil:
-			identity = d.Identity
+		g := r.gated
+		if g == nil {
+			// The gate may outlive Prepare (past its timeout): it reads copies.
+			buf := make([]byte, 0, len(r.Method)+len(r.Path))
+			buf = append(append(buf, r.Method...), r.Path...)
+			gr := GateRequest{Method: buf[:len(r.Method):len(r.Method)], Path: buf[len(r.Method):], Header: r.Header}
+			d, e := ep.runGate(gr, nil)
+			g = &gateResult{d: d, err: e}
+		}
+		if g.answers() {
+			// Answered from the head: a declared body is not read, and the connection
+			// closes so that it is never read as a request.
+			resp := g.response()
+			resp.Close = r.bodySkipped || r.ContentLength > 0 || r.TransferEncoding
+			return Prepared{}, resp, false
+		}
+		if g.d.Identity != nil {
+			identity = g.d.Identity
 		}
 	}
 	if e := ep.admitHead(r.Method, r.Path, r.Header, r.Host); e != nil {

@@ -69,19 +69,45 @@ func (h *RequestHandler) Handler() fasthttp.RequestHandler { return h.serve }
 func (h *RequestHandler) HeaderReceived(rh *fasthttp.RequestHeader) fasthttp.RequestConfig {
 	rc := fasthttp.RequestConfig{ReadTimeout: h.ep.cfg.BodyTimeout}
 	ctx := ctxOfHeader(rh)
+	if h.ep.cfg.RequestGate != nil {
+		// The gate runs on the head, as on the native listener; the decision is the
+		// request's, in a user value (fasthttp resets them after each request).
+		hg := &headGate{gateResult: h.ep.gateHead(ctx)}
+		ctx.SetUserValue(headGateKey{}, hg)
+		if hg.answers() {
+			hg.bodySkipped = skipBody(rh)
+			h.forgetFramed(ctx)
+			return rc
+		}
+	}
 	switch n := rh.ContentLength(); {
 	case n == -1: // chunked: fasthttp forgets the head before ErrorHandler runs
 		h.framed.Store(ctx, struct{}{})
 		rc.MaxRequestBodySize = 1 // refused: read as little of it as possible
+		noContinue(rh)
 		return rc
 	case n > h.ep.cfg.MaxBodyBytes:
 		rc.MaxRequestBodySize = 1
+		noContinue(rh)
 	}
-	if _, stale := h.framed.Load(ctx); stale { // an earlier request's, on this context
-		h.framed.Delete(ctx)
-	}
+	h.forgetFramed(ctx)
 	return rc
 }
+
+// forgetFramed clears an earlier request's entry of ctx in framed.
+func (h *RequestHandler) forgetFramed(ctx *fasthttp.RequestCtx) {
+	if _, stale := h.framed.Load(ctx); stale {
+		h.framed.Delete(ctx)
+	}
+}
+
+// headGate is the gate's decision on a request's head, from HeaderReceived to the handler.
+type headGate struct {
+	gateResult
+	bodySkipped bool
+}
+
+type headGateKey struct{}
 
 // takeFramed reports whether HeaderReceived saw the current request of ctx chunked,
 // forgetting it.
@@ -172,8 +198,11 @@ func (h *RequestHandler) serve(ctx *fasthttp.RequestCtx) {
 	if id, ok := ctx.UserValue(identityUserKey{}).(*fastmcp.Identity); ok {
 		req.Identity = id
 	}
-	if ep.cfg.RequestGate != nil {
-		// A gate past its timeout still reads the header while fasthttp reuses the request.
+	if hg, ok := ctx.UserValue(headGateKey{}).(*headGate); ok {
+		req.gated, req.bodySkipped = &hg.gateResult, hg.bodySkipped
+	} else if ep.cfg.RequestGate != nil {
+		// Without HeaderReceived the gate runs in Prepare; a gate past its timeout still
+		// reads the header while fasthttp reuses the request.
 		gh := new(fasthttp.RequestHeader)
 		rh.CopyTo(gh)
 		req.Header = fastHeaders{gh}

@@ -34,16 +34,24 @@ func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfi
 	}
 	c.req = reqState{}
 	if s.ep.cfg.RequestGate != nil && !s.skipsGate(ctx) {
-		s.gateHeader(ctx, c) // the body deadline starts after the gate
+		c.req.gate, c.req.gated = s.ep.gateHead(ctx), true // the body deadline starts after the gate
+		if c.req.gate.answers() {
+			c.req.bodySkipped = skipBody(h)
+			return rc
+		}
 	}
 	// fasthttp reports a chunked body as -1 and none as -2 (it then reads an empty body and
 	// forgets). It drops "Transfer-Encoding: identity" altogether, but closes the connection
 	// of a request with both framings, so only such heads need a look at their raw lines.
-	if n := h.ContentLength(); n < 0 || h.ConnectionClose() && hasTransferEncoding(h.RawHeaders()) {
+	switch n := h.ContentLength(); {
+	case n < 0 || h.ConnectionClose() && hasTransferEncoding(h.RawHeaders()):
 		c.req.lengthRequired = true
 		if n != -2 {
 			rc.MaxRequestBodySize = 1 // refused with 411: read as little of it as possible
+			noContinue(h)
 		}
+	case n > s.ep.cfg.MaxBodyBytes:
+		noContinue(h) // refused with 413 before the body
 	}
 	return rc
 }

@@ -18,6 +18,9 @@ type reqState struct {
 	lengthRequired bool
 	gated          bool // the gate ran on this head; gate is its decision
 	gate           gateResult
+	// bodySkipped marks a request whose gate answered from the head: its declared body is
+	// not read, and the connection closes after the answer (see skipBody).
+	bodySkipped bool
 }
 
 // headerOffset is where a RequestCtx keeps its request's header.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -162,10 +163,28 @@ func (s *stdResponse) WriteResponse(r Response) error {
 	}
 	if r.Close {
 		wh.Set("Connection", "close")
+		wh.Set("Content-Length", strconv.Itoa(len(r.Body)))
 	}
 	s.w.WriteHeader(r.Status)
 	_, err := s.w.Write(r.Body)
+	if r.Close {
+		s.closeConn()
+	}
 	return err
+}
+
+// closeConn sends the response written so far and closes the connection: net/http, even
+// with Connection: close, reads up to 256 KiB of a body the handler did not read (a refused
+// request's, which may never come) before it closes, holding the connection until its read
+// timeout. Over HTTP/2, which cannot hijack, the stream ends as usual.
+func (s *stdResponse) closeConn() {
+	rc := http.NewResponseController(s.w)
+	if rc.Flush() != nil {
+		return
+	}
+	if c, _, err := rc.Hijack(); err == nil {
+		_ = c.Close()
+	}
 }
 
 // OpenStream writes the head of an event stream; each event is flushed, and bounded by a

@@ -101,7 +101,7 @@ func heapAfterGC() uint64 {
 }
 
 // Requests refused before the body check (GET, a wrong path, a body over the limit with a
-// gate) leave nothing behind: the heap and the goroutine count stay flat over thousands of
+// gate, a gate's refusal of a request whose megabyte of body never comes) leave nothing behind: the heap and the goroutine count stay flat over thousands of
 // them.
 func TestRefusedRequestsDoNotGrowTheHeap(t *testing.T) {
 	gate := func(context.Context, GateRequest) (GateDecision, error) {
@@ -111,6 +111,12 @@ func TestRefusedRequestsDoNotGrowTheHeap(t *testing.T) {
 		return "POST /mcp HTTP/1.1\r\nHost: " + hostOf(s) + "\r\nContent-Type: application/json\r\nContent-Length: 300\r\n\r\n"
 	}
 	wrongPath := func(s *Server) string { return "POST /other HTTP/1.1\r\nHost: " + hostOf(s) + "\r\n\r\n" } // and no Content-Length
+	refuseAll := func(context.Context, GateRequest) (GateDecision, error) {
+		return GateDecision{Response: &GateResponse{Status: http.StatusUnauthorized, Body: []byte("no token")}}, nil
+	}
+	unauthenticated := func(s *Server) string { // a megabyte declared, none sent
+		return "POST /mcp HTTP/1.1\r\nHost: " + hostOf(s) + "\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n"
+	}
 	for _, tc := range []struct {
 		name   string
 		cfg    Config
@@ -120,6 +126,7 @@ func TestRefusedRequestsDoNotGrowTheHeap(t *testing.T) {
 		{"GET", Config{}, getMCP, http.StatusMethodNotAllowed},
 		{"wrong path", Config{}, wrongPath, http.StatusNotFound},
 		{"gated body over the limit", Config{MaxBodyBytes: 250, RequestGate: gate}, tooLarge, http.StatusRequestEntityTooLarge},
+		{"refused by the gate, body withheld", Config{RequestGate: refuseAll}, unauthenticated, http.StatusUnauthorized},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// Not startServer: its cleanup would keep this server reachable, with whatever it
@@ -165,7 +172,9 @@ func TestRefusedRequestsDoNotGrowTheHeap(t *testing.T) {
 }
 
 // The gate's decision reaches the handler of the request it was made for, and no other: a
-// refused request on one connection and an admitted one on another each get their own.
+// refused request on one connection and an admitted one on another each get their own. The
+// refused requests declare no body, so that their connection stays open (a refusal closes a
+// connection whose body it did not read).
 func TestGateDecisionPerRequest(t *testing.T) {
 	core := newCore(t)
 	fastmcp.AddTool(core, fastmcp.Tool{Name: "whoami", Description: "Who am I"}, func(ctx context.Context, _ *fastmcp.Request, _ struct{}) (fastmcp.ToolResult, error) {
@@ -183,7 +192,11 @@ func TestGateDecisionPerRequest(t *testing.T) {
 	}
 	s := startServer(t, core, Config{RequestGate: gate})
 	whoami := func(extra ...string) string {
-		return post(s, call("1", "whoami", `{}`), append(callHeaders("whoami"), extra...)...)
+		body := call("1", "whoami", `{}`)
+		if len(extra) == 0 {
+			body = "" // refused: no body to skip
+		}
+		return post(s, body, append(callHeaders("whoami"), extra...)...)
 	}
 	a, b := dial(t, s), dial(t, s)
 	ra, rb := bufio.NewReader(a), bufio.NewReader(b)
