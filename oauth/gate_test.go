@@ -43,7 +43,7 @@ func TestGateFailsClosed(t *testing.T) {
 			for _, stack := range []string{stackNative, stackNetHTTP} {
 				addr := startStack(t, stack, testCore(t, nil), streamable.Config{RequestGate: rs.Gate})
 				got := exchange(t, addr, post(addr, "whoami", "Authorization: Bearer secret-token"))
-				assert.Equal(t, wantGateFailed, normalize(got), stack)
+				assert.Equal(t, closing(wantGateFailed), normalize(got), stack)
 			}
 		})
 	}
@@ -137,7 +137,7 @@ func TestGateIntrospectionThroughNewHandler(t *testing.T) {
 	rs.now = c.Now
 	addr := startStack(t, stackNetHTTP, testCore(t, nil), streamable.Config{RequestGate: rs.Gate})
 	assert.Equal(t, wantResult("carol via cli [mcp:tools]"), normalize(exchange(t, addr, post(addr, "whoami", "Authorization: Bearer opaque-1"))))
-	assert.Equal(t, wantInvalid, normalize(exchange(t, addr, post(addr, "whoami", "Authorization: Bearer opaque-2"))))
+	assert.Equal(t, closing(wantInvalid), normalize(exchange(t, addr, post(addr, "whoami", "Authorization: Bearer opaque-2"))))
 }
 
 func TestNewConfig(t *testing.T) {

@@ -210,6 +210,17 @@ func normalize(resp string) string {
 	return status + "\r\n" + strings.Join(fields, "\r\n") + "\r\n\r\n" + body
 }
 
+// closing is a normalized response with Connection: close, as the gate's answer to a
+// request that declared a body comes on every stack: the body is not read, and the
+// connection closes after the answer.
+func closing(normalized string) string {
+	head, body, _ := strings.Cut(normalized, "\r\n\r\n")
+	lines := strings.Split(head, "\r\n")
+	fields := append(lines[1:], "connection: close")
+	sortStrings(fields)
+	return lines[0] + "\r\n" + strings.Join(fields, "\r\n") + "\r\n\r\n" + body
+}
+
 // post is a raw 2026-07-28 tools/call of tool, with the extra header lines.
 func post(host, tool string, extra ...string) string {
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta + `,"name":"` + tool + `","arguments":{}}}`
