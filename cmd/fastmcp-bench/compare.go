@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
 

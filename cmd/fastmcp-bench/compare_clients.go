@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/bench/clientbench"
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 func init() {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/bench/clientbench"
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // clientRateGoal is issue 12's goal: the fastmcp client's rate with concurrent callers at

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // Defaults of the metrics goal's paired runs (compare --metrics).

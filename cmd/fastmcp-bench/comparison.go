@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // comparison is what compare measured. Every figure it prints is the median of the rounds

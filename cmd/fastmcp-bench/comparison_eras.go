@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // The goal of issue 11: fastmcp's initialize-era tools/call costs at most 10% more than its

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 	"github.com/fastmcp-go/fastmcp/internal/wireschema"
-	"github.com/fastmcp-go/fastmcp/loadtest"
 )
 
 // newComparison is three rounds of three targets with both generators, as compare records

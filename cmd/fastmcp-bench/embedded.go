@@ -8,7 +8,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 	"github.com/fastmcp-go/fastmcp/streamable"
 	"github.com/fastmcp-go/fastmcp/tasks"
 )

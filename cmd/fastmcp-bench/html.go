@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // writeHTML writes one self-contained page: a latency percentile plot (inline SVG, no

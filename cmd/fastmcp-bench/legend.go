@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // term explains one word of the reports. Names match metric names exactly, or a metric's

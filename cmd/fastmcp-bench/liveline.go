@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // liveLine shows scenario progress: one line rewritten in place on a terminal, plain lines

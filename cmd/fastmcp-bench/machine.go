@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // stopMachine ends a window of the machine meter; where /proc cannot be read (not Linux) the

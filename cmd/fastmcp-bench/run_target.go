@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/client"
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // targetDiscoveryTimeout bounds the discovery of a --target before any load: connecting

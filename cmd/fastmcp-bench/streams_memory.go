@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // Metric names of the two memory figures of sse-keepalive.

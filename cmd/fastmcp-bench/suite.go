@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
 

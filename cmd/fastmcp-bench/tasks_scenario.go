@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // Settings of the tasks scenario.

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fastmcp-go/fastmcp/loadtest"
+	"github.com/fastmcp-go/fastmcp/internal/loadtest"
 )
 
 // wrkScript makes wrk send the same 2026-07-28 echo call as our generator (one fixed id: wrk

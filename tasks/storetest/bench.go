@@ -10,13 +10,23 @@ import (
 	"github.com/fastmcp-go/fastmcp/tasks"
 )
 
-// BenchCreate measures s.Create against floor, the physical floor of the same database: one
-// plain single-row INSERT and COMMIT of as many bytes. The two alternate, one of each per
-// iteration, so both see the same machine. It reports the mean, p50 and p99 latency of each
-// (store-*, floor-*), the store's creates per second, and ratio, the store's mean over the
-// floor's (the goal is at most 2).
-func BenchCreate(b *testing.B, s tasks.Store, floor func(ctx context.Context, id string, body []byte) error) {
+// BenchCreate measures s.Create against its floor, the physical floor of the same database
+// (usually s.Floor): one plain single-row INSERT and COMMIT of as many bytes. The two
+// alternate, one of each per iteration, so both see the same machine. It reports the mean,
+// p50 and p99 latency of each (store-*, floor-*), the store's creates per second, and ratio,
+// the store's mean over the floor's (the goal is at most 2). The floor's table is dropped at
+// the end.
+func BenchCreate(b *testing.B, s tasks.Store, openFloor Floor) {
 	ctx := b.Context()
+	floor, drop, err := openFloor(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		if err := drop(context.WithoutCancel(ctx)); err != nil {
+			b.Error(err)
+		}
+	}()
 	lim := tasks.Limits{MaxTasks: 1 << 30, MaxActivePerScope: 1 << 30}
 	var storeTimes, floorTimes []time.Duration
 	var storeTotal, floorTotal time.Duration

@@ -1,5 +1,7 @@
-// Package loadtest drives MCP endpoints over Streamable HTTP and measures them: the library
-// behind `fastmcp-bench run` and `compare`.
+// Package loadtest drives MCP endpoints over Streamable HTTP and measures them: the load
+// generator of the bench binary (cmd/fastmcp-bench), behind `fastmcp-bench run` and
+// `compare`. It is internal because only that binary uses it; run the binary to measure an
+// endpoint (`go run ./cmd/fastmcp-bench run -h`).
 //
 // Requests travel on keep-alive connections, written and read with fasthttp's request and
 // response codecs over plain net.Conns, one goroutine per connection, so each scenario knows

@@ -43,27 +43,35 @@ func meterCPU(pid int, from, to time.Time) *cpuMeter {
 	if pid <= 0 {
 		return m
 	}
-	done := make(chan struct{})
+	startRead, endRead := make(chan struct{}), make(chan struct{})
 	t1 := time.AfterFunc(time.Until(from), func() {
 		v, err := ProcessCPU(pid)
 		m.mu.Lock()
 		m.start, m.tStart, m.started = v, time.Now(), err == nil
 		m.mu.Unlock()
+		close(startRead)
 	})
-	t2 := time.AfterFunc(time.Until(to), func() {
+	readEnd := func() {
 		v, err := ProcessCPU(pid)
 		m.mu.Lock()
 		m.end, m.tEnd = v, time.Now()
 		m.ok = err == nil && m.started
 		m.mu.Unlock()
-		close(done)
-	})
+		close(endRead)
+	}
+	t2 := time.AfterFunc(time.Until(to), readEnd)
 	m.stop = func() {
-		if t2.Stop() {
-			t1.Stop()
+		if t1.Stop() { // stopped before the window opened: no readings
+			t2.Stop()
 			return
 		}
-		<-done
+		<-startRead
+		// The load ended before the end reading ran: it stopped early, or the timer is late
+		// on a busy machine (it can run after the load's own deadline). Read the end now.
+		if t2.Stop() {
+			readEnd()
+		}
+		<-endRead
 	}
 	return m
 }
