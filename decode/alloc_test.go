@@ -33,3 +33,20 @@ func TestAllocsEncode(t *testing.T) {
 	})
 	assert.Zero(t, allocs)
 }
+
+// TestAllocsLookup pins Lookup: a string without escapes is a view (no allocation), one with
+// escapes is unescaped into a buffer of its own (one allocation).
+func TestAllocsLookup(t *testing.T) {
+	obj := []byte(`{"_meta":{},"taskId":"task-0123456789","escaped":"\u0041bc\n"}`)
+	for _, c := range []struct {
+		key    string
+		allocs float64
+	}{{"taskId", 0}, {"_meta", 0}, {"missing", 0}, {"escaped", 1}} {
+		allocs := testing.AllocsPerRun(200, func() {
+			if Lookup(obj, c.key).Type() == TypeNumber {
+				t.Fatal("unreachable")
+			}
+		})
+		assert.Equal(t, c.allocs, allocs, "allocations per Lookup(%q)", c.key)
+	}
+}

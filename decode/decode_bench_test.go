@@ -188,3 +188,23 @@ func TestBenchmarkPayloads(t *testing.T) {
 		t.Fatal("text payload is not valid", err)
 	}
 }
+
+// BenchmarkLookup measures a member lookup whose string text is a view of the input
+// (text=plain) against one that must be unescaped (text=escaped).
+func BenchmarkLookup(b *testing.B) {
+	for _, c := range []struct{ name, obj string }{
+		{"plain", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"taskId":"786512e2-9e0d-44bd-8f29-896f0b0b0a3e"}`},
+		{"escaped", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"taskId":"\u0037\u0038\u0036512e2-9e0d-44bd-8f29-896f0b0b0a3e"}`},
+	} {
+		obj := []byte(c.obj)
+		b.Run("text="+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(obj)))
+			for b.Loop() {
+				if len(Lookup(obj, "taskId").Text()) != 36 {
+					b.Fatal("wrong text")
+				}
+			}
+		})
+	}
+}

@@ -20,6 +20,13 @@
 //	}
 //	switch string(m.Method().Text()) { ... }
 //
+// [Lookup], [Members], [Elements] and [ValueOf] read further into a value Decode accepted
+// (params, a result), without a second validation. A string [Value]'s Text is its unescaped
+// content wherever the Value comes from, so `"\u0041bc"` reads "Abc" from Lookup as from
+// Decode: a view of the input when the string has no escapes (no allocation); with escapes,
+// Decode unescapes into the Message's reusable buffer, and Lookup and ValueOf into a buffer of
+// the Value's own (one allocation).
+//
 // # Limits
 //
 // Every transport gets the same content limits, each with the JSON-RPC error a client sees:

@@ -74,7 +74,7 @@ func TestLookup(t *testing.T) {
 	assert.Equal(t, TypeInteger, Lookup(obj, "a").Type())
 	assert.Equal(t, "x", Lookup(obj, "bc").String(), "escaped key")
 	assert.Equal(t, `"q\"z"`, string(Lookup(obj, "s").Raw()))
-	assert.Nil(t, Lookup(obj, "s").Text(), "escaped text needs Unquote")
+	assert.Equal(t, `q"z`, Lookup(obj, "s").String(), "escaped text is unescaped")
 	assert.Equal(t, `q"z`, string(Unquote(nil, Lookup(obj, "s").Raw())))
 	assert.Equal(t, `{"a":[1,{"b":2}]}`, string(Lookup(obj, "o").Raw()))
 	assert.Equal(t, TypeBool, Lookup(obj, "f").Type())

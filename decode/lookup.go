@@ -1,9 +1,13 @@
 package decode
 
+import "bytes"
+
 // Lookup returns the member key of the JSON object obj, which must be a value from a message
 // Decode accepted (its validity is assumed, not checked). Keys are compared on their
-// unescaped content; the returned Value's text is unescaped only when it needs no decoding,
-// otherwise use [Unquote] on its Raw bytes. The result borrows obj.
+// unescaped content. A string member's [Value.Text] is its unescaped content, as the full
+// decoder gives it: a view of obj when the string has no escapes (no allocation), a copy
+// decoded into a buffer of its own when it has (one allocation). Raw, and the text of a
+// string without escapes, borrow obj.
 func Lookup(obj []byte, key string) Value {
 	var found Value
 	Members(obj, func(k, v []byte, vt Type) bool {
@@ -70,23 +74,24 @@ func Elements(arr []byte, fn func(value []byte, t Type) bool) {
 	}
 }
 
-// makeValue builds a Value from a raw literal; string text is set when it has no escapes.
+// makeValue builds a Value from a raw literal. A string's text is a view of raw when it has
+// no escapes; otherwise it is decoded into a new buffer, which the unescaped text always fits
+// (an escape is never shorter than what it stands for).
 func makeValue(raw []byte, t Type) Value {
 	v := Value{raw: raw, typ: t}
-	if t == TypeString {
+	if t == TypeString && len(raw) >= 2 {
 		body := raw[1 : len(raw)-1]
-		for _, c := range body {
-			if c == '\\' {
-				return v
-			}
+		if bytes.IndexByte(body, '\\') < 0 {
+			v.text = body
+		} else {
+			v.text = appendUnescaped(make([]byte, 0, len(body)), body)
 		}
-		v.text = body
 	}
 	return v
 }
 
 // ValueOf returns a Value for one raw JSON literal from a message Decode accepted, such as an
-// element passed to an [Elements] callback.
+// element passed to an [Elements] callback. A string's text is unescaped as [Lookup]'s is.
 func ValueOf(raw []byte, t Type) Value { return makeValue(raw, t) }
 
 // keyEquals compares a raw key body with a plain key; escaped keys are decoded on the stack.

@@ -65,6 +65,13 @@ type conn struct {
 	readErr    error // a read error that ended the input
 	execErr    error // the executor was closed under the connection
 	legacy     legacyState
+	// settling is set while an admitted initialize-era initialize or logging/setLevel awaits
+	// its outcome: the lines after it wait, so that they see the state it produces.
+	settling bool
+
+	// mustSettle is the reader's own: it admitted a request that sets settling, and has not
+	// yet seen it cleared. It keeps waitForSpace's common case free of the lock.
+	mustSettle bool
 
 	// halted is set once reading stopped or output stopped (reading false or stopErr set);
 	// backlog is len(pending). Both let the reader check for room without the lock.
@@ -77,7 +84,7 @@ type conn struct {
 	closing    bool          // no more lines: the writer writes what is pending and exits
 	writerIdle bool
 	writable   sync.Cond // the writer waits for lines
-	space      sync.Cond // the reader waits for pending to drop below maxPendingBytes
+	space      sync.Cond // the reader waits for pending to drop below maxPendingBytes, or for settling to clear
 }
 
 func newConn(ctx context.Context, h handler, dec *decode.Decoder, ex *pool.Executor, in io.Reader, out io.Writer, set settings) *conn {
@@ -243,15 +250,18 @@ func (c *conn) closeOutput() {
 	c.mu.Unlock()
 }
 
-// waitForSpace waits while too many lines wait for the writer, and reports whether lines
-// are still admitted.
+// waitForSpace waits while too many lines wait for the writer, and while the request
+// before the next line changes the connection's state and has no outcome yet (the input is
+// ordered: the next line must be classified in the state it produces). It reports whether
+// lines are still admitted.
 func (c *conn) waitForSpace() bool {
-	if !c.halted.Load() && c.backlog.Load() < maxPendingBytes {
+	if !c.mustSettle && !c.halted.Load() && c.backlog.Load() < maxPendingBytes {
 		return true // the common case, without the lock
 	}
+	c.mustSettle = false
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for len(c.pending) >= maxPendingBytes && c.reading && c.stopErr == nil {
+	for (len(c.pending) >= maxPendingBytes || c.settling) && c.reading && c.stopErr == nil {
 		c.space.Wait()
 	}
 	return c.reading && c.stopErr == nil

@@ -31,9 +31,12 @@
 // earlier subscriptions are dropped). logging/setLevel sets the level of the
 // notifications/message initialize-era requests get; before any setLevel it is
 // [fastmcp.Config.LegacyLogLevel] (default "info"), the level stateless HTTP uses, so one
-// setting governs both transports. Requests run concurrently; each sees the state as it was
-// when it was admitted (read from the input), and an initialize or setLevel changes it
-// before its response is written, so the client's next request sees the change.
+// setting governs both transports. The input is ordered: once an initialize-era initialize
+// or logging/setLevel is read, the next line is read only when that request has its outcome
+// (its state adopted, or its error decided), so every line after it, even one the client
+// sent before reading the response, sees the state it produces. That wait is bounded by the
+// request's deadline ([Config.RequestTimeout]). Other requests run concurrently; each sees
+// the state as it was when it was read from the input.
 // notifications/initialized is accepted silently; a response line from the client goes to
 // the server-to-client request it answers.
 //

@@ -56,6 +56,7 @@ type job struct {
 	dialect fastmcp.Dialect
 	client  fastmcp.LegacyClient
 	pinned  bool // an initialize-era initialize: notifications/cancelled does not apply
+	settles bool // it changes the connection's state: the reader reads on once its outcome is decided
 }
 
 var jobs = sync.Pool{New: func() any { return new(job) }}
@@ -89,7 +90,7 @@ func (c *conn) putJob(j *job) {
 	}
 	j.line, j.out, j.esc, j.lid = j.line[:0], j.out[:0], j.esc[:0], j.lid[:0]
 	j.c, j.id, j.pkey, j.listen, j.opened, j.lctx, j.lcancel, j.slot = nil, requestID{}, pool.Key{}, false, false, nil, nil, nil
-	j.dialect, j.client, j.pinned = 0, fastmcp.LegacyClient{}, false
+	j.dialect, j.client, j.pinned, j.settles = 0, fastmcp.LegacyClient{}, false, false
 	jobs.Put(j)
 }
 
@@ -172,6 +173,9 @@ func (c *conn) admit(j *job) {
 	if j.listen {
 		c.openListen++
 	}
+	if j.settles {
+		c.settling, c.mustSettle = true, true
+	}
 	c.mu.Unlock()
 
 	if j.listen {
@@ -199,6 +203,7 @@ func (c *conn) admit(j *job) {
 		_, _ = c.put(nil, j, true)
 	}
 	c.mu.Lock()
+	c.settledLocked(j)
 	c.endedLocked()
 	c.mu.Unlock()
 	c.putJob(j)
@@ -329,6 +334,7 @@ func (j *job) Done(r pool.Result) {
 	}
 	_, _ = c.put(nil, j, true) // ends the request silently if nothing above or in Run did
 	c.mu.Lock()
+	c.settledLocked(j) // Run has adopted j's state by now, or never will (j is answered)
 	c.endedLocked()
 	c.mu.Unlock()
 }

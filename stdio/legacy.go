@@ -34,17 +34,31 @@ func (c *conn) classifyLocked(j *job) *fastmcp.Error {
 		return nil
 	}
 	j.client = st.client
-	if string(j.msg.Method().Text()) == fastmcp.MethodInitialize {
-		j.pinned = true
+	switch string(j.msg.Method().Text()) {
+	case fastmcp.MethodInitialize:
+		j.pinned, j.settles = true, true
 		j.client.Events = fastmcp.NewLegacyEvents()
+	case fastmcp.MethodSetLevel:
+		j.settles = true
 	}
 	return nil
 }
 
+// settledLocked records that j, if it changes the connection's state, has its outcome: its
+// state is adopted or never will be, and the reader may classify the next line. c.mu must
+// be held.
+func (c *conn) settledLocked(j *job) {
+	if j.settles {
+		c.settling = false
+		c.space.Broadcast()
+	}
+}
+
 // runLegacy serves an initialize-era request on its worker. The connection adopts the
 // client state a successful initialize or logging/setLevel reports in the same step that
-// queues the response, so the client's next request, sent once it has read the response,
-// sees it.
+// queues the response; the reader classifies the next line only after that (see
+// settledLocked), so the client's next request sees it even when it did not wait for the
+// response.
 func (c *conn) runLegacy(ctx context.Context, j *job) {
 	r := c.h.HandleLegacy(ctx, &j.msg, &j.client, j, j.out[:0])
 	j.keep(r.Body)

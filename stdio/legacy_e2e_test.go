@@ -242,3 +242,17 @@ func TestLegacyE2EEventRightAfterInitialize(t *testing.T) {
 	c.expect("2025-11-25", "ToolListChangedNotification", `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	closeClean(t, c)
 }
+
+// logging/setLevel reads its level as JSON text: "\u0064ebug" is "debug".
+func TestLegacyE2ESetLevelEscaped(t *testing.T) {
+	s, _ := newLegacyServer(t)
+	c := legacyE2E(t, s, Config{}, "2025-11-25", `{}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"\u0064ebug"}}`)
+	c.expect("2025-11-25", "EmptyResult", `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	c.send(legacyCall("2", "logs"))
+	for _, m := range []string{`"info","data":"Tool execution started"`, `"info","data":"Tool processing data"`, `"info","data":"Tool execution completed"`, `"debug","data":"detail"`} {
+		c.expect("2025-11-25", "LoggingMessageNotification", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":`+m+`}}`)
+	}
+	c.expect("2025-11-25", "CallToolResult", textResult("2", `"logged"`))
+	closeClean(t, c)
+}
