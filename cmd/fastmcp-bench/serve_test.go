@@ -60,6 +60,7 @@ func TestBinary(t *testing.T) {
 	t.Run("pprof", func(t *testing.T) { testServePprof(t, bin) })
 	t.Run("metrics", func(t *testing.T) { testServeMetrics(t, bin) }) // serve_metrics_test.go
 	t.Run("usage errors", func(t *testing.T) { testUsageErrors(t, bin) })
+	t.Run("read-only tasks store", func(t *testing.T) { testServeReadOnlyTasks(t, bin) }) // serve_tasks_test.go
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
 }
 
