@@ -63,9 +63,13 @@
 //     until reaped; Options.MaxActivePerScope, [DefaultMaxActivePerScope] 100 unfinished tasks
 //     per principal: past either, tools/call is -32603 "Task capacity exhausted" with data
 //     {"retryable":true,"limit":"MaxTasks"} (or "MaxActivePerScope").
-//   - Options.MaxWorkInputBytes, [DefaultMaxWorkInputBytes] 256 KiB: arguments, request
-//     _meta and earlier answers together; past it -32602 "Invalid params: task work input
-//     exceeds 262144 bytes".
+//   - Options.MaxWorkInputBytes, [DefaultMaxWorkInputBytes] 256 KiB: the input stored with
+//     a task's work, its arguments, the creating request's _meta and every answer accepted
+//     (those the tools/call brought, then each tasks/update's) together. A tools/call past
+//     it is -32602 "Invalid params: task work input exceeds 262144 bytes" and creates
+//     nothing; a tasks/update whose answers would take the work past it gets the same
+//     error and stores none of them: the task stays input_required with the same
+//     inputRequests, and smaller answers may still be sent.
 //   - [MaxTaskIDBytes] 256: a longer taskId is not looked up and reads as unknown (-32602).
 //   - [MaxListenTaskIDs] 100 taskIds per subscriptions/listen: more is -32602
 //     "Invalid params: notifications.taskIds lists more than 100 task ids".
