@@ -30,6 +30,18 @@
 // at-least-once, and the handler gets the task id as its idempotency key ([IDFrom]) and the
 // run's number ([AttemptFrom]).
 //
+// A run's outcome that the store fails to write (a full disk, a database down) is kept in
+// memory and written again after 100 ms, the wait doubling up to a third of
+// Options.LeaseDuration, while the lease is still renewed: once the store recovers the
+// outcome is stored and the work has run once. The bound: renewals are writes too, so a
+// store that takes no write for a whole LeaseDuration loses the lease, and then (by this
+// process's clock, or when the store reports the lease lost) the outcome is dropped and the
+// work runs again, as after a crash; so it is when Close comes first, which does not wait
+// for the store (the lease is released if the store takes that write). Each is logged:
+// "tasks: cannot store a run's outcome, retrying while the lease is held" at the first
+// failure, "tasks: a run's outcome was not stored; the work will run again" with
+// reason="lease ran out", "lease lost" or "shutdown" when it gives up.
+//
 // A handler asks for input mid-task as in any tools/call, by returning
 // *fastmcp.InputRequired: the task becomes input_required with those inputRequests (keys
 // unique over the task's lifetime; asking again for an answered key fails the task).

@@ -93,6 +93,9 @@ func (rn *runner) claimLoop() {
 		case <-rn.ctx.Done():
 			return
 		}
+		if rn.ctx.Err() != nil { // both were ready: claim nothing once stopping
+			return
+		}
 		t, err := rn.x.store.ClaimNext(rn.ctx, o.WorkerID, o.LeaseDuration)
 		if err != nil || t == nil {
 			<-rn.slots
