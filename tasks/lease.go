@@ -20,14 +20,15 @@ type leaseKeeper struct {
 	done   chan struct{}
 }
 
-// keepLease starts renewing the lease of generation gen on task id. It interrupts the run
-// when the lease is lost, or when a tasks/cancel served by another process requested its
-// cancellation; renewal failures are logged and tried again at the next tick.
-func (rn *runner) keepLease(id string, gen int64, interrupt context.CancelCauseFunc) *leaseKeeper {
+// keepLease starts renewing the lease of generation gen on task id, asked for at claimed.
+// It interrupts the run when the lease is lost, or when a tasks/cancel served by another
+// process requested its cancellation; renewal failures are logged and tried again at the
+// next tick.
+func (rn *runner) keepLease(id string, gen int64, claimed time.Time, interrupt context.CancelCauseFunc) *leaseKeeper {
 	ctx, cancel := context.WithCancel(rn.ctx)
 	k := &leaseKeeper{lost: make(chan struct{}), cancel: cancel, done: make(chan struct{})}
 	lease := rn.x.opts.LeaseDuration
-	k.until.Store(time.Now().Add(lease).UnixNano()) // the claim was made just before
+	k.until.Store(claimed.Add(lease).UnixNano())
 	rn.wg.Add(1)
 	go func() {
 		defer rn.wg.Done()

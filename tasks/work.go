@@ -8,8 +8,8 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
-// work runs one claimed task and stores how it ended.
-func (rn *runner) work(t *Task) {
+// work runs one task claimed at about claimed and stores how it ended.
+func (rn *runner) work(t *Task, claimed time.Time) {
 	o := rn.x.opts
 	gen := t.LeaseGen
 	ctx, cancel := context.WithCancelCause(rn.ctx)
@@ -26,7 +26,7 @@ func (rn *runner) work(t *Task) {
 		rn.release(t.ID, gen)
 		return
 	}
-	lease := rn.keepLease(t.ID, gen, cancel)
+	lease := rn.keepLease(t.ID, gen, claimed, cancel)
 	defer lease.stop()
 	if t.CancelRequested {
 		rn.finish(t, gen, cancelled, lease)
