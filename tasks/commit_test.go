@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"path/filepath"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -16,6 +17,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/tasks"
 	"github.com/fastmcp-go/fastmcp/tasks/memstore"
+	"github.com/fastmcp-go/fastmcp/tasks/sqlitestore"
 )
 
 // errDiskFull is the injected failure of a store write.
@@ -33,7 +35,7 @@ type faultyStore struct {
 	fenced   []time.Time
 }
 
-func newFaultyStore() *faultyStore { return &faultyStore{Store: memstore.New(memstore.Config{})} }
+func newFaultyStore(inner tasks.Store) *faultyStore { return &faultyStore{Store: inner} }
 
 func (s *faultyStore) fail(outcomes, writes bool) {
 	s.mu.Lock()
@@ -123,10 +125,14 @@ func (l *lockedLog) String() string {
 	return l.b.String()
 }
 
-// finishWhileFailing creates a task, lets its run return once the store fails as told, and
-// returns when the runner's first try to store the result failed.
+// finishWhileFailing creates a task, lets its run return once the store (a memstore) fails
+// as told, and returns when the runner's first try to store the result failed.
 func finishWhileFailing(t *testing.T, outcomes, writes bool) *commitCase {
-	store := newFaultyStore()
+	return finishWhileFailingOn(t, memstore.New(memstore.Config{}), outcomes, writes)
+}
+
+func finishWhileFailingOn(t *testing.T, inner tasks.Store, outcomes, writes bool) *commitCase {
+	store := newFaultyStore(inner)
 	logs := &lockedLog{}
 	g := newGate()
 	opts := tasks.Options{Tools: testPolicies(), Logger: slog.New(slog.NewTextHandler(logs, nil))}
@@ -177,6 +183,25 @@ func TestOutcomeRetriedWhileLeaseRenewed(t *testing.T) {
 		assert.Empty(t, c.gate.started, "the tool ran once")
 		assert.Empty(t, st.LeaseOwner, "the lease was released")
 		assert.Contains(t, c.logs.String(), `msg="tasks: cannot store a run's outcome, retrying while the lease is held"`)
+	})
+}
+
+// The same over SQLite: the outcome written after the outage is the file's.
+func TestOutcomeRetriedOverSQLite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, err := sqlitestore.Open(t.Context(), filepath.Join(t.TempDir(), "tasks.db"), sqlitestore.Config{})
+		require.NoError(t, err)
+		c := finishWhileFailingOn(t, s, true, false)
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		assert.Equal(t, tasks.StatusWorking, c.stored(t).Status)
+		c.store.fail(false, false)
+		time.Sleep(10 * time.Second)
+		synctest.Wait()
+		st := c.stored(t)
+		assert.Equal(t, tasks.StatusCompleted, st.Status)
+		assert.Equal(t, 1, st.Attempt)
+		assert.Empty(t, c.gate.started, "the tool ran once")
 	})
 }
 
