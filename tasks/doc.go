@@ -86,7 +86,8 @@
 //   - [MaxListenTaskIDs] 100 taskIds per subscriptions/listen: more is -32602
 //     "Invalid params: notifications.taskIds lists more than 100 task ids".
 //   - TTL: Options.TTL, [DefaultTTL] 1 h (ttlMs 3600000; negative: ttlMs null, unlimited);
-//     pollIntervalMs [DefaultPollInterval] 250.
+//     pollIntervalMs [DefaultPollInterval] 250. A run still going when its task expires is
+//     interrupted at its next lease renewal, and its outcome is not written.
 //
 // notifications/tasks are published by the process that writes a change, to its own listen
 // streams (a stream more than 64 notifications behind misses the excess; polling stays the

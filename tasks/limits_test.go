@@ -225,3 +225,21 @@ func TestWorkInputLimitCoversAnswers(t *testing.T) {
 		assert.Equal(t, limit, len(final.Work.Arguments)+len(final.Work.Meta)+len(final.Responses), "exactly at the limit")
 	})
 }
+
+// A run still going when its task expires is interrupted at the next lease renewal: its
+// outcome could never be read.
+func TestRunEndsWhenItsTaskExpires(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		h := newHarness(t, tasks.Options{Tools: testPolicies(), TTL: time.Minute}, testTools(g))
+		start := time.Now()
+		h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold",` + metaTasks + `}}`)
+		runCtx := <-g.started
+		<-runCtx.Done()
+		assert.Equal(t, time.Minute, time.Since(start), "the renewal at 60 s found it gone")
+		synctest.Wait()
+		_, err := h.store.Get(t.Context(), "task-1")
+		require.ErrorIs(t, err, tasks.ErrNotFound)
+		assert.Empty(t, g.started, "not run again")
+	})
+}
