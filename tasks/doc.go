@@ -30,6 +30,18 @@
 // at-least-once, and the handler gets the task id as its idempotency key ([IDFrom]) and the
 // run's number ([AttemptFrom]).
 //
+// A run's outcome that the store fails to write (a full disk, a database down) is kept in
+// memory and written again after 100 ms, the wait doubling up to a third of
+// Options.LeaseDuration, while the lease is still renewed: once the store recovers the
+// outcome is stored and the work has run once. The bound: renewals are writes too, so a
+// store that takes no write for a whole LeaseDuration loses the lease, and then (by this
+// process's clock, or when the store reports the lease lost) the outcome is dropped and the
+// work runs again, as after a crash; so it is when Close comes first, which does not wait
+// for the store (the lease is released if the store takes that write). Each is logged:
+// "tasks: cannot store a run's outcome, retrying while the lease is held" at the first
+// failure, "tasks: a run's outcome was not stored; the work will run again" with
+// reason="lease ran out", "lease lost" or "shutdown" when it gives up.
+//
 // A handler asks for input mid-task as in any tools/call, by returning
 // *fastmcp.InputRequired: the task becomes input_required with those inputRequests (keys
 // unique over the task's lifetime; asking again for an answered key fails the task).
@@ -63,14 +75,19 @@
 //     until reaped; Options.MaxActivePerScope, [DefaultMaxActivePerScope] 100 unfinished tasks
 //     per principal: past either, tools/call is -32603 "Task capacity exhausted" with data
 //     {"retryable":true,"limit":"MaxTasks"} (or "MaxActivePerScope").
-//   - Options.MaxWorkInputBytes, [DefaultMaxWorkInputBytes] 256 KiB: arguments, request
-//     _meta and earlier answers together; past it -32602 "Invalid params: task work input
-//     exceeds 262144 bytes".
+//   - Options.MaxWorkInputBytes, [DefaultMaxWorkInputBytes] 256 KiB: the input stored with
+//     a task's work, its arguments, the creating request's _meta and every answer accepted
+//     (those the tools/call brought, then each tasks/update's) together. A tools/call past
+//     it is -32602 "Invalid params: task work input exceeds 262144 bytes" and creates
+//     nothing; a tasks/update whose answers would take the work past it gets the same
+//     error and stores none of them: the task stays input_required with the same
+//     inputRequests, and smaller answers may still be sent.
 //   - [MaxTaskIDBytes] 256: a longer taskId is not looked up and reads as unknown (-32602).
 //   - [MaxListenTaskIDs] 100 taskIds per subscriptions/listen: more is -32602
 //     "Invalid params: notifications.taskIds lists more than 100 task ids".
 //   - TTL: Options.TTL, [DefaultTTL] 1 h (ttlMs 3600000; negative: ttlMs null, unlimited);
-//     pollIntervalMs [DefaultPollInterval] 250.
+//     pollIntervalMs [DefaultPollInterval] 250. A run still going when its task expires is
+//     interrupted at its next lease renewal, and its outcome is not written.
 //
 // notifications/tasks are published by the process that writes a change, to its own listen
 // streams (a stream more than 64 notifications behind misses the excess; polling stays the

@@ -28,7 +28,8 @@ func capacityError(limit string) *fastmcp.Error {
 		[]byte(`{"retryable":true,"limit":`+strconv.Quote(limit)+`}`))
 }
 
-// workTooLarge refuses a call whose work exceeds MaxWorkInputBytes.
+// workTooLarge refuses a call, or a tasks/update, that would take the work input past
+// MaxWorkInputBytes.
 func workTooLarge(limit int) *fastmcp.Error {
 	return fastmcp.NewError(fastmcp.CodeInvalidParams, "Invalid params: task work input exceeds "+strconv.Itoa(limit)+" bytes", nil)
 }

@@ -115,22 +115,22 @@ func (x *Tasks) mode(p Policy, r *fastmcp.Request) (m Mode, err error) {
 // start stores the task with its work and answers CreateTaskResult once a tasks/get would
 // find it.
 func (x *Tasks) start(ctx context.Context, r *fastmcp.Request, tool string, args json.RawMessage) (json.RawMessage, error) {
-	meta := r.Meta()
 	var answers []byte
 	if v := r.InputResponses(); len(v) > 0 {
 		answers = v
 	}
-	if len(args)+len(meta)+len(answers) > x.opts.MaxWorkInputBytes {
-		return nil, workTooLarge(x.opts.MaxWorkInputBytes)
-	}
 	at := now()
 	t := &Task{
-		ID: x.newID(), Scope: x.opts.Scope(ctx),
+		Scope:  x.opts.Scope(ctx),
 		Status: StatusWorking, StatusMessage: x.opts.StatusMessage,
 		CreatedAt: at, UpdatedAt: at, TTL: x.opts.TTL, PollInterval: x.opts.PollInterval,
-		Work:      Work{Version: 1, Tool: tool, Arguments: clone(args), Meta: clone(meta)},
+		Work:      Work{Version: 1, Tool: tool, Arguments: clone(args), Meta: clone(r.Meta())},
 		Responses: clone(answers),
 	}
+	if workInputBytes(t) > x.opts.MaxWorkInputBytes {
+		return nil, workTooLarge(x.opts.MaxWorkInputBytes)
+	}
+	t.ID = x.newID()
 	if err := x.store.Create(ctx, t, x.lim); err != nil {
 		if ce, ok := errors.AsType[*CapacityError](err); ok {
 			return nil, capacityError(ce.Limit)
@@ -140,6 +140,12 @@ func (x *Tasks) start(ctx context.Context, r *fastmcp.Request, tool string, args
 	}
 	x.run.wake()
 	return createResult(t), nil
+}
+
+// workInputBytes is what MaxWorkInputBytes bounds: the input stored with a task's work,
+// its arguments, the creating request's _meta and every answer accepted so far.
+func workInputBytes(t *Task) int {
+	return len(t.Work.Arguments) + len(t.Work.Meta) + len(t.Responses)
 }
 
 // newID returns an unguessable task id: 24 random bytes, base64url (RFC 9110 tchar only).

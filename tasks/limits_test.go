@@ -2,6 +2,7 @@ package tasks_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -178,4 +179,67 @@ func TestLimitsBounds(t *testing.T) {
 	maxTasks, maxActive = tasks.Limits{MaxTasks: 3, MaxActivePerScope: -1}.Bounds()
 	assert.Equal(t, 3, maxTasks)
 	assert.Equal(t, tasks.DefaultMaxActivePerScope, maxActive)
+}
+
+// MaxWorkInputBytes covers the answers tasks/update adds to the work: an update that would
+// take it one byte past the limit is refused whole with the same -32602, and the task
+// stays input_required as it was; an answer that brings it exactly to the limit is taken.
+func TestWorkInputLimitCoversAnswers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		limit := 1000
+		h := newHarness(t, tasks.Options{Tools: testPolicies(), MaxWorkInputBytes: limit}, testTools(newGate()))
+		h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask2",` + metaTasks + `}}`)
+		synctest.Wait()
+		stored, err := h.store.Get(t.Context(), "task-1")
+		require.NoError(t, err)
+		base := len(stored.Work.Arguments) + len(stored.Work.Meta)
+		answer := func(name string) string { return `{"action":"accept","content":{"name":"` + name + `"}}` }
+		update := func(id int, key, value string) string {
+			return h.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tasks/update","params":{"taskId":"task-1","inputResponses":{"` + key + `":` + value + `},` + metaTasks + `}}`)
+		}
+		get := `{"jsonrpc":"2.0","id":9,"method":"tasks/get","params":{"taskId":"task-1",` + metaTasks + `}}`
+
+		a := answer("Alice")
+		assert.Equal(t, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete",`+serverMeta+`}}`, update(2, "a", a))
+		waiting := h.send(get)
+		assert.Contains(t, waiting, `"status":"input_required"`)
+
+		// The stored answers become {"a":A,"b":B}: B sized to end exactly at the limit.
+		fill := limit - base - len(`{"a":`+a+`,"b":`+answer("")+`}`)
+		require.Positive(t, fill)
+		over := update(3, "b", answer(strings.Repeat("x", fill+1)))
+		requireErrorObject(t, "InvalidParamsError", over)
+		assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: task work input exceeds 1000 bytes"}}`, over)
+		assert.Equal(t, waiting, h.send(get), "the refused update changed nothing")
+		kept, err := h.store.Get(t.Context(), "task-1")
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"a":`+a+`}`, string(kept.Responses))
+
+		assert.Equal(t, `{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete",`+serverMeta+`}}`, update(4, "b", answer(strings.Repeat("x", fill))))
+		synctest.Wait()
+		done := h.send(get)
+		assert.Contains(t, done, `"status":"completed"`)
+		assert.Contains(t, done, `"text":"a=Alice b=`+strings.Repeat("x", fill)+` "`)
+		final, err := h.store.Get(t.Context(), "task-1")
+		require.NoError(t, err)
+		assert.Equal(t, limit, len(final.Work.Arguments)+len(final.Work.Meta)+len(final.Responses), "exactly at the limit")
+	})
+}
+
+// A run still going when its task expires is interrupted at the next lease renewal: its
+// outcome could never be read.
+func TestRunEndsWhenItsTaskExpires(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		h := newHarness(t, tasks.Options{Tools: testPolicies(), TTL: time.Minute}, testTools(g))
+		start := time.Now()
+		h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold",` + metaTasks + `}}`)
+		runCtx := <-g.started
+		<-runCtx.Done()
+		assert.Equal(t, time.Minute, time.Since(start), "the renewal at 60 s found it gone")
+		synctest.Wait()
+		_, err := h.store.Get(t.Context(), "task-1")
+		require.ErrorIs(t, err, tasks.ErrNotFound)
+		assert.Empty(t, g.started, "not run again")
+	})
 }

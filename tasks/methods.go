@@ -61,7 +61,8 @@ func (x *Tasks) get(ctx context.Context, r *fastmcp.Request) (json.RawMessage, e
 }
 
 // update serves tasks/update: answers to outstanding input requests are persisted (others
-// ignored) before the ack; once none is outstanding the task is runnable again.
+// ignored) before the ack; once none is outstanding the task is runnable again. Answers
+// that would take the work past MaxWorkInputBytes are refused whole.
 func (x *Tasks) update(ctx context.Context, r *fastmcp.Request) (json.RawMessage, error) {
 	id, err := taskID(r)
 	if err != nil {
@@ -81,6 +82,9 @@ func (x *Tasks) update(ctx context.Context, r *fastmcp.Request) (json.RawMessage
 		}
 		if !accept(t, responses.Raw()) {
 			return ackResult, nil
+		}
+		if workInputBytes(t) > x.opts.MaxWorkInputBytes {
+			return nil, workTooLarge(x.opts.MaxWorkInputBytes) // nothing stored: the task waits as it was
 		}
 		t.UpdatedAt = now()
 		err = x.store.Put(ctx, t, 0)

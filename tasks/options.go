@@ -26,9 +26,11 @@ const (
 	// DefaultMaxRuntime bounds one run of a task's work; past it the task fails with -32603
 	// "Task exceeded its maximum runtime".
 	DefaultMaxRuntime = time.Hour
-	// DefaultMaxWorkInputBytes bounds a task's stored work (arguments, request _meta and the
-	// answers of the multi round-trip rounds before it): a larger call is answered -32602
-	// "Invalid params: task work input exceeds 262144 bytes" and creates nothing.
+	// DefaultMaxWorkInputBytes bounds the input stored with a task's work (arguments, request
+	// _meta, and every answer: those of the multi round-trip rounds before it, then those of
+	// tasks/update): a larger call is answered -32602 "Invalid params: task work input
+	// exceeds 262144 bytes" and creates nothing; a tasks/update that would pass it gets the
+	// same error and stores none of its answers.
 	DefaultMaxWorkInputBytes = 256 << 10
 	// DefaultLeaseDuration is how long a worker's claim on a task lasts unless renewed; a
 	// worker renews it every third of it. A worker that dies loses its tasks after at most
@@ -105,7 +107,8 @@ type Options struct {
 	// DefaultMaxActivePerScope): past either, a call is answered -32603 "Task capacity
 	// exhausted" with data {"retryable":true,"limit":"MaxTasks"} (or "MaxActivePerScope").
 	MaxTasks, MaxActivePerScope int
-	// MaxWorkInputBytes bounds a task's work (DefaultMaxWorkInputBytes).
+	// MaxWorkInputBytes bounds a task's work input, its answers included
+	// (DefaultMaxWorkInputBytes).
 	MaxWorkInputBytes int
 	// LeaseDuration, ClaimInterval and ReapInterval pace the runner (DefaultLeaseDuration,
 	// DefaultClaimInterval, DefaultReapInterval).

@@ -93,6 +93,10 @@ func (rn *runner) claimLoop() {
 		case <-rn.ctx.Done():
 			return
 		}
+		if rn.ctx.Err() != nil { // both were ready: claim nothing once stopping
+			return
+		}
+		asked := time.Now() // the lease lasts LeaseDuration from no earlier than this
 		t, err := rn.x.store.ClaimNext(rn.ctx, o.WorkerID, o.LeaseDuration)
 		if err != nil || t == nil {
 			<-rn.slots
@@ -119,7 +123,7 @@ func (rn *runner) claimLoop() {
 					o.Logger.Error("tasks: worker panicked", "task", t.ID, "panic", p, "stack", string(debug.Stack()))
 				}
 			}()
-			rn.work(t)
+			rn.work(t, asked)
 		}()
 	}
 }

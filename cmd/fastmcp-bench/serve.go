@@ -51,8 +51,9 @@ version initialize negotiated) names them. No session id is ever issued.
 With the demo or conformance fixtures it also serves the Tasks extension
 (io.modelcontextprotocol/tasks) for their task tools (the demo's report, the conformance
 suite's), over --tasks-store: by default a SQLite file in a temporary directory removed at
-exit; sqlite:PATH keeps the tasks across restarts; postgres:DSN shares them between processes
-(--tasks-migrate creates the tables); off serves no extension.
+exit; sqlite:PATH keeps the tasks across restarts (a file serve cannot write is refused at
+start); postgres:DSN shares them between processes (--tasks-migrate creates the tables); off
+serves no extension. --tasks-ttl sets how long a task lives (its ttlMs).
 
 Durations use Go's syntax (250ms, 5s, 1m). A limit set to 0 selects its default unless its text
 gives 0 another meaning.

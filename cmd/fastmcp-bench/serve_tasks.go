@@ -23,6 +23,7 @@ import (
 type tasksOptions struct {
 	store   string
 	migrate bool
+	ttl     time.Duration
 	lease   time.Duration
 	journal string
 }
@@ -30,6 +31,7 @@ type tasksOptions struct {
 func (o *tasksOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.store, "tasks-store", "sqlite", "`store` of the Tasks extension (io.modelcontextprotocol/tasks), served with the task tools of the demo and conformance fixtures: sqlite (a file in a temporary directory, removed at exit), sqlite:PATH (a file that outlives the process), memory, postgres:DSN, or off (no extension)")
 	fs.BoolVar(&o.migrate, "tasks-migrate", false, "with --tasks-store postgres:DSN: create or upgrade the task tables first (never done otherwise: a database without them is refused)")
+	fs.DurationVar(&o.ttl, "tasks-ttl", tasks.DefaultTTL, "how long a task lives from its creation (its ttlMs): from then on tasks/get answers it is unknown, and it is deleted (0: the default)")
 	fs.DurationVar(&o.lease, "tasks-lease", tasks.DefaultLeaseDuration, "how long a worker's claim on a task lasts unless renewed (every third of it): a killed process's tasks are run again by another worker at most this long after")
 	fs.StringVar(&o.journal, "tasks-journal", "", "append one JSON line to `file` when a run of the demo report tool begins and ends (task id, attempt, pid, time): the record durability tests check")
 }
@@ -39,6 +41,9 @@ func (o *tasksOptions) flags(fs *flag.FlagSet) {
 // stop ends its runner and closes the store; it is a no-op when nothing was started. opened,
 // if not nil, is given the store.
 func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *slog.Logger, opened func(tasks.Store)) (stop func(), err error) {
+	if o.ttl < 0 { // to the package, unlimited: tasks never expire, and MaxTasks fills up
+		return nil, usageError(fmt.Sprintf("--tasks-ttl %v is negative: give a task's time to live (0 selects the default, %v)", o.ttl, tasks.DefaultTTL))
+	}
 	policies := map[string]tasks.Policy{}
 	if hasCatalog(catalogs, "conformance") {
 		maps.Copy(policies, fixtures.TaskPolicies())
@@ -64,7 +69,7 @@ func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *sl
 		closeJournal()
 		return nil, err
 	}
-	x, err := tasks.New(store, tasks.Options{Tools: policies, LeaseDuration: o.lease, Logger: logger})
+	x, err := tasks.New(store, tasks.Options{Tools: policies, TTL: o.ttl, LeaseDuration: o.lease, Logger: logger})
 	if err != nil {
 		_ = store.Close()
 		cleanup()

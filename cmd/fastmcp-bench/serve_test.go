@@ -60,6 +60,7 @@ func TestBinary(t *testing.T) {
 	t.Run("pprof", func(t *testing.T) { testServePprof(t, bin) })
 	t.Run("metrics", func(t *testing.T) { testServeMetrics(t, bin) }) // serve_metrics_test.go
 	t.Run("usage errors", func(t *testing.T) { testUsageErrors(t, bin) })
+	t.Run("read-only tasks store", func(t *testing.T) { testServeReadOnlyTasks(t, bin) }) // serve_tasks_test.go
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
 }
 
@@ -465,6 +466,8 @@ func testUsageErrors(t *testing.T, bin string) {
 		{[]string{"serve", "--dialects", "2026-07-28,2024-11-05"}, `serve: --dialects: unknown protocol version "2024-11-05" (known: 2026-07-28,2025-11-25,2025-06-18)`},
 		{[]string{"serve", "--dialects", ","}, "serve: --dialects: no protocol version given"},
 		{[]string{"serve", "--dialects", "2025-06-18, 2025-06-18"}, `serve: --dialects: protocol version "2025-06-18" is listed twice`},
+		{[]string{"serve", "--tasks-ttl", "-1s", "--addr", "127.0.0.1:0"}, "serve: --tasks-ttl -1s is negative: give a task's time to live (0 selects the default, 1h0m0s)\n"},
+		{[]string{"serve", "--tasks-ttl", "soon"}, `invalid value "soon" for flag -tasks-ttl: parse error`},
 		{[]string{"serve", "extra"}, "unexpected arguments"},
 		{[]string{"bogus"}, `unknown command "bogus"`},
 		// With no arguments the binary runs the default suite (suite.go), not the usage.
@@ -492,7 +495,7 @@ func testHelp(t *testing.T, bin string) {
 	for _, flag := range []string{"-addr", "-stack", "-fixtures", "-dialects", "-pprof", "-stdio", "-max-connections", "-head-timeout",
 		"-read-timeout", "-body-timeout", "-max-header-bytes", "-max-body-bytes", "-request-timeout", "-drain-timeout",
 		"-max-subscriptions", "-keepalive-interval", "-allowed-origin-hosts", "-allowed-hosts", "-max-concurrency",
-		"-max-queue", "-max-line-bytes", "-write-timeout"} {
+		"-max-queue", "-max-line-bytes", "-write-timeout", "-tasks-store", "-tasks-ttl", "-tasks-lease"} {
 		assert.Regexp(t, `(?m)^  `+flag+`( |$)`, string(out))
 	}
 	out, err = exec.Command(bin, "help").CombinedOutput()

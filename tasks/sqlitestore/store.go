@@ -5,13 +5,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"modernc.org/sqlite" // the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/fastmcp-go/fastmcp/tasks"
 )
@@ -35,6 +38,9 @@ type Config struct {
 
 // ErrInvalidConfig wraps every Config error of Open.
 var ErrInvalidConfig = errors.New("sqlitestore: invalid config")
+
+// ErrReadOnly is wrapped by Open's error for a database file this process cannot write.
+var ErrReadOnly = errors.New("read-only")
 
 // Store is a tasks.Store in one SQLite file. It is safe for concurrent use, and other
 // processes may open the same file.
@@ -68,6 +74,9 @@ func Open(ctx context.Context, path string, cfg Config) (*Store, error) {
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return nil, fmt.Errorf("%w: path %q is not a file path", ErrInvalidConfig, path)
 	}
+	if err := writable(path); err != nil {
+		return nil, fmt.Errorf("sqlitestore: %s is %w: %w", path, ErrReadOnly, err)
+	}
 	q := url.Values{}
 	q.Set("_busy_timeout", strconv.FormatInt(cfg.BusyTimeout.Milliseconds(), 10))
 	q.Set("_journal_mode", "WAL")
@@ -84,6 +93,9 @@ func Open(ctx context.Context, path string, cfg Config) (*Store, error) {
 	}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
+		if readOnly(err) {
+			return nil, fmt.Errorf("sqlitestore: %s is %w: %w", path, ErrReadOnly, err)
+		}
 		return nil, err
 	}
 	return s, nil
@@ -112,6 +124,31 @@ func (s *Store) migrate(ctx context.Context) error {
 		_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion))
 		return err
 	})
+}
+
+// writable checks that this process may open the file at path for writing, if it exists.
+// SQLite opens a file it cannot write read-only, without an error, and then creates its
+// -wal and -shm files with the file's mode (0444 makes them unwritable for the next open
+// too): refusing first leaves nothing behind.
+func writable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // SQLite creates it
+	}
+	if err != nil {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			return pe.Err // the path is in the caller's message
+		}
+		return err
+	}
+	return f.Close()
+}
+
+// readOnly reports whether err is SQLite's refusal to write a read-only database (its
+// -wal or -shm file unwritable: SQLite refuses at the first transaction).
+func readOnly(err error) bool {
+	e, ok := errors.AsType[*sqlite.Error](err)
+	return ok && e.Code()&0xff == sqlite3.SQLITE_READONLY
 }
 
 // write runs fn in one BEGIN IMMEDIATE transaction, with the store's time read once the

@@ -13,6 +13,9 @@
 // the oldest; an expired task stops counting against the limits (a Create at a limit
 // deletes the expired tasks in its way).
 //
+// [ReadOnly] makes a file unwritable to the test process, root included (the immutable
+// attribute), for a file store's refusal of a database it cannot write.
+//
 //	func TestContract(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) tasks.Store {
 //			clock := storetest.NewFakeClock()
