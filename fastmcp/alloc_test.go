@@ -34,7 +34,7 @@ func TestAllocsDispatch(t *testing.T) {
 // from bytes precomputed for the dialect (none).
 func TestAllocsLegacyBudget(t *testing.T) {
 	s := newBenchServer(t)
-	c := &LegacyClient{Dialect: Legacy20251125, LogLevel: s.LegacyLogLevel()}
+	c := &ConnState{Dialect: Legacy20251125, LogLevel: s.legacyLogLevel()}
 	budgets := map[string]float64{"tools-call": 2, "tools-list": 0}
 	for _, bm := range legacyBenchMessages {
 		var m decode.Message

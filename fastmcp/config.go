@@ -120,7 +120,7 @@ type Config struct {
 	MaxSubscriptionBytes int64
 
 	// Dialects lists the protocol revisions served; requests of another are refused naming
-	// these (see Server.Classify). If nil, [AllDialects]: every client can use the server.
+	// these (see package fastmcp/transport). If nil, [AllDialects]: every client can use the server.
 	Dialects []Dialect
 	// LegacyLogLevel is the level of the notifications/message an initialize-era request
 	// gets where its transport keeps no level of logging/setLevel (stateless HTTP): a level
@@ -188,7 +188,7 @@ func (c Config) resolve() (Config, error) {
 		return c, fmt.Errorf("%w: with an Authorizer the list caches must be private", ErrInvalidConfig)
 	}
 	if c.Dialects == nil {
-		c.Dialects = AllDialects
+		c.Dialects = AllDialects()
 	}
 	if len(c.Dialects) == 0 {
 		return c, fmt.Errorf("%w: Dialects is empty", ErrInvalidConfig)

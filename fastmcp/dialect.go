@@ -9,7 +9,8 @@ import (
 
 // Dialect is a protocol revision the server speaks, with its own handshake, capability
 // negotiation, method catalogue, result shapes and transport lifecycle. There is no
-// translation between dialects: a request is served by exactly one, chosen by [Server.Classify].
+// translation between dialects: a request is served by exactly one, which its transport
+// asks the core for (package fastmcp/transport).
 type Dialect uint8
 
 // The dialects, newest first. The zero Dialect is none.
@@ -23,8 +24,11 @@ const (
 	Legacy20250618
 )
 
-// AllDialects lists every dialect, newest first: the default of [Config.Dialects].
-var AllDialects = []Dialect{Modern, Legacy20251125, Legacy20250618}
+// allDialects lists every dialect, newest first.
+var allDialects = [...]Dialect{Modern, Legacy20251125, Legacy20250618}
+
+// AllDialects returns every dialect, newest first: the default of [Config.Dialects].
+func AllDialects() []Dialect { return append([]Dialect(nil), allDialects[:]...) }
 
 var dialectVersions = [...]string{Modern: Version, Legacy20251125: "2025-11-25", Legacy20250618: "2025-06-18"}
 
@@ -56,30 +60,22 @@ func ParseDialect[T string | []byte](version T) Dialect {
 	return 0
 }
 
-// Serves reports whether the server's Config enables d.
-func (s *Server) Serves(d Dialect) bool { return d != 0 && s.dialects&(1<<d) != 0 }
+// serves reports whether the server's Config enables d.
+func (s *Server) serves(d Dialect) bool { return d != 0 && s.dialects&(1<<d) != 0 }
 
 // newestLegacy is the newest initialize-era dialect enabled, or 0 when none is.
 func (s *Server) newestLegacy() Dialect {
-	for _, d := range AllDialects {
-		if d.Legacy() && s.Serves(d) {
+	for _, d := range allDialects {
+		if d.Legacy() && s.serves(d) {
 			return d
 		}
 	}
 	return 0
 }
 
-// Classify tells which dialect serves a decoded request, statelessly: version is the
-// protocol version the transport carries beside the message (the MCP-Protocol-Version
-// header over HTTP; on stdio the version initialize negotiated), hasVersion whether there
-// is one. A request is modern when its params._meta names a protocol version; initialize
-// opens the newest legacy dialect enabled (it negotiates the version itself); otherwise
-// version decides: a legacy version the server serves selects that dialect, an unknown or
-// disabled one is refused with -32022 naming the versions served (HTTP 400), and a modern
-// version, or none, leaves the request to the modern dialect, whose rules refuse it when
-// its _meta is missing. With no legacy dialect enabled, initialize is modern too, and gets
-// the modern-only answer: -32601 naming the versions served.
-func (s *Server) Classify(m *decode.Message, version []byte, hasVersion bool) (Dialect, *Error) {
+// classify tells which dialect serves a decoded request, statelessly (see
+// transport.Endpoint.Classify).
+func (s *Server) classify(m *decode.Message, version []byte, hasVersion bool) (Dialect, *Error) {
 	if m.ProtocolVersion().Present() {
 		return Modern, nil
 	}
@@ -95,31 +91,45 @@ func (s *Server) Classify(m *decode.Message, version []byte, hasVersion bool) (D
 	switch d := ParseDialect(version); {
 	case d == Modern:
 		return Modern, nil
-	case d.Legacy() && s.Serves(d):
+	case d.Legacy() && s.serves(d):
 		return d, nil
 	}
 	return 0, s.unsupportedVersion(decode.AppendStringBytes(nil, version, false))
 }
 
-// LegacyClient is what the server knows of an initialize-era client beyond one message, as its
-// transport keeps it: stdio for the life of its connection (from initialize and
-// logging/setLevel, see [Reply.Client]), stateless HTTP afresh for each request.
-type LegacyClient struct {
-	// Dialect is the negotiated revision (stdio) or the one MCP-Protocol-Version names (HTTP).
+// ConnState is what the server knows of a client beyond one message, as its transport
+// keeps it and gives it to every request: the dialect that serves the client and, in the
+// initialize era, what the handshake declared. stdio keeps one for the life of its
+// connection (from initialize and logging/setLevel, see [Reply.State]); stateless HTTP
+// makes one afresh for each request.
+type ConnState struct {
+	// Dialect serves the request: the one the transport's classification chose (the zero
+	// Dialect is 2026-07-28's). In the initialize era it is the negotiated revision (stdio)
+	// or the one MCP-Protocol-Version names (HTTP).
 	Dialect Dialect
 	// Capabilities is the ClientCapabilities object the client declared in initialize; nil
 	// when it is unknown (stateless HTTP), which lets handlers ask for any input: the
-	// client answers an input it does not support with an error the handler sees.
+	// client answers an input it does not support with an error the handler sees. A
+	// 2026-07-28 request carries its own, and this is not read.
 	Capabilities []byte
 	// LogLevel is the level logging/setLevel set on the connection, or the transport's
-	// default ([Server.LegacyLogLevel] over stateless HTTP); [LogOff] sends none.
+	// default ([Config.LegacyLogLevel] over stateless HTTP); [LogOff] sends none. Not read
+	// for a 2026-07-28 request, which names its own.
 	LogLevel LogLevel
 	// Events, when non-nil, is the connection's delivery of unsolicited notifications
-	// (stdio: see [Server.ServeLegacyEvents]): initialize then advertises listChanged and
-	// resources.subscribe, and resources/subscribe and unsubscribe record their URIs here.
-	// Nil (stateless HTTP, which has no channel for them) accepts subscribe and unsubscribe
-	// with {} and delivers nothing.
+	// (stdio): initialize then advertises listChanged and resources.subscribe, and
+	// resources/subscribe and unsubscribe record their URIs here. Nil (stateless HTTP,
+	// which has no channel for them) accepts subscribe and unsubscribe with {} and delivers
+	// nothing.
 	Events *LegacyEvents
+}
+
+// dialect is the dialect st names, 2026-07-28 for the zero Dialect.
+func (st *ConnState) dialect() Dialect {
+	if st.Dialect == 0 {
+		return Modern
+	}
+	return st.Dialect
 }
 
 // Requester is implemented by the Sink of a transport that carries server-to-client requests
@@ -142,7 +152,7 @@ var ErrCannotWait = errors.New("fastmcp: the transport cannot wait for the clien
 // switch to, since the request was not an initialize. A server without the modern dialect
 // names the versions it serves instead.
 func (s *Server) unsupportedModernVersion(requested []byte) *Error {
-	if !s.Serves(Modern) {
+	if !s.serves(Modern) {
 		return s.unsupportedVersion(requested)
 	}
 	data := append([]byte(`{"supported":["`+Version+`"],"requested":`), requested...)
@@ -163,7 +173,7 @@ func (s *Server) unsupportedVersion(requested []byte) *Error {
 func appendSupported(dst []byte, dialects uint8) []byte {
 	dst = append(dst, '[')
 	n := 0
-	for _, d := range AllDialects {
+	for _, d := range allDialects {
 		if dialects&(1<<d) == 0 {
 			continue
 		}
@@ -176,6 +186,6 @@ func appendSupported(dst []byte, dialects uint8) []byte {
 	return append(dst, ']')
 }
 
-// LegacyLogLevel returns the level Config.LegacyLogLevel names ([LogOff] for "off"), for
+// legacyLogLevel returns the level Config.LegacyLogLevel names ([LogOff] for "off"), for
 // transports that keep no logging/setLevel (stateless HTTP).
-func (s *Server) LegacyLogLevel() LogLevel { return s.cfg.legacyLogLevel }
+func (s *Server) legacyLogLevel() LogLevel { return s.cfg.legacyLogLevel }

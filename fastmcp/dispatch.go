@@ -19,9 +19,9 @@ type Sink interface {
 // Reply is what a message produced: the JSON-RPC response to send, if any, and the error it
 // carries, if any (a transport maps its Code and [Error.Admission] to a status of its own).
 type Reply struct {
-	// Body is the response, appended to the dst given to Handle. It is nil for a
-	// notification, for a response object, and for a request whose context was cancelled
-	// (nothing is sent for a cancelled request).
+	// Body is the response, appended to the dst given to the transport's Serve. It is nil
+	// for a notification, for a response object, and for a request whose context was
+	// cancelled (nothing is sent for a cancelled request).
 	Body []byte
 	// Err is the error Body carries, nil for a result.
 	Err *Error
@@ -29,9 +29,9 @@ type Reply struct {
 	// of an initialize-era dialect) where its sink returned [ErrCannotWait]: nothing was
 	// sent; serve the message again where the transport can wait.
 	Rerun bool
-	// Client is the initialize-era client's new state after a successful initialize or
-	// logging/setLevel, for a transport that keeps it (stdio); nil otherwise.
-	Client *LegacyClient
+	// State is the connection's new state after a successful initialize or
+	// logging/setLevel, for a transport that keeps one (stdio); nil otherwise.
+	State *ConnState
 	// ToolError reports a tools/call result with isError true: the tool failed in a way the
 	// model sees (an Observer labels it "tool_error").
 	ToolError bool
@@ -39,10 +39,11 @@ type Reply struct {
 
 var messagePool = sync.Pool{New: func() any { return new(decode.Message) }}
 
-// Dispatch decodes one message and serves it: it returns the reply bytes, or nil when none is
-// due (a notification, a response object, a cancelled request). Notifications that belong to
-// the request go to sink, which may be nil. It is a convenience over [Server.Handle] for tests
-// and simple transports.
+// Dispatch decodes one message and serves it as a 2026-07-28 request: it returns the reply
+// bytes, or nil when none is due (a notification, a response object, a cancelled request).
+// Notifications that belong to the request go to sink, which may be nil. It is for tests
+// and simple embeddings; transports serve decoded messages through package
+// fastmcp/transport.
 func (s *Server) Dispatch(ctx context.Context, msg []byte, sink Sink) []byte {
 	m := messagePool.Get().(*decode.Message)
 	defer func() {
@@ -50,16 +51,19 @@ func (s *Server) Dispatch(ctx context.Context, msg []byte, sink Sink) []byte {
 		messagePool.Put(m)
 	}()
 	if err := s.decoder.Decode(m, msg); err != nil {
-		return AppendDecodeError(nil, m, err).Body
+		return appendDecodeError(nil, m, err).Body
 	}
-	return s.Handle(ctx, m, sink, nil).Body
+	return s.serveMessage(ctx, &modernState, m, sink, nil).Body
 }
 
-// AppendDecodeError appends the reply to a message that failed to decode (err from
+// modernState is the state of every 2026-07-28 client, which the core only reads.
+var modernState = ConnState{Dialect: Modern}
+
+// appendDecodeError appends the reply to a message that failed to decode (err from
 // [decode.Decoder.Decode]): an error response that echoes the id only when it was readable and
 // within bounds, or nothing for a notification or a response object, which are never
 // answered.
-func AppendDecodeError(dst []byte, m *decode.Message, err error) Reply {
+func appendDecodeError(dst []byte, m *decode.Message, err error) Reply {
 	if k := m.Kind(); k == decode.KindNotification || k == decode.KindResponse {
 		return Reply{}
 	}
@@ -79,26 +83,26 @@ func appendError(dst, id []byte, e *Error) []byte {
 	return decode.AppendError(dst, id, int64(e.Code), e.Message, e.Data, false)
 }
 
-// Handle serves one decoded message and appends its response to dst. ctx is the request's
-// context: the transport cancels it when the client goes away, on notifications/cancelled,
-// at the request deadline and at shutdown; handlers see it. m must have decoded without error
-// (see [AppendDecodeError]); its bytes must stay valid until Handle returns.
-//
-// Handle blocks until the request is finished. For subscriptions/listen that is when the
-// subscription ends: the acknowledgement and the events go to sink meanwhile. A listen stream
-// copies what it keeps of m (its id, its filter) before it sends the acknowledgement and
-// never reads m again: from the first Notify on, the transport may release m and the bytes
-// it views, and should, since a stream may last for hours. An error reply (the listen was
-// refused) comes with no Notify, and may read m until Handle returns.
-func (s *Server) Handle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
+// serveMessage serves one decoded message for a client in state st, the one entry point
+// of every transport (package fastmcp/transport documents it): a request in st.Dialect,
+// observed when an Observer is configured. st is read, never changed.
+func (s *Server) serveMessage(ctx context.Context, st *ConnState, m *decode.Message, sink Sink, dst []byte) Reply {
 	if s.cfg.Observer != nil && m.Kind() == decode.KindRequest {
 		var o observation
-		s.startObserving(&o, ctx, m, sink, Modern)
-		reply := s.handle(o.ctx, m, sink, dst, o.pre)
+		s.startObserving(&o, ctx, m, sink, st.dialect())
+		reply := s.route(o.ctx, st, m, sink, dst, o.pre)
 		s.endObserving(&o, reply)
 		return reply
 	}
-	return s.handle(ctx, m, sink, dst, resolved{})
+	return s.route(ctx, st, m, sink, dst, resolved{})
+}
+
+// route serves m in its dialect; pre is what an Observer's labelling already looked up.
+func (s *Server) route(ctx context.Context, st *ConnState, m *decode.Message, sink Sink, dst []byte, pre resolved) Reply {
+	if st.Dialect.Legacy() {
+		return s.handleLegacy(ctx, m, st, sink, dst, pre)
+	}
+	return s.handle(ctx, m, sink, dst, pre)
 }
 
 // handle serves m; pre is what an Observer's labelling already looked up of it.

@@ -28,10 +28,10 @@ var benchMessages = []struct{ method, msg string }{
 
 // dispatchOnce decodes msg into m and serves it into dst, as a transport does.
 func dispatchOnce(tb testing.TB, s *Server, m *decode.Message, msg, dst []byte) []byte {
-	if err := s.Decoder().Decode(m, msg); err != nil {
+	if err := s.decoder.Decode(m, msg); err != nil {
 		tb.Fatal(err)
 	}
-	r := s.Handle(context.Background(), m, nil, dst[:0])
+	r := s.testHandle(context.Background(), m, nil, dst[:0])
 	if r.Err != nil || r.Body == nil {
 		tb.Fatalf("reply %s", r.Body)
 	}
@@ -75,14 +75,14 @@ func BenchmarkHandle(b *testing.B) {
 	for _, bm := range benchMessages {
 		b.Run("method="+bm.method, func(b *testing.B) {
 			var m decode.Message
-			if err := s.Decoder().Decode(&m, []byte(bm.msg)); err != nil {
+			if err := s.decoder.Decode(&m, []byte(bm.msg)); err != nil {
 				b.Fatal(err)
 			}
 			dst := make([]byte, 0, 1024)
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
-				r := s.Handle(ctx, &m, nil, dst[:0])
+				r := s.testHandle(ctx, &m, nil, dst[:0])
 				if r.Err != nil || r.Body == nil {
 					b.Fatalf("reply %s", r.Body)
 				}
@@ -93,18 +93,18 @@ func BenchmarkHandle(b *testing.B) {
 }
 
 // legacyBenchMessages are benchMessages' tools/call and tools/list in 2025-11-25, as a
-// stateless HTTP transport hands them to HandleLegacy (the version in its header).
+// stateless HTTP transport hands them to the core (transport.Endpoint.Serve) (the version in its header).
 var legacyBenchMessages = []struct{ method, msg string }{
 	{"tools-call", `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"}}}`},
 	{"tools-list", `{"jsonrpc":"2.0","id":43,"method":"tools/list"}`},
 }
 
 // handleLegacyOnce decodes msg into m and serves it in 2025-11-25 into dst.
-func handleLegacyOnce(tb testing.TB, s *Server, c *LegacyClient, m *decode.Message, msg, dst []byte) []byte {
-	if err := s.Decoder().Decode(m, msg); err != nil {
+func handleLegacyOnce(tb testing.TB, s *Server, c *ConnState, m *decode.Message, msg, dst []byte) []byte {
+	if err := s.decoder.Decode(m, msg); err != nil {
 		tb.Fatal(err)
 	}
-	r := s.HandleLegacy(context.Background(), m, c, nil, dst[:0])
+	r := s.testHandleLegacy(context.Background(), m, c, nil, dst[:0])
 	if r.Err != nil || r.Body == nil {
 		tb.Fatalf("reply %s", r.Body)
 	}
@@ -112,10 +112,10 @@ func handleLegacyOnce(tb testing.TB, s *Server, c *LegacyClient, m *decode.Messa
 }
 
 // BenchmarkDispatchLegacy is BenchmarkDispatch for the initialize-era path (decode plus
-// HandleLegacy), beside which the 2026-07-28 figures compare.
+// the core (transport.Endpoint.Serve)), beside which the 2026-07-28 figures compare.
 func BenchmarkDispatchLegacy(b *testing.B) {
 	s := newBenchServer(b)
-	c := &LegacyClient{Dialect: Legacy20251125, LogLevel: s.LegacyLogLevel()}
+	c := &ConnState{Dialect: Legacy20251125, LogLevel: s.legacyLogLevel()}
 	for _, bm := range legacyBenchMessages {
 		b.Run("method="+bm.method, func(b *testing.B) {
 			var m decode.Message

@@ -5,12 +5,13 @@
 // "Initialize-era dialects" below).
 //
 // The core knows no transport. A [Server] holds the registered tools, resources, resource
-// templates and prompts, and serves one JSON-RPC message at a time: [Server.Handle] serves a
-// message decoded by package decode and appends the reply to a caller's buffer, and
-// [Server.Dispatch] does the same from raw bytes. Notifications that belong to a request
-// (progress, log messages, a subscription's events) go to the [Sink] the transport passes in.
-// The transports are packages of their own: stdio (newline-delimited JSON-RPC) and streamable
-// (Streamable HTTP, on fasthttp or net/http). Every method of the core is served:
+// templates and prompts, and serves one JSON-RPC message at a time: a transport serves
+// messages decoded by package decode through the Server's side for transports (package
+// fastmcp/transport), and [Server.Dispatch] serves raw bytes, for tests and simple
+// embeddings. Notifications that belong to a request (progress, log messages, a
+// subscription's events) go to the [Sink] the transport passes in. The transports are
+// packages of their own: stdio (newline-delimited JSON-RPC) and streamable (Streamable HTTP,
+// on fasthttp or net/http). Every method of the core is served:
 // server/discover, tools/list, tools/call, prompts/list, prompts/get, resources/list,
 // resources/templates/list, resources/read, completion/complete and subscriptions/listen.
 //
@@ -54,7 +55,7 @@
 // ({"supported":["2026-07-28"],"requested":…}), as the specification asks of a server that
 // speaks 2026-07-28 only. The codes the core answers with are the constants of type [Code], with
 // [CodeAccessDenied] for authorization (handlers and policies may choose others); the
-// Streamable HTTP transport maps them to HTTP statuses (streamable.HTTPStatus).
+// Streamable HTTP transport maps them to HTTP statuses (transport.Rules.HTTPStatus).
 //
 // Every result carries "resultType" and the server's identity in
 // _meta["io.modelcontextprotocol/serverInfo"]; server/discover, the lists and resources/read
@@ -104,24 +105,26 @@
 // # Initialize-era dialects
 //
 // [Config.Dialects] lists the revisions served, by default all three ([AllDialects]). A
-// transport asks [Server.Classify] which one serves each message, statelessly, from the
+// transport asks the core which one serves each message (transport.Endpoint.Classify),
+// statelessly, from the
 // message and the version it carries beside it (the MCP-Protocol-Version header; on stdio the
 // version its connection negotiated): modern _meta is 2026-07-28, initialize opens the
 // newest initialize-era dialect served, a served legacy version selects that dialect, and an
-// unknown or disabled one is -32022 naming the versions served (HTTP 400). It serves the
-// first with [Server.Handle] and the others with [Server.HandleLegacy], passing what it knows
-// of the client ([LegacyClient]; stateless HTTP knows nothing: capabilities unknown, the log
-// level [Server.LegacyLogLevel], no event delivery). Without 2026-07-28 in Dialects a modern
+// unknown or disabled one is -32022 naming the versions served (HTTP 400). It serves every
+// message through one entry point (transport.Endpoint.Serve), passing what it knows of the
+// client ([ConnState]: the dialect chosen and, for stdio, what the handshake declared;
+// stateless HTTP knows nothing: capabilities unknown, the log level [Config.LegacyLogLevel],
+// no event delivery). Without 2026-07-28 in Dialects a modern
 // request is -32022; without the initialize-era dialects initialize gets the modern-only
 // answer, -32601 naming the versions served.
 //
-// HandleLegacy serves initialize (it needs protocolVersion, a string; capabilities, an
+// The initialize-era dialects serve initialize (it needs protocolVersion, a string; capabilities, an
 // object; clientInfo, an object with name and version strings, else -32602; a version served
 // is answered with itself, any other with the newest initialize-era version served, never an
 // error), ping and logging/setLevel (exactly {}; an invalid level is -32602), the list, get,
 // read, call and complete methods, and resources/subscribe and unsubscribe ({}; a uri string
 // is required, -32602; a connection holds at most [MaxResourceSubscriptions] URIs, -32602;
-// over stateless HTTP they are accepted and nothing is delivered). [Reply.Client] reports
+// over stateless HTTP they are accepted and nothing is delivered). [Reply.State] reports
 // the client's new state after initialize and logging/setLevel, for a transport that keeps it
 // (stdio). Results have the revision's own shapes: no resultType, cache hints or server
 // _meta (a handler's own _meta is kept); icons, and Implementation's description and
@@ -159,7 +162,7 @@
 // [Request.Progress] sends notifications/progress when the request carried a progressToken,
 // and does nothing otherwise. [Request.Log] sends notifications/message when the request
 // carried a logLevel, at or above that level (logging is deprecated in 2026-07-28 but still
-// served); in an initialize-era dialect at or above the level of [LegacyClient.LogLevel]
+// served); in an initialize-era dialect at or above the level of [ConnState.LogLevel]
 // (logging/setLevel on stdio; [Config.LegacyLogLevel], "info" by default, over stateless
 // HTTP). Both go to the request's own sink, before its reply; neither is ever sent on a
 // listen stream.

@@ -39,7 +39,7 @@ type ExtensionMethod struct {
 	// checked, and it declares the extension.
 	Serve func(ctx context.Context, r *Request) (json.RawMessage, error)
 	// NamedBy is the params member the Mcp-Name header mirrors, "" for none (see
-	// [Server.NamedBy]).
+	// transport.Endpoint.NamedBy).
 	NamedBy string
 }
 
@@ -168,10 +168,10 @@ func coreMethod(name string) bool {
 	return false
 }
 
-// NamedBy returns the params member the Mcp-Name header mirrors for method: [NamedBy]'s for
-// the core methods, and the extension's own for an extension method.
-func (s *Server) NamedBy(method string) string {
-	if n := NamedBy(method); n != "" {
+// namedBy returns the params member the Mcp-Name header mirrors for method: coreNamedBy's
+// for the core methods, and the extension's own for an extension method.
+func (s *Server) namedBy(method string) string {
+	if n := coreNamedBy(method); n != "" {
 		return n
 	}
 	if x := s.ext.Load(); x != nil {

@@ -79,9 +79,9 @@ func TestExtensionAdvertisedAndGated(t *testing.T) {
 	noMeta := dispatch(t, x.s, `{"jsonrpc":"2.0","id":4,"method":"toy/echo","params":{"key":"k"}}`)
 	assert.Contains(t, noMeta, `"code":-32602`, "the request _meta is checked first")
 
-	assert.Equal(t, "key", x.s.NamedBy("toy/echo"))
-	assert.Equal(t, "name", x.s.NamedBy(MethodToolsCall))
-	assert.Empty(t, x.s.NamedBy("toy/unknown"))
+	assert.Equal(t, "key", x.s.namedBy("toy/echo"))
+	assert.Equal(t, "name", x.s.namedBy(MethodToolsCall))
+	assert.Empty(t, x.s.namedBy("toy/unknown"))
 }
 
 // The takeover runs after validation: invalid arguments are the usual isError result and
@@ -105,11 +105,11 @@ func TestExtensionTakesToolCall(t *testing.T) {
 // takeover.
 func TestExtensionNotInLegacy(t *testing.T) {
 	x := newToy(t)
-	c := &LegacyClient{Dialect: Legacy20251125, LogLevel: x.s.LegacyLogLevel(), Capabilities: json.RawMessage(`{"extensions":{"example.com/toy":{}}}`)}
+	c := &ConnState{Dialect: Legacy20251125, LogLevel: x.s.legacyLogLevel(), Capabilities: json.RawMessage(`{"extensions":{"example.com/toy":{}}}`)}
 	serve := func(msg string) string {
 		var m decode.Message
-		require.NoError(t, x.s.Decoder().Decode(&m, []byte(msg)))
-		return string(x.s.HandleLegacy(context.Background(), &m, c, nil, nil).Body)
+		require.NoError(t, x.s.decoder.Decode(&m, []byte(msg)))
+		return string(x.s.testHandleLegacy(context.Background(), &m, c, nil, nil).Body)
 	}
 	init := serve(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"extensions":{"example.com/toy":{}}},"clientInfo":{"name":"c","version":"1"}}}`)
 	assert.NotContains(t, init, "example.com/toy")

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/decode"
 )
 
 // Shared test helpers of package fastmcp. Area-specific helpers live in their area's test
@@ -51,4 +53,14 @@ func (k *recordingSink) messages() []string {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return append([]string(nil), k.msgs...)
+}
+
+// testHandle serves m as a 2026-07-28 request, as a transport does (transport.Endpoint.Serve).
+func (s *Server) testHandle(ctx context.Context, m *decode.Message, sink Sink, dst []byte) Reply {
+	return s.serveMessage(ctx, &modernState, m, sink, dst)
+}
+
+// testHandleLegacy serves m for an initialize-era client in state c.
+func (s *Server) testHandleLegacy(ctx context.Context, m *decode.Message, c *ConnState, sink Sink, dst []byte) Reply {
+	return s.serveMessage(ctx, c, m, sink, dst)
 }

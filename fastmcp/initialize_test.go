@@ -11,7 +11,7 @@ import (
 )
 
 // TestInitializeStatus: the error a modern-only server gives initialize is -32601, which
-// Streamable HTTP sends with 404 (streamable.HTTPStatus), as the specification's
+// Streamable HTTP sends with 404 (transport.Rules.HTTPStatus), as the specification's
 // server-validation rules and the conformance check server-stateless ask for a method that
 // does not exist; its data names the versions served.
 func TestInitializeStatus(t *testing.T) {
@@ -21,8 +21,8 @@ func TestInitializeStatus(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"},` + meta + `}}`,
 	} {
 		var m decode.Message
-		require.NoError(t, s.Decoder().Decode(&m, []byte(msg)))
-		r := s.Handle(context.Background(), &m, nil, nil)
+		require.NoError(t, s.decoder.Decode(&m, []byte(msg)))
+		r := s.testHandle(context.Background(), &m, nil, nil)
 		require.NotNil(t, r.Err)
 		assert.Equal(t, CodeMethodNotFound, r.Err.Code)
 		assert.False(t, r.Err.Admission() || r.Err.Unavailable(), "the code alone decides the status")

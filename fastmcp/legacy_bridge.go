@@ -208,7 +208,7 @@ type inputAnswers struct {
 // differs: the transport ignores it, and a request of another principal keeps waiting.
 // Answer copies what it keeps: the transport may release m when it returns. It is safe for
 // concurrent use.
-func (s *Server) Answer(m *decode.Message, principal string) bool {
+func (s *Server) answer(m *decode.Message, principal string) bool {
 	if m.Kind() != decode.KindResponse {
 		return false
 	}
@@ -225,15 +225,15 @@ func (s *Server) Answer(m *decode.Message, principal string) bool {
 }
 
 // OutstandingRequests returns the number of server-to-client requests awaiting an answer.
-func (s *Server) OutstandingRequests() int { return s.outstanding.len() }
+func (s *Server) outstandingRequests() int { return s.outstanding.len() }
 
 // bridgeInput sends the requests of ir to the client through sink (a [Requester]) as real
-// JSON-RPC requests, adapted to c.Dialect, and waits for every answer (see Server.Answer),
+// JSON-RPC requests, adapted to c.Dialect, and waits for every answer (see transport.Endpoint.Answer),
 // within ctx. It returns ErrCannotWait when the sink cannot wait here (nothing was sent), a
 // context error when ctx ends (the requests still outstanding are then withdrawn and
 // cancelled), or an *Error: a capability the client did not declare or the revision cannot
 // carry (-32021), no Requester or no capacity left (-32603).
-func (s *Server) bridgeInput(ctx context.Context, r *Request, c *LegacyClient, sink Sink, ir *InputRequired) (*inputAnswers, error) {
+func (s *Server) bridgeInput(ctx context.Context, r *Request, c *ConnState, sink Sink, ir *InputRequired) (*inputAnswers, error) {
 	keys := make([]string, 0, len(ir.Requests))
 	for k := range ir.Requests {
 		keys = append(keys, k)
@@ -285,7 +285,7 @@ func (s *Server) bridgeInput(ctx context.Context, r *Request, c *LegacyClient, s
 // inputMessages checks the requests of ir, in the order of keys, against the client's
 // capabilities (when known) and its revision, and returns each one's params as the revision
 // carries them.
-func (s *Server) inputMessages(r *Request, c *LegacyClient, keys []string, ir *InputRequired) ([][]byte, error) {
+func (s *Server) inputMessages(r *Request, c *ConnState, keys []string, ir *InputRequired) ([][]byte, error) {
 	if len(keys) == 0 {
 		s.cfg.Logger.Error("fastmcp: InputRequired without requests", "method", r.Method())
 		return nil, errNoInput

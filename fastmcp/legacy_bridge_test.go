@@ -69,7 +69,7 @@ type bridgeRun struct {
 	err     error
 }
 
-func startBridge(ctx context.Context, s *Server, c *LegacyClient, sink Sink, ir *InputRequired) *bridgeRun {
+func startBridge(ctx context.Context, s *Server, c *ConnState, sink Sink, ir *InputRequired) *bridgeRun {
 	b := &bridgeRun{done: make(chan struct{})}
 	go func() {
 		defer close(b.done)
@@ -98,8 +98,8 @@ func answerWith(t *testing.T, s *Server, id, principal, body string) bool {
 	t.Helper()
 	src := []byte(`{"jsonrpc":"2.0","id":` + id + `,` + body + `}`)
 	var m decode.Message
-	require.NoError(t, s.Decoder().Decode(&m, src))
-	ok := s.Answer(&m, principal)
+	require.NoError(t, s.decoder.Decode(&m, src))
+	ok := s.answer(&m, principal)
 	for i := range src {
 		src[i] = 'x' // the transport releases the message: nothing kept may alias it
 	}
@@ -153,7 +153,7 @@ func TestBridgeRoundTrip(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := newTestServer(t, nil)
 				sink := newBridgeSink()
-				c := &LegacyClient{Dialect: tc.dialect}
+				c := &ConnState{Dialect: tc.dialect}
 				if tc.caps != "" {
 					c.Capabilities = []byte(tc.caps)
 				}
@@ -170,14 +170,14 @@ func TestBridgeRoundTrip(t *testing.T) {
 				assert.Equal(t, want, msg)
 				require.NoError(t, wireschema.Validate(tc.dialect.Version(), tc.def, []byte(msg)))
 				require.NoError(t, wireschema.Validate(tc.dialect.Version(), "JSONRPCRequest", []byte(msg)))
-				assert.Equal(t, 1, s.OutstandingRequests())
+				assert.Equal(t, 1, s.outstandingRequests())
 
 				require.True(t, answerWith(t, s, id, "", tc.answer))
 				a, err := run.wait(t)
 				require.NoError(t, err)
 				assert.Equal(t, `{"q":`+strings.TrimPrefix(tc.answer, `"result":`)+`}`, string(a.results))
 				assert.Nil(t, a.errs)
-				assert.Zero(t, s.OutstandingRequests())
+				assert.Zero(t, s.outstandingRequests())
 				assert.Empty(t, sink.notifications())
 			})
 		})
@@ -217,8 +217,8 @@ func TestBridgeRoundOfSeveral(t *testing.T) {
 	})
 }
 
-func (k *bridgeSink) client(d Dialect, caps string) *LegacyClient {
-	return &LegacyClient{Dialect: d, Capabilities: []byte(caps)}
+func (k *bridgeSink) client(d Dialect, caps string) *ConnState {
+	return &ConnState{Dialect: d, Capabilities: []byte(caps)}
 }
 
 func TestBridgeMissingCapability(t *testing.T) {
@@ -248,7 +248,7 @@ func TestBridgeMissingCapability(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestServer(t, nil)
 			sink := newBridgeSink()
-			c := &LegacyClient{Dialect: tc.dialect}
+			c := &ConnState{Dialect: tc.dialect}
 			if tc.caps != "" {
 				c.Capabilities = []byte(tc.caps)
 			}
@@ -264,7 +264,7 @@ func TestBridgeMissingCapability(t *testing.T) {
 			assert.Equal(t, tc.data, string(e.Data))
 			assert.False(t, e.Admission(), "a legacy handler's need is not a fault of the request envelope")
 			assert.Empty(t, sink.sent, "nothing is sent")
-			assert.Zero(t, s.OutstandingRequests())
+			assert.Zero(t, s.outstandingRequests())
 		})
 	}
 }
@@ -275,7 +275,7 @@ func TestBridgeIncludeContext(t *testing.T) {
 		params := []byte(`{"messages":[],"maxTokens":1,"includeContext":"thisServer"}`)
 		ir := &InputRequired{Requests: map[string]InputRequest{"s": Sample(params)}}
 
-		_, err := s.bridgeInput(t.Context(), &Request{method: "tools/call"}, &LegacyClient{Dialect: Legacy20251125, Capabilities: []byte(`{"sampling":{}}`)}, newBridgeSink(), ir)
+		_, err := s.bridgeInput(t.Context(), &Request{method: "tools/call"}, &ConnState{Dialect: Legacy20251125, Capabilities: []byte(`{"sampling":{}}`)}, newBridgeSink(), ir)
 		var e *Error
 		require.ErrorAs(t, err, &e)
 		assert.JSONEq(t, `{"requiredCapabilities":{"sampling":{"context":{}}}}`, string(e.Data))
@@ -303,7 +303,7 @@ func TestBridgeUnansweredEndsAtDeadline(t *testing.T) {
 				id := sentID(t, <-sink.sent)
 				_, err := run.wait(t)
 				require.ErrorIs(t, err, context.DeadlineExceeded)
-				assert.Zero(t, s.OutstandingRequests())
+				assert.Zero(t, s.outstandingRequests())
 				notes := sink.notifications()
 				require.Len(t, notes, 1)
 				assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"The request timed out"}}`, notes[0])
@@ -331,7 +331,7 @@ func TestBridgeCancelledMidRoundTrip(t *testing.T) {
 			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + second + `,"reason":"The request was cancelled"}}`,
 		}, sink.notifications(), "only the unanswered request is cancelled")
 		require.NoError(t, wireschema.Validate("2025-11-25", "CancelledNotification", []byte(sink.notifications()[0])))
-		assert.Zero(t, s.OutstandingRequests())
+		assert.Zero(t, s.outstandingRequests())
 		assert.False(t, answerWith(t, s, second, "", ansElicit))
 	})
 }
@@ -355,7 +355,7 @@ func TestAnswerUnknownForeignRepeated(t *testing.T) {
 			t.Fatal("a refused answer ended the round")
 		default:
 		}
-		assert.Equal(t, 1, s.OutstandingRequests(), "the request keeps waiting")
+		assert.Equal(t, 1, s.outstandingRequests(), "the request keeps waiting")
 
 		require.True(t, answerWith(t, s, id, "alice", ansRoots))
 		assert.False(t, answerWith(t, s, id, "alice", ansRoots), "a repeated answer")
@@ -364,8 +364,8 @@ func TestAnswerUnknownForeignRepeated(t *testing.T) {
 		assert.Equal(t, `{"r":`+ansRoots[9:]+`}`, string(a.results))
 
 		var req decode.Message
-		require.NoError(t, s.Decoder().Decode(&req, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)))
-		assert.False(t, s.Answer(&req, "alice"), "a request is not an answer")
+		require.NoError(t, s.decoder.Decode(&req, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)))
+		assert.False(t, s.answer(&req, "alice"), "a request is not an answer")
 	})
 }
 
@@ -436,18 +436,18 @@ func TestBridgeCannotWait(t *testing.T) {
 	_, err := s.bridgeInput(t.Context(), &Request{method: "tools/call"}, sink.client(Legacy20251125, capsNew), sink,
 		&InputRequired{Requests: map[string]InputRequest{"a": ListRoots(), "b": ListRoots()}})
 	require.ErrorIs(t, err, ErrCannotWait)
-	assert.Zero(t, s.OutstandingRequests())
+	assert.Zero(t, s.outstandingRequests())
 	assert.Empty(t, sink.notifications(), "nothing was sent, so nothing is cancelled")
 }
 
 func TestBridgeNotARequester(t *testing.T) {
 	s := newTestServer(t, nil)
 	var sink recordingSink
-	_, err := s.bridgeInput(t.Context(), &Request{method: "tools/call"}, &LegacyClient{Dialect: Legacy20251125}, &sink,
+	_, err := s.bridgeInput(t.Context(), &Request{method: "tools/call"}, &ConnState{Dialect: Legacy20251125}, &sink,
 		&InputRequired{Requests: map[string]InputRequest{"a": ListRoots()}})
 	require.ErrorIs(t, err, errNoRequester)
 	assert.Equal(t, "The transport cannot send requests to the client", err.(*Error).Message)
-	assert.Zero(t, s.OutstandingRequests())
+	assert.Zero(t, s.outstandingRequests())
 }
 
 func TestBridgeSinkFailsMidRound(t *testing.T) {
@@ -465,7 +465,7 @@ func TestBridgeSinkFailsMidRound(t *testing.T) {
 	_, err := s.bridgeInput(t.Context(), &Request{method: "tools/call"}, sink.client(Legacy20251125, capsNew), sink,
 		&InputRequired{Requests: map[string]InputRequest{"a": ListRoots(), "b": ListRoots()}})
 	require.ErrorIs(t, err, broken)
-	assert.Zero(t, s.OutstandingRequests())
+	assert.Zero(t, s.outstandingRequests())
 	assert.Equal(t, []string{
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + sentID(t, first) + `,"reason":"The server withdrew the request"}}`,
 	}, sink.notifications(), "the request already sent is withdrawn")
@@ -480,7 +480,7 @@ func TestBridgeInvalidInput(t *testing.T) {
 		"invalid params": {Requests: map[string]InputRequest{"a": {Method: "roots/list", Params: []byte(`{`)}}},
 		"array params":   {Requests: map[string]InputRequest{"a": {Method: "roots/list", Params: []byte(`[]`)}}},
 	} {
-		_, err := s.bridgeInput(t.Context(), &Request{method: "tools/call"}, &LegacyClient{Dialect: Legacy20251125}, sink, ir)
+		_, err := s.bridgeInput(t.Context(), &Request{method: "tools/call"}, &ConnState{Dialect: Legacy20251125}, sink, ir)
 		var e *Error
 		require.ErrorAs(t, err, &e, name)
 		assert.Equal(t, CodeInternalError, e.Code, name)
@@ -536,7 +536,7 @@ func TestBridgeUnansweredRoundsBudget(t *testing.T) {
 	sink.notes = nil
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	assert.Zero(t, s.OutstandingRequests())
+	assert.Zero(t, s.outstandingRequests())
 	assert.Equal(t, goroutines, runtime.NumGoroutine())
 	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	assert.Less(t, grown, int64(256<<10), "%d rounds grew the heap by %d bytes", n, grown)
@@ -546,9 +546,9 @@ func TestBridgeUnansweredRoundsBudget(t *testing.T) {
 func TestAnswerUnknownAllocs(t *testing.T) {
 	s := newTestServer(t, nil)
 	var m decode.Message
-	require.NoError(t, s.Decoder().Decode(&m, []byte(`{"jsonrpc":"2.0","id":"fastmcp-AAAAAAAAAAAAAAAAAAAAAA","result":{"roots":[]}}`)))
+	require.NoError(t, s.decoder.Decode(&m, []byte(`{"jsonrpc":"2.0","id":"fastmcp-AAAAAAAAAAAAAAAAAAAAAA","result":{"roots":[]}}`)))
 	allocs := testing.AllocsPerRun(100, func() {
-		if s.Answer(&m, "") {
+		if s.answer(&m, "") {
 			t.Fatal("answered")
 		}
 	})
@@ -561,9 +561,9 @@ func TestAnswerRoundTripAllocs(t *testing.T) {
 	round := &inputRound{done: make(chan struct{}), left: 1 << 30, answers: make([]inputAnswer, 1)}
 	ids := []string{`"fastmcp-AAAAAAAAAAAAAAAAAAAAAA"`}
 	var m decode.Message
-	require.NoError(t, s.Decoder().Decode(&m, []byte(`{"jsonrpc":"2.0","id":`+ids[0]+`,"result":{"roots":[]}}`)))
+	require.NoError(t, s.decoder.Decode(&m, []byte(`{"jsonrpc":"2.0","id":`+ids[0]+`,"result":{"roots":[]}}`)))
 	allocs := testing.AllocsPerRun(100, func() {
-		if !s.outstanding.add(ids, "", round, 1) || !s.Answer(&m, "") {
+		if !s.outstanding.add(ids, "", round, 1) || !s.answer(&m, "") {
 			t.Fatal("not answered")
 		}
 	})
@@ -577,12 +577,12 @@ func BenchmarkAnswer(b *testing.B) {
 		round := &inputRound{done: make(chan struct{}), left: 1 << 62, answers: make([]inputAnswer, 1)}
 		ids := []string{mintID()}
 		var m decode.Message
-		if err := s.Decoder().Decode(&m, []byte(`{"jsonrpc":"2.0","id":`+ids[0]+`,"result":{"roots":[]}}`)); err != nil {
+		if err := s.decoder.Decode(&m, []byte(`{"jsonrpc":"2.0","id":`+ids[0]+`,"result":{"roots":[]}}`)); err != nil {
 			b.Error(err)
 			return
 		}
 		for pb.Next() {
-			if !s.outstanding.add(ids, "", round, 1<<30) || !s.Answer(&m, "") {
+			if !s.outstanding.add(ids, "", round, 1<<30) || !s.answer(&m, "") {
 				b.Error("not answered")
 				return
 			}
@@ -604,13 +604,13 @@ func FuzzAnswer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg string) {
 		src := []byte(msg)
 		var m decode.Message
-		if s.Decoder().Decode(&m, src) != nil {
+		if s.decoder.Decode(&m, src) != nil {
 			return
 		}
 		round := newInputRound(1)
 		require.True(t, s.outstanding.add([]string{`"fastmcp-fuzz"`}, "", round, 1))
 		defer s.outstanding.withdraw([]string{`"fastmcp-fuzz"`})
-		if !s.Answer(&m, "") {
+		if !s.answer(&m, "") {
 			return
 		}
 		for i := range src {
@@ -666,7 +666,7 @@ func FuzzAdaptInput(f *testing.F) {
 }
 
 // confirmServer has a tool that asks the user to confirm, as an initialize-era client sees it
-// through HandleLegacy.
+// through the core (transport.Endpoint.Serve).
 func confirmServer(t *testing.T, cfg *Config) *Server {
 	s := newTestServer(t, cfg)
 	s.AddRawTool(Tool{Name: "confirm", Description: "Asks for confirmation", InputSchema: json.RawMessage(`{"type":"object"}`)},
@@ -687,18 +687,18 @@ func confirmServer(t *testing.T, cfg *Config) *Server {
 	return s
 }
 
-// handleLegacyAsync serves one literal request through HandleLegacy on its own goroutine.
-func handleLegacyAsync(ctx context.Context, t *testing.T, s *Server, c *LegacyClient, sink Sink, req string) <-chan Reply {
+// handleLegacyAsync serves one literal request through the core (transport.Endpoint.Serve) on its own goroutine.
+func handleLegacyAsync(ctx context.Context, t *testing.T, s *Server, c *ConnState, sink Sink, req string) <-chan Reply {
 	var m decode.Message
-	require.NoError(t, s.Decoder().Decode(&m, []byte(req)))
+	require.NoError(t, s.decoder.Decode(&m, []byte(req)))
 	out := make(chan Reply, 1)
-	go func() { out <- s.HandleLegacy(ctx, &m, c, sink, nil) }()
+	go func() { out <- s.testHandleLegacy(ctx, &m, c, sink, nil) }()
 	return out
 }
 
 const callConfirm = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`
 
-func TestHandleLegacyBridgesElicitation(t *testing.T) {
+func TestServeLegacyBridgesElicitation(t *testing.T) {
 	for _, tc := range []struct {
 		dialect Dialect
 		caps    string
@@ -714,7 +714,7 @@ func TestHandleLegacyBridgesElicitation(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := confirmServer(t, nil)
 				sink := newBridgeSink()
-				c := &LegacyClient{Dialect: tc.dialect, LogLevel: LogOff}
+				c := &ConnState{Dialect: tc.dialect, LogLevel: LogOff}
 				if tc.caps != "" {
 					c.Capabilities = []byte(tc.caps)
 				}
@@ -731,29 +731,29 @@ func TestHandleLegacyBridgesElicitation(t *testing.T) {
 				assert.Equal(t, tc.result, string(r.Body))
 				require.NoError(t, wireschema.Validate(rev, "CallToolResult", []byte(decode.Lookup(r.Body, "result").Raw())))
 				require.NoError(t, wireschema.Validate(rev, "JSONRPCResponse", r.Body))
-				assert.Zero(t, s.OutstandingRequests())
+				assert.Zero(t, s.outstandingRequests())
 			})
 		})
 	}
 }
 
-func TestHandleLegacyRerunsWhereItCanWait(t *testing.T) {
+func TestServeLegacyRerunsWhereItCanWait(t *testing.T) {
 	s := confirmServer(t, nil)
 	sink := newBridgeSink()
 	sink.cannotWait = true
-	r := <-handleLegacyAsync(t.Context(), t, s, &LegacyClient{Dialect: Legacy20251125, LogLevel: LogOff}, sink, callConfirm)
+	r := <-handleLegacyAsync(t.Context(), t, s, &ConnState{Dialect: Legacy20251125, LogLevel: LogOff}, sink, callConfirm)
 	assert.Equal(t, Reply{Rerun: true}, r)
-	assert.Zero(t, s.OutstandingRequests())
+	assert.Zero(t, s.outstandingRequests())
 	assert.Empty(t, sink.notifications())
 }
 
-func TestHandleLegacyUnansweredEndsAtDeadline(t *testing.T) {
+func TestServeLegacyUnansweredEndsAtDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := confirmServer(t, nil)
 		sink := newBridgeSink()
 		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second) // fake time in the bubble
 		defer cancel()
-		reply := handleLegacyAsync(ctx, t, s, &LegacyClient{Dialect: Legacy20250618, LogLevel: LogOff}, sink, callConfirm)
+		reply := handleLegacyAsync(ctx, t, s, &ConnState{Dialect: Legacy20250618, LogLevel: LogOff}, sink, callConfirm)
 		id := sentID(t, <-sink.sent)
 		r := <-reply
 		assert.Nil(t, r.Body, "the request's context ended: no response")
@@ -762,6 +762,6 @@ func TestHandleLegacyUnansweredEndsAtDeadline(t *testing.T) {
 		assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"The request timed out"}}`, notes[0])
 		require.NoError(t, wireschema.Validate("2025-06-18", "CancelledNotification", []byte(notes[0])))
 		require.NoError(t, wireschema.Validate("2025-06-18", "JSONRPCNotification", []byte(notes[0])))
-		assert.Zero(t, s.OutstandingRequests())
+		assert.Zero(t, s.outstandingRequests())
 	})
 }

@@ -53,7 +53,7 @@ func (ev *LegacyEvents) subscribed(uri string) bool {
 	return ok
 }
 
-// ServeLegacyEvents writes to sink, until ctx ends, the notifications an initialize-era
+// serveLegacyEvents writes to sink, until ctx ends, the notifications an initialize-era
 // connection gets unasked: notifications/tools/list_changed, prompts/list_changed and
 // resources/list_changed when the catalog changes, and notifications/resources/updated for
 // the URIs subscribed in ev (none when ev is nil). It writes one at a time; changes that
@@ -61,16 +61,16 @@ func (ev *LegacyEvents) subscribed(uri string) bool {
 // of list_changed of one kind is one notification, an update of a URI already queued is
 // one, and updates past [Config.SubscriptionBuffer] URIs are dropped with a logged warning.
 // It returns ctx's error, or the sink's when a write fails.
-func (s *Server) ServeLegacyEvents(ctx context.Context, ev *LegacyEvents, sink Sink) error {
-	return s.SubscribeLegacyEvents(ev)(ctx, sink)
+func (s *Server) serveLegacyEvents(ctx context.Context, ev *LegacyEvents, sink Sink) error {
+	return s.subscribeLegacyEvents(ev)(ctx, sink)
 }
 
-// SubscribeLegacyEvents is [Server.ServeLegacyEvents] in two steps: it subscribes at once,
+// subscribeLegacyEvents is serveLegacyEvents in two steps: it subscribes at once,
 // and the function it returns serves what was published from then on, until its ctx ends.
 // A transport subscribes before the client can see the initialize result and serves on a
 // goroutine of its own, so no change published after that result is lost. The function
 // must be called exactly once: until it returns, the subscription holds its queue.
-func (s *Server) SubscribeLegacyEvents(ev *LegacyEvents) func(ctx context.Context, sink Sink) error {
+func (s *Server) subscribeLegacyEvents(ev *LegacyEvents) func(ctx context.Context, sink Sink) error {
 	f := &legacyFeed{wake: make(chan struct{}, 1), max: s.cfg.SubscriptionBuffer, ev: ev}
 	cancel := s.hub.Subscribe(f.push)
 	return func(ctx context.Context, sink Sink) error {

@@ -48,7 +48,7 @@ func (k *eventSink) Notify(ctx context.Context, msg []byte) error {
 func serveEvents(t *testing.T, s *Server, ev *LegacyEvents, sink Sink) (stop func() error) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- s.ServeLegacyEvents(ctx, ev, sink) }()
+	go func() { done <- s.serveLegacyEvents(ctx, ev, sink) }()
 	synctest.Wait() // subscribed to the hub and waiting
 	return func() error {
 		cancel()
@@ -172,7 +172,7 @@ func TestLegacyEventsSinkFails(t *testing.T) {
 		s := newTestServer(t, nil)
 		broken := errors.New("broken pipe")
 		done := make(chan error, 1)
-		go func() { done <- s.ServeLegacyEvents(t.Context(), nil, &eventSink{err: broken}) }()
+		go func() { done <- s.serveLegacyEvents(t.Context(), nil, &eventSink{err: broken}) }()
 		synctest.Wait()
 		s.NotifyResourceUpdated("test://a") // no set: nothing to write
 		synctest.Wait()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/internal/wireschema"
 	"github.com/fastmcp-go/fastmcp/internal/wirevector"
 )
@@ -31,12 +32,12 @@ var legacyResultDefs = map[string]string{
 	fastmcp.MethodComplete:             "CompleteResult",
 }
 
-// FuzzHandleLegacy sends arbitrary decodable messages to HandleLegacy in both initialize-era
+// FuzzServeLegacy sends arbitrary decodable messages to the core (transport.Endpoint.Serve) in both initialize-era
 // dialects, for a stateless client and for one with event delivery. Whatever the bytes, the
 // core must not panic and must answer a request with one well-formed JSON-RPC response that
 // matches the revision's definitions and carries nothing of 2026-07-28 (no resultType, no
 // server _meta, no cache hints), and nothing else. It is seeded with every vector request.
-func FuzzHandleLegacy(f *testing.F) {
+func FuzzServeLegacy(f *testing.F) {
 	for _, req := range vectorRequests(f) {
 		f.Add(req)
 	}
@@ -47,15 +48,15 @@ func FuzzHandleLegacy(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		for name, s := range servers {
 			var m decode.Message
-			if s.Decoder().Decode(&m, bytes.Clone(msg)) != nil {
+			if transport.For(s).Decoder().Decode(&m, bytes.Clone(msg)) != nil {
 				return // Handle's business: AppendDecodeError
 			}
-			for _, c := range []fastmcp.LegacyClient{
+			for _, c := range []fastmcp.ConnState{
 				{Dialect: fastmcp.Legacy20251125, LogLevel: fastmcp.LogDebug},
 				{Dialect: fastmcp.Legacy20250618, LogLevel: fastmcp.LogInfo, Capabilities: []byte(`{}`), Events: fastmcp.NewLegacyEvents()},
 			} {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				r := s.HandleLegacy(ctx, &m, &c, &fuzzSink{}, nil)
+				r := transport.For(s).Serve(ctx, &c, &m, &fuzzSink{}, nil)
 				cancel()
 				checkLegacyReply(t, name, c.Dialect, &m, msg, r)
 			}

@@ -7,7 +7,7 @@ import (
 )
 
 // The initialize handshake of the initialize-era dialects, and logging/setLevel: the two
-// requests that change what the server knows of the client (see Reply.Client).
+// requests that change what the server knows of the client (see Reply.State).
 
 var (
 	errInitParams     = &Error{Code: CodeInvalidParams, Message: "Invalid params: initialize needs protocolVersion, capabilities and clientInfo"}
@@ -42,7 +42,7 @@ func (s *Server) initialize(r *Request, dst []byte) ([]byte, error) {
 		return nil, errInitClientInfo
 	}
 	d := ParseDialect(decode.Unquote(nil, pv.Raw()))
-	if !d.Legacy() || !s.Serves(d) {
+	if !d.Legacy() || !s.serves(d) {
 		if d = s.newestLegacy(); d == 0 {
 			return nil, s.initializeNotServed(r.msg) // a transport that did not ask Classify
 		}
@@ -58,7 +58,7 @@ func (s *Server) initialize(r *Request, dst []byte) ([]byte, error) {
 	dst = append(dst, s.legacyInfo[d-Legacy20251125]...)
 	dst = appendOptString(dst, "instructions", s.cfg.Instructions)
 	dst = append(dst, "}}"...)
-	r.newClient = &LegacyClient{
+	r.newClient = &ConnState{
 		Dialect:      d,
 		Capabilities: bytes.Clone(caps.Raw()), // the transport keeps it past the message
 		LogLevel:     r.client.LogLevel,
@@ -111,7 +111,7 @@ func appendLegacyInfo(dst []byte, info Implementation, d Dialect) []byte {
 	return appendImplementation(dst, info)
 }
 
-// setLevel serves logging/setLevel: the level becomes the client's (Reply.Client), for a
+// setLevel serves logging/setLevel: the level becomes the client's (Reply.State), for a
 // transport that keeps it; the result is exactly {}.
 func (s *Server) setLevel(r *Request, dst []byte) ([]byte, error) {
 	level, ok := parseLogLevel(decode.Lookup(r.msg.Params().Raw(), "level"))

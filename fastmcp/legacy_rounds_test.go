@@ -11,17 +11,18 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/internal/wirevector"
 )
 
 // The rounds of server-to-client requests of an initialize-era request, through the real
-// bridge: HandleLegacy sends the handler's input requests to the client (a Requester), waits
+// bridge: the core (transport.Endpoint.Serve) sends the handler's input requests to the client (a Requester), waits
 // for the answers the transport hands to Answer, and runs the handler again with them.
 
 // clientSink is a Requester playing the client: a goroutine answers each request it writes
-// with answer(method) (the members after the id), through Server.Answer, as a transport
+// with answer(method) (the members after the id), through transport.Endpoint.Answer, as a transport
 // does when the client's response arrives. With rev set, each request is validated against
-// that revision's definition (only where HandleLegacy runs on the test's goroutine).
+// that revision's definition (only where the core (transport.Endpoint.Serve) runs on the test's goroutine).
 type clientSink struct {
 	noteSink
 	t          *testing.T
@@ -57,7 +58,7 @@ func (k *clientSink) Request(_ context.Context, msg []byte) error {
 	reply := []byte(`{"jsonrpc":"2.0","id":` + string(m.ID().Raw()) + `,` + k.answer(method) + `}`)
 	go func() {
 		var r decode.Message
-		if err := k.s.Decoder().Decode(&r, reply); err != nil || !k.s.Answer(&r, "") {
+		if err := transport.For(k.s).Decoder().Decode(&r, reply); err != nil || !transport.For(k.s).Answer(&r, "") {
 			k.t.Errorf("the answer was not taken: %s", reply) // the round then never ends: the test times out
 		}
 	}()
@@ -137,7 +138,7 @@ func TestLegacyInputRounds(t *testing.T) {
 		t.Run(d.String(), func(t *testing.T) {
 			s := newAskServer(t, nil)
 			sink := newClientSink(t, s, d.Version(), answers)
-			c := &fastmcp.LegacyClient{Dialect: d, LogLevel: fastmcp.LogInfo}
+			c := &fastmcp.ConnState{Dialect: d, LogLevel: fastmcp.LogInfo}
 			r := serveLegacy(t, s, c, sink, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`, d.Version(), "CallToolResult")
 			assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"name=Ada sum=4"}]}}`, string(r.Body))
 			require.Len(t, sink.sent, 2, "one request per round")
@@ -148,7 +149,7 @@ func TestLegacyInputRounds(t *testing.T) {
 			assert.Equal(t, `{"jsonrpc":"2.0","id":2,"result":{"messages":[{"role":"user","content":{"type":"text","text":"Hello, Ada"}}]}}`, string(r.Body))
 			r = serveLegacy(t, s, c, sink, `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"test://roots"}}`, d.Version(), "ReadResourceResult")
 			assert.Equal(t, `{"jsonrpc":"2.0","id":3,"result":{"contents":[{"uri":"test://roots","text":"file:///project"}]}}`, string(r.Body))
-			assert.Zero(t, s.OutstandingRequests())
+			assert.Zero(t, transport.For(s).OutstandingRequests())
 		})
 	}
 }
@@ -160,7 +161,7 @@ func TestLegacyInputErrorAnswer(t *testing.T) {
 	sink := newClientSink(t, s, "2025-11-25", func(string) string {
 		return `"error":{"code":-32601,"message":"Elicitation not supported"}`
 	})
-	c := &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125}
+	c := &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125}
 	r := serveLegacy(t, s, c, sink, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`, "2025-11-25", "CallToolResult")
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"no name: fastmcp: Elicitation not supported (-32601)"}],"isError":true}}`, string(r.Body))
 	r = serveLegacy(t, s, c, sink, `{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"greet"}}`, "2025-11-25", "JSONRPCErrorResponse")
@@ -172,7 +173,7 @@ func TestLegacyInputErrorAnswer(t *testing.T) {
 func TestLegacyInputMalformedAnswer(t *testing.T) {
 	s := newAskServer(t, nil)
 	sink := newClientSink(t, s, "2025-11-25", func(string) string { return `"result":{"action":"maybe"}` })
-	r := serveLegacy(t, s, &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125}, sink,
+	r := serveLegacy(t, s, &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125}, sink,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`, "2025-11-25", "InvalidParamsError")
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params: malformed input response"}}`, string(r.Body))
 }
@@ -183,18 +184,18 @@ func TestLegacyInputCannotWait(t *testing.T) {
 	s := newAskServer(t, nil)
 	sink := newClientSink(t, s, "2025-11-25", answers)
 	sink.cannotWait = true
-	r := serveLegacy(t, s, &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125}, sink,
+	r := serveLegacy(t, s, &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125}, sink,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`, "2025-11-25", "")
 	assert.Equal(t, fastmcp.Reply{Rerun: true}, r)
 	assert.Empty(t, sink.sent)
-	assert.Zero(t, s.OutstandingRequests())
+	assert.Zero(t, transport.For(s).OutstandingRequests())
 }
 
 // TestLegacyInputTooManyRounds: past Config.MaxInputRounds rounds the request is -32603.
 func TestLegacyInputTooManyRounds(t *testing.T) {
 	s := newAskServer(t, &fastmcp.Config{MaxInputRounds: 3})
 	sink := newClientSink(t, s, "2025-06-18", answers)
-	r := serveLegacy(t, s, &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20250618}, sink,
+	r := serveLegacy(t, s, &fastmcp.ConnState{Dialect: fastmcp.Legacy20250618}, sink,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"insist"}}`, "2025-06-18", "InternalError")
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Too many input rounds"}}`, string(r.Body))
 	assert.Len(t, sink.sent, 3)
@@ -205,7 +206,7 @@ func TestLegacyInputTooManyRounds(t *testing.T) {
 // initialize did not declare (-32021), a transport that carries no requests (-32603).
 func TestLegacyInputRefused(t *testing.T) {
 	s := newAskServer(t, nil)
-	noElicit := &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125, Capabilities: []byte(`{"sampling":{}}`)}
+	noElicit := &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125, Capabilities: []byte(`{"sampling":{}}`)}
 	sink := newClientSink(t, s, "2025-11-25", answers)
 	r := serveLegacy(t, s, noElicit, sink, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`, "2025-11-25", "CallToolResult")
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Missing required client capability: {\"elicitation\":{\"form\":{}}}"}],"isError":true}}`, string(r.Body))
@@ -214,7 +215,7 @@ func TestLegacyInputRefused(t *testing.T) {
 	assert.False(t, r.Err.Admission(), "a JSON-RPC error in a 200")
 	assert.Empty(t, sink.sent)
 
-	plain := &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125}
+	plain := &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125}
 	r = serveLegacy(t, s, plain, &noteSink{}, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ask"}}`, "2025-11-25", "CallToolResult")
 	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"The transport cannot send requests to the client"}],"isError":true}}`, string(r.Body))
 	r = serveLegacy(t, s, plain, nil, `{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"test://roots"}}`, "2025-11-25", "InternalError")
@@ -230,7 +231,7 @@ func TestLegacyInputCancelled(t *testing.T) {
 	done := make(chan fastmcp.Reply)
 	m := decodeMsg(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask"}}`)
 	go func() {
-		done <- s.HandleLegacy(ctx, m, &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125}, sink, nil)
+		done <- transport.For(s).Serve(ctx, &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125}, m, sink, nil)
 	}()
 	sent := <-sink.sent // the request is out: cancel while it waits
 	cancel()
@@ -240,7 +241,7 @@ func TestLegacyInputCancelled(t *testing.T) {
 	require.Len(t, sink.messages(), 1)
 	assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+string(req.ID().Raw())+`,"reason":"The request was cancelled"}}`, sink.messages()[0])
 	wirevector.ValidateRevision(t, "cancelled", "2025-11-25", "CancelledNotification", []byte(sink.messages()[0]))
-	assert.Zero(t, s.OutstandingRequests())
+	assert.Zero(t, transport.For(s).OutstandingRequests())
 }
 
 // TestLegacyInputConcurrent: rounds of many requests at once each get their own answers.
@@ -252,11 +253,11 @@ func TestLegacyInputConcurrent(t *testing.T) {
 		sink := newClientSink(t, s, "", answers)
 		m := decodeMsg(t, s, `{"jsonrpc":"2.0","id":`+strconv.Itoa(i)+`,"method":"tools/call","params":{"name":"ask"}}`)
 		go func() {
-			replies <- string(s.HandleLegacy(context.Background(), m, &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125}, sink, nil).Body)
+			replies <- string(transport.For(s).Serve(context.Background(), &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125}, m, sink, nil).Body)
 		}()
 	}
 	for range n {
 		assert.Contains(t, <-replies, `"text":"name=Ada sum=4"`)
 	}
-	assert.Zero(t, s.OutstandingRequests())
+	assert.Zero(t, transport.For(s).OutstandingRequests())
 }

@@ -54,7 +54,7 @@ func (s *Server) serveLegacy(ctx context.Context, r *Request, method []byte, dst
 
 // legacyParams refuses the params of 2026-07-28 an initialize-era request cannot carry: the
 // multi round-trip retry (these revisions ask with server-to-client requests instead) and a
-// _meta protocol version (which would have made the request modern, see Server.Classify).
+// _meta protocol version (which would have made the request modern, see transport.Endpoint.Classify).
 func legacyParams(m *decode.Message, d Dialect) *Error {
 	switch {
 	case m.InputResponses().Present() || m.RequestState().Present():

@@ -9,10 +9,10 @@ import (
 
 var errTooManyRounds = &Error{Code: CodeInternalError, Message: "Too many input rounds"}
 
-// handleLegacy is HandleLegacy: it serves m in c.Dialect and runs the rounds of
+// handleLegacy serves m in c.Dialect and runs the rounds of
 // server-to-client requests a handler asks for (see legacyRound); pre is what an Observer's
 // labelling already looked up of m.
-func (s *Server) handleLegacy(ctx context.Context, m *decode.Message, c *LegacyClient, sink Sink, dst []byte, pre resolved) Reply {
+func (s *Server) handleLegacy(ctx context.Context, m *decode.Message, c *ConnState, sink Sink, dst []byte, pre resolved) Reply {
 	switch m.Kind() {
 	case decode.KindRequest:
 	case decode.KindInvalid:
@@ -40,7 +40,7 @@ func (s *Server) handleLegacy(ctx context.Context, m *decode.Message, c *LegacyC
 		case errors.Is(err, ErrCannotWait):
 			return Reply{Rerun: true}
 		case err == nil:
-			return Reply{Body: body, Client: r.newClient, ToolError: r.toolError}
+			return Reply{Body: body, State: r.newClient, ToolError: r.toolError}
 		case ctx.Err() != nil && isCancellation(err):
 			return Reply{}
 		}
@@ -89,8 +89,8 @@ func (s *Server) legacyToolRefusal(dst []byte, r *Request, refusal *Error) ([]by
 }
 
 // serveLegacyPrecomputed answers the first page of tools/list from bytes precomputed per
-// catalog snapshot and dialect, as Server.Handle does for 2026-07-28, without allocating.
-func (s *Server) serveLegacyPrecomputed(m *decode.Message, c *LegacyClient, method, dst []byte) ([]byte, bool) {
+// catalog snapshot and dialect, as handle does for 2026-07-28, without allocating.
+func (s *Server) serveLegacyPrecomputed(m *decode.Message, c *ConnState, method, dst []byte) ([]byte, bool) {
 	if string(method) != MethodToolsList || s.cfg.Authorizer != nil || m.Cursor().Present() || legacyParams(m, c.Dialect) != nil {
 		return nil, false
 	}

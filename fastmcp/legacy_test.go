@@ -13,11 +13,12 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/internal/wirevector"
 )
 
-// Tests of HandleLegacy beyond the wire vectors (legacy_*.txtar): what a transport keeps of
-// the client (Reply.Client, LegacyClient), the era classification, Config.Dialects, and the
+// Tests of the core (transport.Endpoint.Serve) beyond the wire vectors (legacy_*.txtar): what a transport keeps of
+// the client (Reply.State, ConnState), the era classification, Config.Dialects, and the
 // rounds of server-to-client requests through the real bridge.
 
 const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
@@ -37,14 +38,14 @@ func newLegacyServer(t *testing.T, cfg *fastmcp.Config) *fastmcp.Server {
 func decodeMsg(t *testing.T, s *fastmcp.Server, msg string) *decode.Message {
 	t.Helper()
 	var m decode.Message
-	require.NoError(t, s.Decoder().Decode(&m, []byte(msg)))
+	require.NoError(t, transport.For(s).Decoder().Decode(&m, []byte(msg)))
 	return &m
 }
 
 // serveLegacy serves msg for client c and validates the reply against def in revision rev.
-func serveLegacy(t *testing.T, s *fastmcp.Server, c *fastmcp.LegacyClient, sink fastmcp.Sink, msg, rev, def string) fastmcp.Reply {
+func serveLegacy(t *testing.T, s *fastmcp.Server, c *fastmcp.ConnState, sink fastmcp.Sink, msg, rev, def string) fastmcp.Reply {
 	t.Helper()
-	r := s.HandleLegacy(context.Background(), decodeMsg(t, s, msg), c, sink, nil)
+	r := transport.For(s).Serve(context.Background(), c, decodeMsg(t, s, msg), sink, nil)
 	if def != "" {
 		require.NotNil(t, r.Body, msg)
 		wirevector.ValidateRevision(t, msg, rev, def, r.Body)
@@ -93,7 +94,7 @@ func TestClassify(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := decodeMsg(t, tc.s, tc.msg)
-			d, err := tc.s.Classify(m, []byte(tc.version), tc.version != "-")
+			d, err := transport.For(tc.s).Classify(m, []byte(tc.version), tc.version != "-")
 			assert.Equal(t, tc.want, d)
 			if !tc.refused {
 				assert.Nil(t, err)
@@ -128,7 +129,7 @@ func (k *noteSink) messages() []string {
 
 // supportedOf returns the supported versions a server names, from its own refusal.
 func supportedOf(s *fastmcp.Server) json.RawMessage {
-	_, err := s.Classify(&decode.Message{}, []byte("x"), true)
+	_, err := transport.For(s).Classify(&decode.Message{}, []byte("x"), true)
 	var data struct{ Supported json.RawMessage }
 	_ = json.Unmarshal(err.Data, &data)
 	return data.Supported
@@ -137,7 +138,7 @@ func supportedOf(s *fastmcp.Server) json.RawMessage {
 // TestSeedCase59 adopts the seed system's acceptance case 59: an unsupported initialize
 // proposal negotiates the first legacy version; malformed initialize is -32602; legacy errors
 // are not admission refusals (HTTP 200) while 2026-07-28 keeps 400; cursors are refused
-// across dialects; a repeated initialize switches the version (stdio keeps Reply.Client).
+// across dialects; a repeated initialize switches the version (stdio keeps Reply.State).
 func TestSeedCase59(t *testing.T) {
 	s := newLegacyServer(t, &fastmcp.Config{PageSize: 1})
 	for _, n := range []string{"a", "b"} {
@@ -146,41 +147,41 @@ func TestSeedCase59(t *testing.T) {
 				return fastmcp.ToolResult{}, nil
 			})
 	}
-	conn := &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125, LogLevel: fastmcp.LogInfo}
+	conn := &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125, LogLevel: fastmcp.LogInfo}
 
 	r := serveLegacy(t, s, conn, nil, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2099-01-01","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`, "2025-11-25", "InitializeResult")
 	assert.Contains(t, string(r.Body), `"protocolVersion":"2025-11-25"`)
-	require.NotNil(t, r.Client)
-	assert.Equal(t, fastmcp.Legacy20251125, r.Client.Dialect)
+	require.NotNil(t, r.State)
+	assert.Equal(t, fastmcp.Legacy20251125, r.State.Dialect)
 
 	r = serveLegacy(t, s, conn, nil, `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`, "2025-11-25", "InvalidParamsError")
 	assert.False(t, r.Err.Admission(), "a legacy error is a JSON-RPC error in a 200")
-	assert.Nil(t, r.Client, "a failed initialize changes nothing")
+	assert.Nil(t, r.State, "a failed initialize changes nothing")
 
-	modern := s.Handle(context.Background(), decodeMsg(t, s, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`), nil, nil)
+	modern := transport.For(s).Serve(context.Background(), &fastmcp.ConnState{}, decodeMsg(t, s, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`), nil, nil)
 	assert.True(t, modern.Err.Admission(), "2026-07-28 refuses a request without _meta with 400")
 
 	r = serveLegacy(t, s, conn, nil, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`, "2025-11-25", "ListToolsResult")
 	var page struct{ Result struct{ NextCursor string } }
 	require.NoError(t, json.Unmarshal(r.Body, &page))
 	require.NotEmpty(t, page.Result.NextCursor)
-	old := &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20250618, LogLevel: fastmcp.LogInfo}
+	old := &fastmcp.ConnState{Dialect: fastmcp.Legacy20250618, LogLevel: fastmcp.LogInfo}
 	r = serveLegacy(t, s, old, nil, `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"cursor":"`+page.Result.NextCursor+`"}}`, "2025-06-18", "InvalidParamsError")
 	assert.Equal(t, `{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"Invalid pagination cursor"}}`, string(r.Body))
-	modern = s.Handle(context.Background(), decodeMsg(t, s, `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"cursor":"`+page.Result.NextCursor+`",`+modernMeta+`}}`), nil, nil)
+	modern = transport.For(s).Serve(context.Background(), &fastmcp.ConnState{}, decodeMsg(t, s, `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"cursor":"`+page.Result.NextCursor+`",`+modernMeta+`}}`), nil, nil)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Invalid pagination cursor"}}`, string(modern.Body))
 
 	r = serveLegacy(t, s, r2client(t, s, conn), nil, `{"jsonrpc":"2.0","id":8,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`, "2025-06-18", "InitializeResult")
-	require.NotNil(t, r.Client)
-	assert.Equal(t, fastmcp.Legacy20250618, r.Client.Dialect, "a repeated initialize switches the version")
+	require.NotNil(t, r.State)
+	assert.Equal(t, fastmcp.Legacy20250618, r.State.Dialect, "a repeated initialize switches the version")
 }
 
 // r2client returns the client after a logging/setLevel debug on conn.
-func r2client(t *testing.T, s *fastmcp.Server, conn *fastmcp.LegacyClient) *fastmcp.LegacyClient {
+func r2client(t *testing.T, s *fastmcp.Server, conn *fastmcp.ConnState) *fastmcp.ConnState {
 	t.Helper()
 	r := serveLegacy(t, s, conn, nil, `{"jsonrpc":"2.0","id":7,"method":"logging/setLevel","params":{"level":"debug"}}`, "2025-11-25", "EmptyResult")
-	require.NotNil(t, r.Client)
-	return r.Client
+	require.NotNil(t, r.State)
+	return r.State
 }
 
 // TestLegacyClientState: initialize reports the negotiated dialect, a copy of the declared
@@ -210,23 +211,23 @@ func TestLegacyClientState(t *testing.T) {
 			return []fastmcp.ResourceContents{{Text: "r"}}, nil
 		})
 	ev := fastmcp.NewLegacyEvents()
-	conn := &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125, LogLevel: s.LegacyLogLevel(), Events: ev}
+	conn := &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125, LogLevel: transport.For(s).Stateless(0).LogLevel, Events: ev}
 	src := []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"c","version":"1"}}}`)
 	var m decode.Message
-	require.NoError(t, s.Decoder().Decode(&m, src))
-	r := s.HandleLegacy(context.Background(), &m, conn, nil, nil)
+	require.NoError(t, transport.For(s).Decoder().Decode(&m, src))
+	r := transport.For(s).Serve(context.Background(), conn, &m, nil, nil)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"logging":{},"resources":{"subscribe":true,"listChanged":true},"tools":{"listChanged":true}},"serverInfo":{"name":"legacy","version":"1.0.0"}}}`, string(r.Body))
 	wirevector.ValidateRevision(t, "initialize", "2025-06-18", "InitializeResult", r.Body)
-	require.NotNil(t, r.Client)
+	require.NotNil(t, r.State)
 	for i := range src {
 		src[i] = 'x' // the transport releases the message: the client state must not alias it
 	}
-	assert.Equal(t, fastmcp.LegacyClient{Dialect: fastmcp.Legacy20250618, Capabilities: []byte(`{"roots":{"listChanged":true}}`), LogLevel: fastmcp.LogInfo, Events: ev}, *r.Client)
-	conn = r.Client
+	assert.Equal(t, fastmcp.ConnState{Dialect: fastmcp.Legacy20250618, Capabilities: []byte(`{"roots":{"listChanged":true}}`), LogLevel: fastmcp.LogInfo, Events: ev}, *r.State)
+	conn = r.State
 
 	sink := &noteSink{}
 	r = serveLegacy(t, s, conn, sink, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"probe"}}`, "2025-06-18", "CallToolResult")
-	assert.Nil(t, r.Client, "only initialize and logging/setLevel change the client")
+	assert.Nil(t, r.State, "only initialize and logging/setLevel change the client")
 	assert.Equal(t, `{"roots":{"listChanged":true}}`, seen.caps)
 	assert.Equal(t, "2025-06-18", seen.version)
 	assert.Equal(t, fastmcp.Legacy20250618, seen.dialect)
@@ -234,11 +235,11 @@ func TestLegacyClientState(t *testing.T) {
 
 	r = serveLegacy(t, s, conn, nil, `{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"debug"}}`, "2025-06-18", "EmptyResult")
 	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"result":{}}`, string(r.Body))
-	require.NotNil(t, r.Client)
-	assert.Equal(t, fastmcp.LogDebug, r.Client.LogLevel)
+	require.NotNil(t, r.State)
+	assert.Equal(t, fastmcp.LogDebug, r.State.LogLevel)
 	assert.Equal(t, fastmcp.LogInfo, conn.LogLevel, "the old state is left alone")
 	sink = &noteSink{}
-	serveLegacy(t, s, r.Client, sink, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"probe"}}`, "2025-06-18", "CallToolResult")
+	serveLegacy(t, s, r.State, sink, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"probe"}}`, "2025-06-18", "CallToolResult")
 	assert.Len(t, sink.messages(), 2, "debug and info at level debug")
 	for i, n := range sink.messages() {
 		wirevector.ValidateRevision(t, "log "+strconv.Itoa(i), "2025-06-18", "LoggingMessageNotification", []byte(n))
@@ -248,7 +249,7 @@ func TestLegacyClientState(t *testing.T) {
 	assert.True(t, ev.Subscribe("test://r"), "subscribed already: one subscription")
 	serveLegacy(t, s, conn, nil, `{"jsonrpc":"2.0","id":6,"method":"resources/unsubscribe","params":{"uri":"test://r"}}`, "2025-06-18", "EmptyResult")
 
-	off := &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125, LogLevel: fastmcp.LogOff}
+	off := &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125, LogLevel: fastmcp.LogOff}
 	sink = &noteSink{}
 	serveLegacy(t, s, off, sink, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"probe"}}`, "2025-11-25", "CallToolResult")
 	assert.Empty(t, sink.messages(), "LogOff sends none")
@@ -264,7 +265,7 @@ func TestLegacySubscribeLimit(t *testing.T) {
 	for i := range fastmcp.MaxResourceSubscriptions {
 		require.True(t, ev.Subscribe("test://u/"+strconv.Itoa(i)))
 	}
-	c := &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125, Events: ev}
+	c := &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125, Events: ev}
 	r := serveLegacy(t, s, c, nil, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"test://one-more"}}`, "2025-11-25", "InvalidParamsError")
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params: at most 1000 resource subscriptions per connection"}}`, string(r.Body))
 }
@@ -308,29 +309,29 @@ func TestDialectsRefusals(t *testing.T) {
 
 	modernOnly := newLegacyServer(t, &fastmcp.Config{Dialects: []fastmcp.Dialect{fastmcp.Modern}})
 	init := decodeMsg(t, modernOnly, `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
-	d, err := modernOnly.Classify(init, nil, false)
+	d, err := transport.For(modernOnly).Classify(init, nil, false)
 	require.Nil(t, err)
-	r := modernOnly.Handle(context.Background(), init, nil, nil)
+	r := transport.For(modernOnly).Serve(context.Background(), &fastmcp.ConnState{}, init, nil, nil)
 	assert.Equal(t, fastmcp.Modern, d)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}`, string(r.Body))
 
 	only0618 := newLegacyServer(t, &fastmcp.Config{Dialects: []fastmcp.Dialect{fastmcp.Modern, fastmcp.Legacy20250618}})
-	r = serveLegacy(t, only0618, &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20250618}, nil,
+	r = serveLegacy(t, only0618, &fastmcp.ConnState{Dialect: fastmcp.Legacy20250618}, nil,
 		`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`, "2025-06-18", "InitializeResult")
 	assert.Contains(t, string(r.Body), `"protocolVersion":"2025-06-18"`, "a disabled version gets the newest enabled counter-offer")
 }
 
 // TestLegacyNotForHandle: notifications and the client's responses are the transport's;
-// HandleLegacy answers none.
+// the core (transport.Endpoint.Serve) answers none.
 func TestLegacyNotForHandle(t *testing.T) {
 	s := newLegacyServer(t, nil)
-	c := &fastmcp.LegacyClient{Dialect: fastmcp.Legacy20251125}
+	c := &fastmcp.ConnState{Dialect: fastmcp.Legacy20251125}
 	for _, msg := range []string{
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
 		`{"jsonrpc":"2.0","id":"fastmcp-unknown","result":{}}`,
 	} {
-		r := s.HandleLegacy(context.Background(), decodeMsg(t, s, msg), c, nil, nil)
+		r := transport.For(s).Serve(context.Background(), c, decodeMsg(t, s, msg), nil, nil)
 		assert.Equal(t, fastmcp.Reply{}, r, msg)
 	}
 }

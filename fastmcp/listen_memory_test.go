@@ -97,7 +97,7 @@ func openListens(t *testing.T, s *Server, n int, filter func(i int) string) (hea
 				acked <- struct{}{}
 				return
 			}
-			s.Handle(ctx, m, &releasingSink{m: m, body: &body, acked: acked}, nil)
+			s.testHandle(ctx, m, &releasingSink{m: m, body: &body, acked: acked}, nil)
 		}()
 		<-acked // one at a time: at most one request in memory
 	}

@@ -44,7 +44,7 @@ func BenchmarkListen(b *testing.B) {
 				if err := s.decoder.Decode(&m, msg); err != nil {
 					b.Fatal(err)
 				}
-				s.Handle(ctx, &m, sink, nil)
+				s.testHandle(ctx, &m, sink, nil)
 				m.Reset()
 			}
 		})

@@ -16,7 +16,7 @@ func (s *Server) checkMeta(r *Request) *Error {
 	if pv.Type() != decode.TypeString || caps.Type() != decode.TypeObject {
 		return errInvalidMeta
 	}
-	if string(pv.Text()) != Version || !s.Serves(Modern) {
+	if string(pv.Text()) != Version || !s.serves(Modern) {
 		return s.unsupportedModernVersion(pv.Raw()) // Config.Dialects may leave 2026-07-28 out
 	}
 	if lv := m.LogLevel(); lv.Present() {

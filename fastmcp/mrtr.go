@@ -171,7 +171,7 @@ func validAnswer(kind byte, answer []byte) bool {
 // request's client capabilities) and the sealed state.
 func (s *Server) appendInputRequired(ctx context.Context, dst []byte, r *Request, identity string, args []byte, ir *InputRequired) ([]byte, error) {
 	if r.dialect.Legacy() {
-		return nil, ir // HandleLegacy asks the client itself, then runs the handler again
+		return nil, ir // handleLegacy asks the client itself, then runs the handler again
 	}
 	if r.deferred {
 		return nil, s.checkDeferredInput(r, ir) // Server.RunTool's caller asks the client

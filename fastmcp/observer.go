@@ -43,7 +43,7 @@ const (
 	NetworkPipe = "pipe"
 )
 
-// NetworkNamer is implemented by the [Sink] a transport passes to [Server.Handle] to tell an
+// NetworkNamer is implemented by the [Sink] a transport passes with a request to tell an
 // [Observer] which network transport the request came over ([NetworkTCP], [NetworkPipe]).
 type NetworkNamer interface {
 	NetworkTransport() string

@@ -37,7 +37,7 @@ func BenchmarkHandleObserved(b *testing.B) {
 				return ToolResult{Text: in.Text}, nil
 			})
 			var m decode.Message
-			if err := s.Decoder().Decode(&m, msg); err != nil {
+			if err := s.decoder.Decode(&m, msg); err != nil {
 				b.Fatal(err)
 			}
 			sink := &tcpSink{receivedSink{at: time.Now()}}
@@ -45,7 +45,7 @@ func BenchmarkHandleObserved(b *testing.B) {
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
-				r := s.Handle(ctx, &m, sink, dst[:0])
+				r := s.testHandle(ctx, &m, sink, dst[:0])
 				if r.Err != nil || r.Body == nil {
 					b.Fatalf("reply %s", r.Body)
 				}

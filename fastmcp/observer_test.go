@@ -132,8 +132,8 @@ func TestObserverLegacy(t *testing.T) {
 	o := &recordingObserver{}
 	s := newTestServer(t, &Config{Observer: o})
 	var m decode.Message
-	require.NoError(t, s.Decoder().Decode(&m, []byte(`{"jsonrpc":"2.0","id":9,"method":"ping"}`)))
-	r := s.HandleLegacy(context.Background(), &m, &LegacyClient{Dialect: Legacy20250618}, nil, nil)
+	require.NoError(t, s.decoder.Decode(&m, []byte(`{"jsonrpc":"2.0","id":9,"method":"ping"}`)))
+	r := s.testHandleLegacy(context.Background(), &m, &ConnState{Dialect: Legacy20250618}, nil, nil)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":9,"result":{}}`, string(r.Body))
 	require.Len(t, o.starts, 1)
 	assert.Equal(t, "ping", o.starts[0].Method)
@@ -157,8 +157,8 @@ func TestObserverLabelsInterned(t *testing.T) {
 	call("a", &networkSink{})
 	dispatch(t, s, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+observedMeta+`}}}`)
 	var m decode.Message
-	require.NoError(t, s.Decoder().Decode(&m, []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a","arguments":{}}}`)))
-	s.HandleLegacy(context.Background(), &m, &LegacyClient{Dialect: Legacy20251125}, nil, nil)
+	require.NoError(t, s.decoder.Decode(&m, []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a","arguments":{}}}`)))
+	s.testHandleLegacy(context.Background(), &m, &ConnState{Dialect: Legacy20251125}, nil, nil)
 	require.Len(t, o.starts, 6)
 	l := func(i int) *Labels { return o.starts[i].Labels }
 	assert.Same(t, l(0), l(1))
@@ -211,7 +211,7 @@ func TestObserverRerun(t *testing.T) {
 	s := confirmServer(t, &Config{Observer: o})
 	sink := newBridgeSink()
 	sink.cannotWait = true
-	r := <-handleLegacyAsync(t.Context(), t, s, &LegacyClient{Dialect: Legacy20251125, LogLevel: LogOff}, sink, callConfirm)
+	r := <-handleLegacyAsync(t.Context(), t, s, &ConnState{Dialect: Legacy20251125, LogLevel: LogOff}, sink, callConfirm)
 	require.True(t, r.Rerun)
 	require.Len(t, o.ends, 1)
 	assert.Equal(t, RequestOutcome{Duration: o.ends[0].Duration, Rerun: true}, o.ends[0])
@@ -223,7 +223,7 @@ func TestObserverRerun(t *testing.T) {
 // label of its own, that each index finds its own label, and that an unknown network
 // transport is _other.
 func TestLabelTablesComplete(t *testing.T) {
-	for _, d := range AllDialects {
+	for _, d := range AllDialects() {
 		assert.Equal(t, d.Version(), versionLabels[versionIndex(d.Version())])
 	}
 	for i, l := range methodLabels {

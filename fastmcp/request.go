@@ -29,12 +29,12 @@ type Request struct {
 	// An initialize-era request's dialect (0 for 2026-07-28), its client as the transport
 	// knows it, and the client's answers to the last round of server-to-client requests.
 	dialect Dialect
-	client  *LegacyClient
+	client  *ConnState
 	answers *inputAnswers
 	// resultAt is where an initialize-era result object starts in the reply (see
 	// Request.beginResult); newClient is the client state initialize or logging/setLevel made.
 	resultAt  int
-	newClient *LegacyClient
+	newClient *ConnState
 
 	progress progressGate
 	// deferred marks a request of Server.RunTool: no extension takes it over, and an

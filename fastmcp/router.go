@@ -20,13 +20,9 @@ const (
 	MethodListen            = "subscriptions/listen"
 )
 
-// IsStreaming reports whether method always answers with a stream (subscriptions/listen):
-// transports open an event stream before serving it.
-func IsStreaming(method string) bool { return method == MethodListen }
-
-// NamedBy returns the params member that the Mcp-Name header mirrors for method: "name" for
-// tools/call and prompts/get, "uri" for resources/read, "" for the others.
-func NamedBy(method string) string {
+// coreNamedBy returns the params member that the Mcp-Name header mirrors for a core method:
+// "name" for tools/call and prompts/get, "uri" for resources/read, "" for the others.
+func coreNamedBy(method string) string {
 	switch method {
 	case MethodToolsCall, MethodPromptsGet:
 		return "name"

@@ -33,7 +33,8 @@ type Icon struct {
 }
 
 // Server is the transport-free MCP core: it serves one decoded message at a time, and every
-// transport is built on [Server.Handle] (or [Server.Dispatch] for raw bytes). Register
+// transport is built on its side for transports (package fastmcp/transport; [Server.Dispatch]
+// serves raw bytes). Register
 // components before serving or while serving: catalog changes are atomic for requests in
 // flight and are published to listen streams.
 //
@@ -110,6 +111,3 @@ func NewServer(info Implementation, cfg *Config) (*Server, error) {
 
 // Info returns the server's identity.
 func (s *Server) Info() Implementation { return s.info }
-
-// Decoder returns the decoder the server uses, with the limits of its Config.
-func (s *Server) Decoder() *decode.Decoder { return s.decoder }

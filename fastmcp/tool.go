@@ -262,7 +262,7 @@ func toolListed(t Tool, input, output []byte, icons bool) ([]byte, error) {
 
 // HeaderParams returns the x-mcp-header annotations of the named tool's input schema, for
 // the Streamable HTTP transport's Mcp-Param-* checks. ok is false for an unknown tool.
-func (s *Server) HeaderParams(tool string) (params []jsonschema.HeaderParam, ok bool) {
+func (s *Server) headerParams(tool string) (params []jsonschema.HeaderParam, ok bool) {
 	e := s.catalog.Load().tools[tool]
 	if e == nil {
 		return nil, false

@@ -2,7 +2,7 @@ package fastmcp_test
 
 // Wire vectors: literal JSON-RPC exchanges in testdata/vectors/*.txtar (the format is in the
 // documentation of internal/wirevector), run against the core as a stateless HTTP transport
-// serves it (Classify, then Handle or HandleLegacy). The stdio and Streamable HTTP transports
+// serves it (Classify, then Handle or the core (transport.Endpoint.Serve)). The stdio and Streamable HTTP transports
 // run the same files through their own exchanges.
 
 import (

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 )
 
 // BenchmarkObservedDispatch measures a tools/call through the core, served with the native
@@ -43,7 +44,8 @@ func BenchmarkObservedDispatch(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			core := newCore(b, c.observer(b))
+			ep := transport.For(newCore(b, c.observer(b)))
+			modern := fastmcp.ConnState{Dialect: fastmcp.Modern}
 			var msg decode.Message
 			dst := make([]byte, 0, 1024)
 			sink := &tcpSink{received: time.Now()}
@@ -51,10 +53,10 @@ func BenchmarkObservedDispatch(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			reportThreadCPU(b, func() {
 				for b.Loop() {
-					if err := core.Decoder().Decode(&msg, body); err != nil {
+					if err := ep.Decoder().Decode(&msg, body); err != nil {
 						b.Fatal(err)
 					}
-					dst = core.Handle(context.Background(), &msg, sink, dst[:0]).Body
+					dst = ep.Serve(context.Background(), &modern, &msg, sink, dst[:0]).Body
 				}
 			})
 		})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 )
 
 // TestAllocsMetricsBudget pins the cost of recording a request whose series exists: no
@@ -34,13 +35,14 @@ func TestAllocsMetricsBudget(t *testing.T) {
 func TestAllocsObservedDispatchBudget(t *testing.T) {
 	m, err := NewMetrics(MetricsConfig{Registerer: prometheus.NewRegistry()})
 	require.NoError(t, err)
-	core := newCore(t, m)
+	ep := transport.For(newCore(t, m))
+	modern := fastmcp.ConnState{Dialect: fastmcp.Modern}
 	var msg decode.Message
 	body := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{` + meta + `},"name":"echo","arguments":{"text":"hello"}}}`)
 	dst := make([]byte, 0, 1024)
 	serve := func() {
-		require.NoError(t, core.Decoder().Decode(&msg, body))
-		r := core.Handle(context.Background(), &msg, nil, dst[:0])
+		require.NoError(t, ep.Decoder().Decode(&msg, body))
+		r := ep.Serve(context.Background(), &modern, &msg, nil, dst[:0])
 		dst = r.Body
 	}
 	serve()

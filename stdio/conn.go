@@ -105,7 +105,7 @@ func newConn(ctx context.Context, h handler, dec *decode.Decoder, ex *pool.Execu
 	c.out = newOutput(out, set.writeTimeout, func() { c.fail(ErrWriteTimeout) })
 	c.ctx, c.cancel = context.WithCancelCause(ctx)
 	c.jobCtx = context.WithoutCancel(ctx)
-	c.legacy.client.LogLevel = h.LegacyLogLevel()
+	c.legacy.client = h.Stateless(0) // nothing negotiated yet: the server's default level
 	c.writable.L = &c.mu
 	c.space.L = &c.mu
 	return c

@@ -17,7 +17,7 @@
 //
 // One connection serves the 2026-07-28 dialect and the initialize-era revisions 2025-11-25
 // and 2025-06-18 (those [fastmcp.Config.Dialects] enables), each request in exactly one, as
-// [fastmcp.Server.Classify] chooses: the version the connection negotiated stands in for the
+// the core's classification (transport.Endpoint.Classify) chooses: the version the connection negotiated stands in for the
 // MCP-Protocol-Version header HTTP carries, so stdio and HTTP select dialects alike. A
 // request whose _meta names a protocol version is modern, whatever the connection
 // negotiated; initialize opens an initialize-era dialect; any other request is served in
@@ -43,7 +43,7 @@
 // While an initialize-era state lives, one goroutine writes the notifications its client
 // gets unasked: notifications/tools/list_changed, prompts/list_changed,
 // resources/list_changed when the catalog changes, and notifications/resources/updated for
-// the URIs it subscribed to (see [fastmcp.Server.SubscribeLegacyEvents]). It ends when a later
+// the URIs it subscribed to (see transport.Endpoint.SubscribeEvents). It ends when a later
 // initialize replaces the state, when the input ends, and when serving stops.
 //
 // # Server-to-client requests

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -144,7 +145,7 @@ func TestFailedAckWrite(t *testing.T) {
 	defer inW.Close()
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(context.Background(), h, s.Decoder(), Config{Input: inR, Output: &failingWriter{err: syscall.EPIPE}, Logger: discard})
+		done <- serve(context.Background(), h, transport.For(s).Decoder(), Config{Input: inR, Output: &failingWriter{err: syscall.EPIPE}, Logger: discard})
 	}()
 	_, err := io.WriteString(inW, listen(`"a"`)+"\n")
 	require.NoError(t, err)

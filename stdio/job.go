@@ -10,6 +10,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -51,15 +52,19 @@ type job struct {
 	lcancel context.CancelFunc // cancels lctx
 	slot    func()             // releases a stream's executor slot
 
-	// The dialect Classify chose at admission and, for an initialize-era request, the
-	// connection's state as it was then (see legacy.go).
-	dialect fastmcp.Dialect
-	client  fastmcp.LegacyClient
+	// The client's state as the request is served with it: the dialect Classify chose at
+	// admission, and the connection's initialize-era state as it was then (see legacy.go);
+	// rules are the dialect's.
+	client  fastmcp.ConnState
+	rules   *transport.Rules
 	pinned  bool // an initialize-era initialize: notifications/cancelled does not apply
 	settles bool // it changes the connection's state: the reader reads on once its outcome is decided
 }
 
 var jobs = sync.Pool{New: func() any { return new(job) }}
+
+// noState is the state an invalid message is answered with: the core reads none of it.
+var noState fastmcp.ConnState
 
 // jobSeq numbers jobs for their executor keys, so that a reused request id never meets the
 // key of a job that is still winding down.
@@ -90,7 +95,7 @@ func (c *conn) putJob(j *job) {
 	}
 	j.line, j.out, j.esc, j.lid = j.line[:0], j.out[:0], j.esc[:0], j.lid[:0]
 	j.c, j.id, j.pkey, j.listen, j.opened, j.lctx, j.lcancel, j.slot = nil, requestID{}, pool.Key{}, false, false, nil, nil, nil
-	j.dialect, j.client, j.pinned, j.settles = 0, fastmcp.LegacyClient{}, false, false
+	j.rules, j.client, j.pinned, j.settles = nil, fastmcp.ConnState{}, false, false
 	jobs.Put(j)
 }
 
@@ -109,7 +114,7 @@ func (c *conn) serveLine(j *job) {
 	err := c.dec.Decode(&j.msg, j.line)
 	switch {
 	case err != nil:
-		j.keep(fastmcp.AppendDecodeError(j.out[:0], &j.msg, err).Body)
+		j.keep(c.h.DecodeError(j.out[:0], &j.msg, err).Body)
 		c.putReply(j, nil, false)
 	case j.msg.Kind() == decode.KindRequest:
 		c.admit(j)
@@ -122,7 +127,7 @@ func (c *conn) serveLine(j *job) {
 	case j.msg.Kind() == decode.KindResponse:
 		c.answer(&j.msg)
 	default: // an invalid message gets the core's answer
-		j.keep(c.h.Handle(c.ctx, &j.msg, nil, j.out[:0]).Body)
+		j.keep(c.h.Serve(c.ctx, &noState, &j.msg, nil, j.out[:0]).Body)
 		c.putReply(j, nil, false)
 	}
 	c.putJob(j)
@@ -154,7 +159,7 @@ func (c *conn) admit(j *job) {
 		refusal = errDuplicateID
 	default:
 		refusal = c.classifyLocked(j)
-		j.listen = j.dialect == fastmcp.Modern && fastmcp.IsStreaming(string(j.msg.Method().Text()))
+		j.listen = refusal == nil && j.rules.Streams(j.msg.Method().Text())
 		if refusal == nil && j.listen && c.openListen >= c.set.maxSubscriptions {
 			refusal = fastmcp.ErrSubscriptionCapacity
 		}
@@ -267,7 +272,7 @@ func (c *conn) runListen(j *job) {
 		c.mu.Unlock()
 		c.putJob(j)
 	}()
-	j.keep(c.h.Handle(j.lctx, &j.msg, j, j.out[:0]).Body)
+	j.keep(c.h.Serve(j.lctx, &j.client, &j.msg, j, j.out[:0]).Body)
 	c.putReply(j, j, true)
 }
 
@@ -310,14 +315,7 @@ func (c *conn) cancelRequest(m *decode.Message, scratch *job) {
 // the connection) leaves the last word to Done, which the executor decided before it
 // cancelled the context.
 func (j *job) Run(ctx context.Context) error {
-	if j.dialect.Legacy() {
-		j.c.runLegacy(ctx, j)
-		return nil
-	}
-	j.keep(j.c.h.Handle(ctx, &j.msg, j, j.out[:0]).Body)
-	if len(j.out) > 0 {
-		j.c.putReply(j, j, true)
-	}
+	j.c.answerRun(j, j.c.h.Serve(ctx, &j.client, &j.msg, j, j.out[:0]))
 	return nil
 }
 
@@ -356,14 +354,14 @@ func (c *conn) lastWord(j *job, e *fastmcp.Error) {
 // last word, when ctx ends first, or when output has stopped.
 func (j *job) Notify(ctx context.Context, msg []byte) error {
 	if err := ctx.Err(); err != nil {
-		if j.dialect.Legacy() && isCancelNotice(msg) {
+		if j.rules.ClientRequests && isCancelNotice(msg) {
 			return j.c.send(context.WithoutCancel(ctx), msg, j)
 		}
 		return err
 	}
 	if j.listen && !j.opened {
 		// The stream's acknowledgement: the core reads the request no more (see
-		// fastmcp.Server.Handle), so the stream lets go of its line, which may be megabytes.
+		// transport.Endpoint.Serve), so the stream lets go of its line, which may be megabytes.
 		// The id's text for the in-flight table lives in kbuf.
 		j.opened = true
 		j.lid = append(j.lid[:0], j.msg.ID().Raw()...)
@@ -401,7 +399,7 @@ func (c *conn) queue(msg []byte, owner *job) (<-chan struct{}, error) {
 		line = wire(new([]byte), msg)
 	}
 	written, err := c.put(line, owner, false)
-	if err == errRequestDone && owner.dialect.Legacy() && isCancelNotice(msg) {
+	if err == errRequestDone && owner.rules.ClientRequests && isCancelNotice(msg) {
 		_, err = c.put(line, nil, false)
 		return nil, err
 	}

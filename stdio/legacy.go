@@ -7,20 +7,21 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 )
 
 // legacyState is what a connection knows of its initialize-era client: the state the last
 // successful initialize negotiated and logging/setLevel changed, and the goroutine that
 // writes the notifications the client gets unasked. It is guarded by the conn's mutex.
 type legacyState struct {
-	client   fastmcp.LegacyClient // Dialect is 0 until an initialize succeeds; LogLevel starts at the server's LegacyLogLevel
-	version  []byte               // client.Dialect's version, as the HTTP header would carry it
-	evCancel context.CancelFunc   // ends the events goroutine of client.Events
+	client   fastmcp.ConnState  // Dialect is 0 until an initialize succeeds; LogLevel starts at the server's LegacyLogLevel
+	version  []byte             // client.Dialect's version, as the HTTP header would carry it
+	evCancel context.CancelFunc // ends the events goroutine of client.Events
 }
 
 // classifyLocked chooses the dialect that serves j's request, as HTTP does from the
-// MCP-Protocol-Version header: stdio carries the version the connection negotiated. An
-// initialize-era request gets the connection's state as it is now; an initialize a fresh
+// MCP-Protocol-Version header: stdio carries the version the connection negotiated. The
+// request is served with the connection's state as it is now; an initialize with a fresh
 // subscription set of its own, which the connection adopts if it succeeds. c.mu must be
 // held.
 func (c *conn) classifyLocked(j *job) *fastmcp.Error {
@@ -29,17 +30,13 @@ func (c *conn) classifyLocked(j *job) *fastmcp.Error {
 	if refusal != nil {
 		return refusal
 	}
-	j.dialect = d
-	if !d.Legacy() {
-		return nil
-	}
-	j.client = st.client
-	switch string(j.msg.Method().Text()) {
-	case fastmcp.MethodInitialize:
-		j.pinned, j.settles = true, true
+	j.client, j.rules = st.client, transport.RulesOf(d)
+	j.client.Dialect = d
+	method := j.msg.Method().Text()
+	j.settles = j.rules.ChangesState(method)
+	if j.rules.Handshake(method) {
+		j.pinned = true
 		j.client.Events = fastmcp.NewLegacyEvents()
-	case fastmcp.MethodSetLevel:
-		j.settles = true
 	}
 	return nil
 }
@@ -54,17 +51,16 @@ func (c *conn) settledLocked(j *job) {
 	}
 }
 
-// runLegacy serves an initialize-era request on its worker. The connection adopts the
+// answerRun answers a request with the reply its run produced. The connection adopts the
 // client state a successful initialize or logging/setLevel reports in the same step that
 // queues the response; the reader classifies the next line only after that (see
 // settledLocked), so the client's next request sees it even when it did not wait for the
 // response.
-func (c *conn) runLegacy(ctx context.Context, j *job) {
-	r := c.h.HandleLegacy(ctx, &j.msg, &j.client, j, j.out[:0])
+func (c *conn) answerRun(j *job, r fastmcp.Reply) {
 	j.keep(r.Body)
 	if r.Rerun {
 		// Request never answers ErrCannotWait: requests run on workers, where they may wait.
-		c.set.log.Error("stdio: an initialize-era request asked to be served again", "method", string(j.msg.Method().Text()))
+		c.set.log.Error("stdio: a request asked to be served again", "method", string(j.msg.Method().Text()))
 		c.lastWord(j, fastmcp.ErrInternal)
 		return
 	}
@@ -74,8 +70,8 @@ func (c *conn) runLegacy(ctx context.Context, j *job) {
 	line := wire(&j.esc, j.out)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if r.Client != nil && j.state == statePending && c.stopErr == nil && !c.closing {
-		c.adoptLocked(j, r.Client)
+	if r.State != nil && j.state == statePending && c.stopErr == nil && !c.closing {
+		c.adoptLocked(j, r.State)
 	}
 	_, _ = c.putLocked(line, j, true)
 }
@@ -85,7 +81,7 @@ func (c *conn) runLegacy(ctx context.Context, j *job) {
 // own and the level it reports); only the level after logging/setLevel, so that a setLevel
 // racing a later initialize cannot bring back the dialect that initialize replaced. c.mu
 // must be held.
-func (c *conn) adoptLocked(j *job, next *fastmcp.LegacyClient) {
+func (c *conn) adoptLocked(j *job, next *fastmcp.ConnState) {
 	st := &c.legacy
 	if !j.pinned {
 		st.client.LogLevel = next.LogLevel
@@ -98,13 +94,13 @@ func (c *conn) adoptLocked(j *job, next *fastmcp.LegacyClient) {
 	st.client = *next
 	st.client.Events = j.client.Events
 	st.version = append(st.version[:0], next.Dialect.Version()...)
-	if st.client.Dialect.Legacy() && c.reading {
+	if st.client.Events != nil && c.reading {
 		ctx, cancel := context.WithCancel(c.ctx)
 		st.evCancel = cancel
 		c.events.Add(1)
 		// Subscribed before the initialize result is written (the caller writes it next, under
 		// c.mu): a change published once the client has read it reaches it.
-		go c.serveEvents(ctx, c.h.SubscribeLegacyEvents(st.client.Events))
+		go c.serveEvents(ctx, c.h.SubscribeEvents(st.client.Events))
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 )
 
 // The transport's own share of an initialize-era request is what it is for a modern one:
@@ -19,10 +21,10 @@ func TestAllocsLegacyRequestBudget(t *testing.T) {
 	const n = 20000
 	s, _ := newTestServer(t)
 	h := newLegacyCore(s)
-	driveHandler(t, h, s.Decoder(), memPipe, "legacy-ping", 64, 2, 500) // warm the pools
+	driveHandler(t, h, transport.For(s).Decoder(), memPipe, "legacy-ping", 64, 2, 500) // warm the pools
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	require.Equal(t, n, driveHandler(t, h, s.Decoder(), memPipe, "legacy-ping", 64, 2, n))
+	require.Equal(t, n, driveHandler(t, h, transport.For(s).Decoder(), memPipe, "legacy-ping", 64, 2, n))
 	runtime.ReadMemStats(&after)
 	perRequest := float64(after.Mallocs-before.Mallocs) / n
 	t.Logf("%.2f allocations per initialize-era request", perRequest)

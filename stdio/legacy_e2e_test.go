@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/internal/wirevector"
 )
 
@@ -169,7 +170,7 @@ func TestLegacyE2EElicitationRoundTrip(t *testing.T) {
 	requireLegacyValid(t, "2025-11-25", "ElicitRequest", req)
 	c.send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"action":"accept","content":{"name":"Ada"}}}`)
 	c.expect("2025-11-25", "CallToolResult", textResult("1", `"accept Ada"`))
-	require.Zero(t, s.OutstandingRequests())
+	require.Zero(t, transport.For(s).OutstandingRequests())
 	closeClean(t, c)
 }
 
@@ -186,7 +187,7 @@ func TestLegacyE2EUnansweredTimesOut(t *testing.T) {
 			"error", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Request execution timed out"}}`,
 			"CancelledNotification", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"The request timed out"}}`)
 		require.Equal(t, 5*time.Second, time.Since(start))
-		require.Zero(t, s.OutstandingRequests())
+		require.Zero(t, transport.For(s).OutstandingRequests())
 		c.send(`{"jsonrpc":"2.0","id":`+id+`,"result":{"action":"decline"}}`, legacyCallArgs("2", "echo", `{"text":"next"}`))
 		c.expect("2025-11-25", "CallToolResult", textResult("2", `"next"`))
 		closeClean(t, c)
@@ -202,7 +203,7 @@ func TestLegacyE2ECancelMidRoundTrip(t *testing.T) {
 	id := lineID(c.rawLine())
 	c.send(cancel("1"))
 	c.expect("2025-06-18", "CancelledNotification", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"The request was cancelled"}}`)
-	require.Zero(t, s.OutstandingRequests())
+	require.Zero(t, transport.For(s).OutstandingRequests())
 	c.send(legacyCallArgs("1", "echo", `{"text":"reused"}`))
 	c.expect("2025-06-18", "CallToolResult", textResult("1", `"reused"`))
 	closeClean(t, c)

@@ -9,10 +9,11 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 )
 
 // legacyCore stands in for the protocol core's initialize-era dialects with the contract of
-// fastmcp.Server.HandleLegacy, Answer and SubscribeLegacyEvents, so the transport's part (state,
+// transport.Endpoint's Serve, Answer and SubscribeEvents, so the transport's part (state,
 // classification, the server-to-client round trip, events) is tested on its own. Modern
 // requests and Classify go to the real server.
 //
@@ -22,9 +23,9 @@ import (
 //   - tools/call "ask" sends elicitation/create with a minted id through the Requester and
 //     answers with the client's result; when its context ends it withdraws the request
 //     with notifications/cancelled and answers nothing;
-//   - SubscribeLegacyEvents' function writes the lines sent on events.
+//   - SubscribeEvents' function writes the lines sent on events.
 type legacyCore struct {
-	*fastmcp.Server
+	*transport.Endpoint
 	initGate    chan struct{} // when not nil, initialize waits for it, after initStarted
 	initStarted chan struct{}
 	evPanic     bool // its events function panics once started
@@ -40,11 +41,11 @@ type legacyCore struct {
 
 func newLegacyCore(s *fastmcp.Server) *legacyCore {
 	return &legacyCore{
-		Server:  s,
-		waiting: map[string]chan []byte{},
-		asked:   make(chan string, 100),
-		events:  make(chan string),
-		evRuns:  make(chan string, 100),
+		Endpoint: transport.For(s),
+		waiting:  map[string]chan []byte{},
+		asked:    make(chan string, 100),
+		events:   make(chan string),
+		evRuns:   make(chan string, 100),
 	}
 }
 
@@ -54,7 +55,10 @@ func (h *legacyCore) run(ctx context.Context) func(Config) error {
 
 var levelNames = map[string]fastmcp.LogLevel{"debug": fastmcp.LogDebug, "info": fastmcp.LogInfo, "error": fastmcp.LogError}
 
-func (h *legacyCore) HandleLegacy(ctx context.Context, m *decode.Message, c *fastmcp.LegacyClient, sink fastmcp.Sink, dst []byte) fastmcp.Reply {
+func (h *legacyCore) Serve(ctx context.Context, c *fastmcp.ConnState, m *decode.Message, sink fastmcp.Sink, dst []byte) fastmcp.Reply {
+	if !c.Dialect.Legacy() {
+		return h.Endpoint.Serve(ctx, c, m, sink, dst)
+	}
 	params := m.Params().Raw()
 	result := func(r string) []byte {
 		return fmt.Appendf(dst, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID().Raw(), r)
@@ -69,15 +73,15 @@ func (h *legacyCore) HandleLegacy(ctx context.Context, m *decode.Message, c *fas
 		if !d.Legacy() {
 			d = fastmcp.Legacy20251125
 		}
-		next := &fastmcp.LegacyClient{Dialect: d, Capabilities: bytes.Clone(decode.Lookup(params, "capabilities").Raw()), LogLevel: c.LogLevel}
+		next := &fastmcp.ConnState{Dialect: d, Capabilities: bytes.Clone(decode.Lookup(params, "capabilities").Raw()), LogLevel: c.LogLevel}
 		return fastmcp.Reply{Body: result(`{"protocolVersion":"` + d.Version() +
-			`","capabilities":{"logging":{},"tools":{"listChanged":true}},"serverInfo":{"name":"stand-in","version":"1.0.0"}}`), Client: next}
+			`","capabilities":{"logging":{},"tools":{"listChanged":true}},"serverInfo":{"name":"stand-in","version":"1.0.0"}}`), State: next}
 	case "ping": // precomputed, as the core's ping: what the transport costs alone
 		return fastmcp.Reply{Body: append(append(append(dst, `{"jsonrpc":"2.0","id":`...), m.ID().Raw()...), `,"result":{}}`...)}
 	case "logging/setLevel":
 		next := *c
 		next.LogLevel = levelNames[decode.Lookup(params, "level").String()]
-		return fastmcp.Reply{Body: result(`{}`), Client: &next}
+		return fastmcp.Reply{Body: result(`{}`), State: &next}
 	case "tools/call":
 		switch decode.Lookup(params, "name").String() {
 		case "probe":
@@ -149,7 +153,7 @@ func (h *legacyCore) Answer(m *decode.Message, _ string) bool {
 	return true
 }
 
-func (h *legacyCore) SubscribeLegacyEvents(*fastmcp.LegacyEvents) func(context.Context, fastmcp.Sink) error {
+func (h *legacyCore) SubscribeEvents(*fastmcp.LegacyEvents) func(context.Context, fastmcp.Sink) error {
 	return h.serveEvents
 }
 

@@ -10,15 +10,16 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
 // streams stands in for the protocol core's subscriptions/listen, with the same contract:
-// Handle sends the acknowledgement through the sink, then the events published to the
+// Serve sends the acknowledgement through the sink, then the events published to the
 // stream, and returns the completion response when the test completes it, or nothing when
 // its context ends. Other methods go to the real server.
 type streams struct {
-	*fastmcp.Server
+	*transport.Endpoint
 	mu     sync.Mutex
 	open   map[string]*stream
 	opened chan string // the id literal of each stream, once acknowledged
@@ -33,16 +34,16 @@ type stream struct {
 }
 
 func newStreams(s *fastmcp.Server) *streams {
-	return &streams{Server: s, open: map[string]*stream{}, opened: make(chan string, 100), closed: make(chan string, 100)}
+	return &streams{Endpoint: transport.For(s), open: map[string]*stream{}, opened: make(chan string, 100), closed: make(chan string, 100)}
 }
 
 func (h *streams) run(ctx context.Context) func(Config) error {
 	return func(cfg Config) error { return serve(ctx, h, h.Decoder(), cfg) }
 }
 
-func (h *streams) Handle(ctx context.Context, m *decode.Message, sink fastmcp.Sink, dst []byte) fastmcp.Reply {
+func (h *streams) Serve(ctx context.Context, state *fastmcp.ConnState, m *decode.Message, sink fastmcp.Sink, dst []byte) fastmcp.Reply {
 	if string(m.Method().Text()) != fastmcp.MethodListen {
-		return h.Server.Handle(ctx, m, sink, dst)
+		return h.Endpoint.Serve(ctx, state, m, sink, dst)
 	}
 	id := string(m.ID().Raw())
 	st := &stream{events: make(chan string), sent: make(chan struct{}, 1), done: make(chan struct{}), complete: make(chan struct{})}

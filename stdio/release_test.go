@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -68,8 +69,8 @@ func TestRequestJobRecycledOnce(t *testing.T) {
 		ex := newExecutor(t, pool.Config{MaxConcurrency: 1})
 		defer tt.open("s") // before the executor's cleanup, even on failure
 		recycled := watchRecycling(t, ex)
-		h := &panicHandler{Server: s}
-		c := startClient(t, func(cfg Config) error { return serve(context.Background(), h, s.Decoder(), cfg) },
+		h := &panicHandler{transport.For(s)}
+		c := startClient(t, func(cfg Config) error { return serve(context.Background(), h, transport.For(s).Decoder(), cfg) },
 			Config{Executor: ex, RequestTimeout: time.Second})
 
 		// 1 holds the only worker past its timeout; 2, queued behind it, is cancelled.

@@ -10,21 +10,23 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
-// handler is the part of [fastmcp.Server] the transport uses. Tests substitute it to drive
-// subscriptions/listen streams without an event source, and the initialize-era core.
+// handler is the part of the core's transport.Endpoint the transport uses. Tests
+// substitute it to drive subscriptions/listen streams without an event source, and the
+// initialize-era core.
 type handler interface {
 	Classify(m *decode.Message, version []byte, hasVersion bool) (fastmcp.Dialect, *fastmcp.Error)
-	Handle(ctx context.Context, m *decode.Message, sink fastmcp.Sink, dst []byte) fastmcp.Reply
-	HandleLegacy(ctx context.Context, m *decode.Message, c *fastmcp.LegacyClient, sink fastmcp.Sink, dst []byte) fastmcp.Reply
+	Serve(ctx context.Context, st *fastmcp.ConnState, m *decode.Message, sink fastmcp.Sink, dst []byte) fastmcp.Reply
 	Answer(m *decode.Message, principal string) bool
-	SubscribeLegacyEvents(ev *fastmcp.LegacyEvents) func(ctx context.Context, sink fastmcp.Sink) error
-	LegacyLogLevel() fastmcp.LogLevel
+	SubscribeEvents(ev *fastmcp.LegacyEvents) func(ctx context.Context, sink fastmcp.Sink) error
+	Stateless(d fastmcp.Dialect) fastmcp.ConnState
+	DecodeError(dst []byte, m *decode.Message, err error) fastmcp.Reply
 }
 
-var _ handler = (*fastmcp.Server)(nil)
+var _ handler = (*transport.Endpoint)(nil)
 
 // Serve serves s over newline-delimited JSON-RPC on cfg.Input and cfg.Output (by default the
 // process's standard input and output) until the end of input and until the requests it
@@ -45,7 +47,8 @@ func Serve(ctx context.Context, s *fastmcp.Server, cfg Config) error {
 	if s == nil {
 		return fmt.Errorf("%w: nil Server", ErrInvalidConfig)
 	}
-	return serve(ctx, s, s.Decoder(), cfg)
+	ep := transport.For(s)
+	return serve(ctx, ep, ep.Decoder(), cfg)
 }
 
 func serve(ctx context.Context, h handler, dec *decode.Decoder, cfg Config) (err error) {

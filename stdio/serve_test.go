@@ -17,6 +17,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -281,23 +282,23 @@ func TestRequestTimeout(t *testing.T) {
 // A handler that panics past the protocol core's own recovery is answered with -32603.
 func TestPanicInHandle(t *testing.T) {
 	s, _ := newTestServer(t)
-	h := &panicHandler{Server: s}
+	h := &panicHandler{transport.For(s)}
 	var out strings.Builder
 	cfg := Config{Input: strings.NewReader(`{"jsonrpc":"2.0","id":"p","method":"boom"}` + "\n" + call("2", "echo", `{"text":"ok"}`) + "\n"), Output: &out}
 	cfg.Pool = quietPool(cfg.Pool)
-	require.NoError(t, serve(context.Background(), h, s.Decoder(), cfg))
+	require.NoError(t, serve(context.Background(), h, transport.For(s).Decoder(), cfg))
 	got := byID(t, lines(t, []byte(out.String())))
 	requireError(t, got[`"p"`], `"p"`, -32603, "Internal error")
 	require.Equal(t, "ok", got["2"].text(t))
 }
 
-type panicHandler struct{ *fastmcp.Server }
+type panicHandler struct{ *transport.Endpoint }
 
-func (h *panicHandler) Handle(ctx context.Context, m *decode.Message, sink fastmcp.Sink, dst []byte) fastmcp.Reply {
+func (h *panicHandler) Serve(ctx context.Context, st *fastmcp.ConnState, m *decode.Message, sink fastmcp.Sink, dst []byte) fastmcp.Reply {
 	if string(m.Method().Text()) == "boom" {
 		panic("boom")
 	}
-	return h.Server.Handle(ctx, m, sink, dst)
+	return h.Endpoint.Serve(ctx, st, m, sink, dst)
 }
 
 // Case 44: the line limit counts the newline; an over-long line is answered once, its rest

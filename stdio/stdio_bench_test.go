@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -131,7 +132,7 @@ func runStdioBench(b *testing.B, pipe pipePair, method string, inflight, workers
 // workers of the executor it owns.
 func driveStdio(tb testing.TB, pipe pipePair, method string, inflight, workers, n int) int {
 	s, _ := newTestServer(tb)
-	return driveHandler(tb, s, s.Decoder(), pipe, method, inflight, workers, n)
+	return driveHandler(tb, transport.For(s), transport.For(s).Decoder(), pipe, method, inflight, workers, n)
 }
 
 // driveHandler is driveStdio with the handler h.

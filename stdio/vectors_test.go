@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/internal/wirevector"
 )
 
@@ -65,7 +66,7 @@ type vectorConn struct {
 // conn returns the connection at version (a version stdio cannot be at, one the server does
 // not serve as an initialize-era dialect, is a connection that negotiated nothing).
 func (vc *vectorConns) conn(version string) *vectorConn {
-	if d := fastmcp.ParseDialect(version); !d.Legacy() || !vc.s.Serves(d) {
+	if d := fastmcp.ParseDialect(version); !d.Legacy() || !transport.For(vc.s).Serves(d) {
 		version = ""
 	}
 	if c := vc.byVersion[version]; c != nil {
@@ -142,7 +143,7 @@ func stdioReplacements(t *testing.T, s *fastmcp.Server, v *wirevector.Vector) ma
 		case st.ReplyDef == "InitializeResult" && strings.Contains(st.Reply, stateless):
 			out[st.Line] = wirevector.Replacement{Reply: strings.Replace(st.Reply, stateless, stdio, 1), ReplyDef: st.ReplyDef,
 				Why: "a stdio connection delivers list_changed and resources/updated"}
-		case st.HasVersion && d != fastmcp.Modern && !s.Serves(d):
+		case st.HasVersion && d != fastmcp.Modern && !transport.For(s).Serves(d):
 			var req struct {
 				ID     json.RawMessage `json:"id"`
 				Method string          `json:"method"`

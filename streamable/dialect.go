@@ -6,6 +6,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -22,7 +23,7 @@ var (
 	errClientCancelled = errors.New("streamable: cancelled by the client")
 )
 
-// classify records in j the dialect that serves its request (fastmcp.Server.Classify, from
+// classify records in j the dialect that serves its request (transport.Endpoint.Classify, from
 // the request's _meta, its method and the one MCP-Protocol-Version header), or returns the
 // refusal: a repeated header (400 -32020), a version not served (400 -32022 naming those
 // served), no version at all (400 -32602, errNoVersion). The header is read only when the
@@ -40,21 +41,16 @@ func (ep *endpoint) classify(j *job, h Headers) (*httpError, []byte) {
 			return errVersionRepeated, nil
 		}
 	}
-	d, err := ep.srv.Classify(m, version, has)
+	if !has && !m.ProtocolVersion().Present() && string(m.Method().Text()) != fastmcp.MethodInitialize && ep.core.ServesLegacy() {
+		return errNoVersion, nil // a version named nowhere, and either era could be meant
+	}
+	d, err := ep.core.Classify(m, version, has)
 	if err != nil {
 		body := decode.AppendError(j.reply[:0], m.ID().Raw(), int64(err.Code), err.Message, err.Data, false)
 		return &httpError{status: http.StatusBadRequest}, body
 	}
-	if d == fastmcp.Modern && !has && !m.ProtocolVersion().Present() && ep.servesLegacy() {
-		return errNoVersion, nil
-	}
-	j.dialect = d
+	j.state, j.rules = ep.core.Stateless(d), transport.RulesOf(d)
 	return nil, nil
-}
-
-// servesLegacy reports whether an initialize-era dialect is enabled.
-func (ep *endpoint) servesLegacy() bool {
-	return ep.srv.Serves(fastmcp.Legacy20251125) || ep.srv.Serves(fastmcp.Legacy20250618)
 }
 
 // cancelLegacy serves notifications/cancelled: the one running legacy request of principal
@@ -77,19 +73,18 @@ func (ep *endpoint) withdraw(j *job) {
 	}
 }
 
-// register enters a legacy request (but initialize, which cannot be cancelled) in the
-// inflight registry under key, the executor key it will run under.
+// register enters a request that notifications/cancelled may name (its dialect's rules say
+// which) in the inflight registry under key, the executor key it will run under.
 func (ep *endpoint) register(j *job, key pool.Key) {
 	j.key = key
-	if j.dialect.Legacy() && string(j.msg.Method().Text()) != fastmcp.MethodInitialize {
+	if j.rules.Cancellable(j.msg.Method().Text()) {
 		ep.inflight.add(j)
 	}
 }
 
-// legacyKey is a fresh executor key for a hosted legacy request, which the hosts otherwise
-// submit with none (they cancel through the owner context): notifications/cancelled cancels
-// by key. The top bit keeps them apart from the native listener's connection ids, should
-// both share an injected executor.
-func (ep *endpoint) legacyKey() pool.Key {
+// hostKey is a fresh executor key for a request of the hosts (net/http, the mount, other
+// hosts), by which notifications/cancelled cancels it. The top bit keeps them apart from
+// the native listener's connection ids, should both share an injected executor.
+func (ep *endpoint) hostKey() pool.Key {
 	return pool.Key{Owner: 1<<63 | ep.owners.Add(1)}
 }

@@ -30,7 +30,7 @@
 // with 202 and no body; a batch is 400 -32600; the envelope is valid (400); when the request
 // carries its _meta, the mirrored headers MCP-Protocol-Version, Mcp-Method, Mcp-Name
 // (trimmed, =?base64?…?= decoded; the name, uri or, for an extension's method, the member
-// fastmcp.Server.NamedBy names, such as tasks/get's taskId) and, for tools/call, the Mcp-Param-* headers of
+// the core names (transport.Endpoint.NamedBy), such as tasks/get's taskId) and, for tools/call, the Mcp-Param-* headers of
 // x-mcp-header arguments match the body (400 -32020); then the core answers (-32602 for
 // missing _meta and -32022 for an unsupported version with 400, -32601 with 404, -32021 with
 // 400, other errors with 200). Mcp-Session-Id and Last-Event-ID are ignored. Before the
@@ -57,7 +57,7 @@
 // With the initialize-era dialects enabled (fastmcp.Config.Dialects, all by default), the
 // endpoint serves clients that open with initialize beside 2026-07-28 clients, on the same
 // path and the same stacks, without sessions: no Mcp-Session-Id is ever issued, and one a
-// client sends is ignored. Every POST is classified on its own ([fastmcp.Server.Classify]):
+// client sends is ignored. Every POST is classified on its own (transport.Endpoint.Classify):
 // a request whose params._meta names a protocol version is 2026-07-28; initialize opens the
 // newest initialize-era revision served (it negotiates the version itself and counter-offers
 // an unknown one; its version header, if any, is not read); any other request is of the
@@ -82,7 +82,7 @@
 // 504 timeout) keep their statuses. Notifications and JSON-RPC responses are answered 202
 // with no body, whatever they say: notifications/initialized needs nothing on a stateless
 // server; a response (the client's answer to a server-to-client request) is handed to
-// [fastmcp.Server.Answer] with the caller's principal, and one that answers nothing
+// the core (transport.Endpoint.Answer) with the caller's principal, and one that answers nothing
 // outstanding (a late, repeated, unknown or another principal's id) is ignored. GET and
 // DELETE are 405 with Allow: POST: there is no standalone stream, so list_changed and
 // resources/updated are not pushed (initialize advertises neither).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/pool"
 	"github.com/fastmcp-go/fastmcp/sse"
 )
@@ -17,6 +18,7 @@ import (
 type endpoint struct {
 	cfg     Config
 	srv     *fastmcp.Server
+	core    *transport.Endpoint // srv's side for transports
 	exec    *pool.Executor
 	ownExec bool
 	hosts   hostPolicy
@@ -36,7 +38,7 @@ func newEndpoint(srv *fastmcp.Server, cfg Config) (*endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep := &endpoint{cfg: cfg, srv: srv, exec: cfg.Executor, hosts: newHostPolicy(cfg), inflight: newInflight()}
+	ep := &endpoint{cfg: cfg, srv: srv, core: transport.For(srv), exec: cfg.Executor, hosts: newHostPolicy(cfg), inflight: newInflight()}
 	if ep.exec == nil {
 		ep.exec, err = pool.New(pool.Config{
 			MaxConcurrency: cfg.MaxConcurrency,
@@ -91,13 +93,13 @@ func (ep *endpoint) admitHead(method, path []byte, h Headers, host []byte) *http
 // notifications/cancelled cancels the legacy request it names.
 func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
 	m := &j.msg
-	if err := ep.srv.Decoder().Decode(m, j.body); err != nil {
+	if err := ep.core.Decoder().Decode(m, j.body); err != nil {
 		switch m.Kind() {
 		case decode.KindNotification, decode.KindResponse:
 			return errAccepted, nil
 		}
 		ep.refused.undecodable.Add(1)
-		r := fastmcp.AppendDecodeError(j.reply[:0], m, err)
+		r := ep.core.DecodeError(j.reply[:0], m, err)
 		return &httpError{status: http.StatusBadRequest}, r.Body
 	}
 	switch m.Kind() {
@@ -109,27 +111,28 @@ func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
 	case decode.KindResponse:
 		// Accepted whether or not it answers an outstanding request: a late, repeated or
 		// unknown answer is ignored, as the client can do nothing about it.
-		ep.srv.Answer(m, j.principal())
+		ep.core.Answer(m, j.principal())
 		return errAccepted, nil
 	case decode.KindRequest:
 	default:
-		r := fastmcp.AppendDecodeError(j.reply[:0], m, errInvalidEnvelope)
+		r := ep.core.DecodeError(j.reply[:0], m, errInvalidEnvelope)
 		return &httpError{status: http.StatusBadRequest}, r.Body
 	}
 	if e, reply := ep.classify(j, h); e != nil {
 		return e, reply
 	}
-	if j.dialect.Legacy() {
-		return nil, nil // no mirrored headers: Mcp-Method and Mcp-Name are modern's
+	if !j.rules.MirroredHeaders {
+		return nil, nil // Mcp-Method and Mcp-Name are 2026-07-28's
 	}
 	if !m.ProtocolVersion().Present() || !m.ClientCapabilities().Present() {
 		return nil, nil // the core answers -32602 before any header is compared
 	}
-	if e := checkMirrors(h, m, ep.srv); e != nil {
+	if e := checkMirrors(h, m, ep.core); e != nil {
 		return e, nil
 	}
-	if string(m.Method().Text()) == fastmcp.MethodToolsCall && string(m.ProtocolVersion().Text()) == fastmcp.Version {
-		if e := checkParams(h, m, ep.srv); e != nil {
+	// Only for a version the core serves: it refuses any other (-32022) first.
+	if string(m.Method().Text()) == fastmcp.MethodToolsCall && fastmcp.ParseDialect(m.ProtocolVersion().Text()) == fastmcp.Modern {
+		if e := checkParams(h, m, ep.core); e != nil {
 			return e, nil
 		}
 	}
@@ -138,20 +141,8 @@ func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
 
 var errInvalidEnvelope = &decode.Error{Code: decode.CodeInvalidRequest, Message: "Invalid Request: not a JSON-RPC request"}
 
-// replyStatus is the HTTP status of a core reply in dialect d: 2026-07-28's mapping
-// ([HTTPStatus]), or the initialize-era one (legacyStatus).
-func replyStatus(d fastmcp.Dialect, err *fastmcp.Error) int {
-	switch {
-	case err == nil:
-		return http.StatusOK
-	case d.Legacy():
-		return legacyStatus(err)
-	}
-	return HTTPStatus(err)
-}
-
-// status is the HTTP status of the job's reply.
-func (j *job) status() int { return replyStatus(j.dialect, j.rerr) }
+// status is the HTTP status of the job's reply, by its dialect's rules.
+func (j *job) status() int { return j.rules.HTTPStatus(j.rerr) }
 
 // outcomeError maps an executor outcome that produced no reply to the transport's error
 // (the core's table, fastmcp.OutcomeError); a cancelled request gets no body.

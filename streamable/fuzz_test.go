@@ -83,8 +83,8 @@ func FuzzAdmission(f *testing.F) {
 			if j.msg.Kind() != decode.KindRequest || !j.msg.IDEchoable() {
 				t.Fatalf("admitted a %v (id echoable %v)", j.msg.Kind(), j.msg.IDEchoable())
 			}
-			if !ep.srv.Serves(j.dialect) {
-				t.Fatalf("admitted in dialect %v", j.dialect)
+			if !ep.core.Serves(j.state.Dialect) {
+				t.Fatalf("admitted in dialect %v", j.state.Dialect)
 			}
 		}
 	})

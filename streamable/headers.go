@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fastmcp-go/fastmcp/decode"
-	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 )
 
 // Headers gives a host-neutral view of request headers.
@@ -111,7 +111,7 @@ func decodeSentinel(v []byte) ([]byte, bool) {
 // version, the method, the name (tools/call, prompts/get, resources/read) and, for tools/call,
 // the Mcp-Param-* headers of x-mcp-header arguments. It runs only when the request carries
 // both required _meta members (otherwise the core answers -32602 first).
-func checkMirrors(h Headers, m *decode.Message, srv *fastmcp.Server) *httpError {
+func checkMirrors(h Headers, m *decode.Message, core *transport.Endpoint) *httpError {
 	pv, ok := one(h, HeaderProtocolVersion)
 	if !ok {
 		return mismatch("MCP-Protocol-Version header is missing or repeated")
@@ -125,7 +125,7 @@ func checkMirrors(h Headers, m *decode.Message, srv *fastmcp.Server) *httpError 
 		return mismatch("Mcp-Method header is missing or does not match the method")
 	}
 	var named decode.Value
-	switch member := srv.NamedBy(string(method)); member {
+	switch member := core.NamedBy(method); member {
 	case "name":
 		named = m.Name()
 	case "uri":
@@ -148,31 +148,24 @@ func checkMirrors(h Headers, m *decode.Message, srv *fastmcp.Server) *httpError 
 
 // checkParams checks the Mcp-Param-* headers of a tools/call: every x-mcp-header argument
 // present (and not null) in the body needs its header, equal after decoding.
-func checkParams(h Headers, m *decode.Message, srv *fastmcp.Server) *httpError {
-	params, ok := srv.HeaderParams(m.Name().String())
-	if !ok || len(params) == 0 {
+func checkParams(h Headers, m *decode.Message, core *transport.Endpoint) *httpError {
+	params, ok := core.HeaderParams(m.NameText())
+	if !ok || params.Len() == 0 {
 		return nil
 	}
-	for _, p := range params {
-		v := m.Arguments()
-		for _, key := range p.Path {
-			if v.Type() != decode.TypeObject {
-				v = decode.Value{}
-				break
-			}
-			v = decode.Lookup(v.Raw(), key)
-		}
-		if !v.Present() || v.Type() == decode.TypeNull {
-			continue
-		}
-		hv, ok := one(h, HeaderParamPrefix+p.Name)
+	header, missing := params.Check(m.Arguments(), func(name string) ([]byte, bool, bool) {
+		hv, ok := one(h, name)
 		if !ok {
-			return mismatch(HeaderParamPrefix + p.Name + " header is missing or repeated")
+			return nil, false, false
 		}
-		got, ok := decodeSentinel(hv)
-		if !ok || !p.Matches(got, v) {
-			return mismatch(HeaderParamPrefix + p.Name + " header does not match the argument")
-		}
+		v, ok := decodeSentinel(hv)
+		return v, true, ok
+	})
+	switch {
+	case header == "":
+		return nil
+	case missing:
+		return mismatch(header + " header is missing or repeated")
 	}
-	return nil
+	return mismatch(header + " header does not match the argument")
 }

@@ -290,7 +290,7 @@ func (e *Endpoint) Handle(ctx context.Context, r *Request, w ResponseWriter) {
 
 func (ep *endpoint) executeUncounted(ctx context.Context, p Prepared, s Streamer) Response {
 	j := p.j
-	if j.dialect == fastmcp.Modern && fastmcp.IsStreaming(string(j.msg.Method().Text())) {
+	if j.rules.Streams(j.msg.Method().Text()) {
 		return ep.listen(ctx, j, s)
 	}
 	ep.stats.inFlight.Add(1)
@@ -300,10 +300,7 @@ func (ep *endpoint) executeUncounted(ctx context.Context, p Prepared, s Streamer
 	jctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	id := j.msg.ID().Raw()
-	key := zeroKey
-	if j.dialect.Legacy() {
-		key = ep.legacyKey() // notifications/cancelled cancels by key
-	}
+	key := ep.hostKey()
 	ep.register(j, key)
 	if err := j.submit(jctx, key); err != nil {
 		return errorResponse(submitError(err), id)
@@ -405,7 +402,7 @@ func (ep *endpoint) listen(ctx context.Context, j *job, s Streamer) Response {
 	if j.identity != nil {
 		hctx = fastmcp.WithIdentity(hctx, j.identity)
 	}
-	reply := ep.srv.Handle(hctx, &j.msg, sink, nil)
+	reply := ep.core.Serve(hctx, &j.state, &j.msg, sink, nil)
 	switch {
 	case sink.w != nil:
 		if reply.Body != nil && lctx.Err() == nil {
@@ -415,5 +412,5 @@ func (ep *endpoint) listen(ctx context.Context, j *job, s Streamer) Response {
 	case reply.Body == nil || lctx.Err() != nil:
 		return Response{Close: true}
 	}
-	return Response{Status: replyStatus(fastmcp.Modern, reply.Err), ContentType: "application/json", Body: reply.Body}
+	return Response{Status: j.rules.HTTPStatus(reply.Err), ContentType: "application/json", Body: reply.Body}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 )
 
 // inflightJob is a registered job of principal with the id literal id, in the inflight shard
@@ -18,11 +19,11 @@ func inflightJob(t *testing.T, ep *endpoint, principal, id string, shard uint8) 
 	j.regShard = shard
 	t.Cleanup(j.release)
 	j.body = append(j.body[:0], `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`...)
-	require.NoError(t, ep.srv.Decoder().Decode(&j.msg, j.body))
+	require.NoError(t, ep.core.Decoder().Decode(&j.msg, j.body))
 	if principal != "" {
 		j.identity = &fastmcp.Identity{Principal: principal}
 	}
-	j.dialect = fastmcp.Legacy20251125
+	j.state.Dialect, j.rules = fastmcp.Legacy20251125, transport.RulesOf(fastmcp.Legacy20251125)
 	ep.inflight.add(j)
 	return j
 }

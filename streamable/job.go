@@ -9,6 +9,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -45,10 +46,10 @@ type job struct {
 	// fails at once instead of waiting for a reader.
 	left chan struct{}
 
-	// dialect serves the request (admission classifies it); legacy is what an initialize-era
-	// handler is told of its client over stateless HTTP.
-	dialect fastmcp.Dialect
-	legacy  fastmcp.LegacyClient
+	// state is what the core is told of the client over stateless HTTP (admission
+	// classifies the request: state.Dialect serves it), and rules are that dialect's.
+	state fastmcp.ConnState
+	rules *transport.Rules
 	// key is the executor key the job runs under, by which a notifications/cancelled cancels it.
 	key pool.Key
 	// inlining is set by the native listener around SubmitInline; a run that starts while it is
@@ -110,7 +111,7 @@ func (j *job) drop() {
 	j.body, j.reply = j.body[:0], j.reply[:0]
 	j.msg.Reset()
 	j.identity, j.rerr, j.result, j.received = nil, nil, pool.Result{}, time.Time{}
-	j.dialect, j.legacy, j.key, j.rerun = 0, fastmcp.LegacyClient{}, pool.Key{}, false
+	j.state, j.rules, j.key, j.rerun = fastmcp.ConnState{}, nil, pool.Key{}, false
 	j.inlining.Store(false)
 	j.inline.Store(false)
 	j.withdrawn.Store(false)
@@ -178,14 +179,7 @@ func (j *job) Run(ctx context.Context) error {
 		ctx = fastmcp.WithIdentity(ctx, j.identity)
 	}
 	j.inline.Store(j.inlining.Load())
-	var r fastmcp.Reply
-	if j.dialect.Legacy() {
-		// Stateless: capabilities unknown, the server's default level, no event channel.
-		j.legacy = fastmcp.LegacyClient{Dialect: j.dialect, LogLevel: j.ep.srv.LegacyLogLevel()}
-		r = j.ep.srv.HandleLegacy(ctx, &j.msg, &j.legacy, j, j.reply[:0])
-	} else {
-		r = j.ep.srv.Handle(ctx, &j.msg, j, j.reply[:0])
-	}
+	r := j.ep.core.Serve(ctx, &j.state, &j.msg, j, j.reply[:0])
 	j.reply, j.rerr, j.rerun = r.Body, r.Err, r.Rerun
 	return nil
 }
@@ -271,6 +265,3 @@ var _ pool.Releaser = (*job)(nil)
 // errAnswered is what a notification gets once its request has been answered (or refused at
 // its deadline): nothing reads them any more.
 var errAnswered = errors.New("streamable: the request has been answered")
-
-// zeroKey submits a job with no key (the net/http adapter cancels through the owner context).
-var zeroKey pool.Key

@@ -25,7 +25,7 @@ func legacyEchoRequest() []byte {
 }
 
 // TestAllocsListenerLegacyBudget pins the allocations of a keep-alive legacy tools/call
-// through the native listener (classification, the inflight registry, HandleLegacy) beside
+// through the native listener (classification, the inflight registry, the core) beside
 // the modern one's, measured the same way: within 10% of it, and the modern budget of two.
 func TestAllocsListenerLegacyBudget(t *testing.T) {
 	ln := serveInmemory(t)

@@ -217,11 +217,11 @@ func (h *RequestHandler) serve(ctx *fasthttp.RequestCtx) {
 	}
 	j := p.j
 	switch {
-	case j.dialect == fastmcp.Modern && fastmcp.IsStreaming(string(j.msg.Method().Text())):
+	case j.rules.Streams(j.msg.Method().Text()):
 		h.serveListen(ctx, p)
 		return
-	case j.mayStream() || j.dialect.Legacy():
-		// Any legacy request may log (at LegacyLogLevel) or ask the client for input.
+	case j.mayStream() || j.rules.LogsUnasked || j.rules.ClientRequests:
+		// It may log, or ask the client for input, whatever it names.
 		h.executeStreaming(ctx, p)
 		return
 	}
@@ -249,10 +249,7 @@ func (h *RequestHandler) executeStreaming(ctx *fasthttp.RequestCtx, p Prepared) 
 		ep.stats.inFlight.Add(-1)
 		j.release()
 	}
-	key := zeroKey
-	if j.dialect.Legacy() {
-		key = ep.legacyKey() // notifications/cancelled cancels by key
-	}
+	key := ep.hostKey()
 	ep.register(j, key)
 	if err := j.submit(jctx, key); err != nil {
 		ep.refused.count(submitError(err))
@@ -368,11 +365,11 @@ func (h *RequestHandler) runListen(c net.Conn, head *fasthttp.ResponseHeader, j 
 	if j.identity != nil {
 		hctx = fastmcp.WithIdentity(hctx, j.identity)
 	}
-	r := ep.srv.Handle(hctx, &j.msg, sink, nil)
+	r := ep.core.Serve(hctx, &j.state, &j.msg, sink, nil)
 	switch {
 	case r.Body == nil || lctx.Err() != nil:
 	case sink.w == nil:
-		if writeHead(replyStatus(fastmcp.Modern, r.Err), "application/json", len(r.Body)) == nil {
+		if writeHead(j.rules.HTTPStatus(r.Err), "application/json", len(r.Body)) == nil {
 			_, _ = c.Write(r.Body)
 		}
 	default:

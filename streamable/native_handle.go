@@ -167,7 +167,7 @@ func (s *Server) serveRequest(ctx *fasthttp.RequestCtx) {
 		j.release()
 		return
 	}
-	if j.dialect == fastmcp.Modern && fastmcp.IsStreaming(string(j.msg.Method().Text())) {
+	if j.rules.Streams(j.msg.Method().Text()) {
 		s.serveListen(ctx, j)
 		return
 	}

@@ -112,12 +112,12 @@ func (s *Server) runListen(c, nc net.Conn, j *job) {
 	if j.identity != nil {
 		ctx = fastmcp.WithIdentity(ctx, j.identity)
 	}
-	r := ep.srv.Handle(ctx, &j.msg, sink, nil)
+	r := ep.core.Serve(ctx, &j.state, &j.msg, sink, nil)
 	switch {
 	case r.Body == nil || lctx.Err() != nil:
 	case sink.w == nil:
 		_ = nc.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
-		_ = writeJSONResponse(nc, replyStatus(fastmcp.Modern, r.Err), r.Body)
+		_ = writeJSONResponse(nc, j.rules.HTTPStatus(r.Err), r.Body)
 	default:
 		_ = sink.w.WriteEvent(r.Body)
 	}
@@ -142,7 +142,7 @@ func writeJSONResponse(c net.Conn, status int, body []byte) error {
 // acknowledgement, opens the stream: open writes the response head and returns the event
 // writer, its keepalives start ([sse.Writer.KeepAlive]: a comment after each silent
 // KeepAliveInterval, one timer), and the job lets go of the request (its body, its decoded
-// message, its buffers), which the core no longer reads (see fastmcp.Server.Handle): an idle
+// message, its buffers), which the core no longer reads (see transport.Endpoint.Serve): an idle
 // stream keeps only its subscription. A failed write, event or keepalive, ends the stream.
 type streamSink struct {
 	open   func() (*sse.Writer, error)

@@ -13,7 +13,8 @@ func (ep *endpoint) replyResponse(j *job) Response {
 
 // stepUpResponse is Config.StepUp's answer to a job's initialize-era refusal, if any.
 func (ep *endpoint) stepUpResponse(j *job) (Response, bool) {
-	if j.rerr == nil || !j.dialect.Legacy() || ep.cfg.StepUp == nil {
+	// A dialect whose headers mirror the body was refused by the gate already.
+	if j.rerr == nil || j.rules.MirroredHeaders || ep.cfg.StepUp == nil {
 		return Response{}, false
 	}
 	g := ep.stepUp(j.rerr)

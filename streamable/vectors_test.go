@@ -228,7 +228,7 @@ func (x *vectorClient) exchange(st wirevector.Step, body []byte) ([]byte, [][]by
 }
 
 // vectorStatus is the HTTP status the transports document for a reply sent as the whole
-// answer (HTTPStatus and the streamable package doc): 202 for nothing, 200 for a
+// answer (transport.Rules.HTTPStatus and the streamable package doc): 202 for nothing, 200 for a
 // result, and by error code: 400 for parse errors, invalid requests and the -32020..-32022
 // admission errors, 404 for an unknown method, 200 for the rest, but -32602 splits: the
 // admission failures (missing or invalid _meta, a bad logLevel, the decoder's params rules)

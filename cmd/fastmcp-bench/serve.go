@@ -84,7 +84,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.fixtures, "fixtures", "demo", "comma-separated fixture `catalogs` to serve: "+strings.Join(fixtures.Names(), ", "))
 	fs.StringVar(&o.pprofAddr, "pprof", "", "serve net/http/pprof on this loopback `address` (a separate listener), e.g. 127.0.0.1:6060")
 	fs.BoolVar(&o.stdio, "stdio", false, "serve newline-delimited JSON-RPC on stdin/stdout instead of HTTP")
-	fs.StringVar(&o.dialects, "dialects", dialectList(fastmcp.AllDialects), "comma-separated protocol `versions` to serve; others are refused naming these")
+	fs.StringVar(&o.dialects, "dialects", dialectList(fastmcp.AllDialects()), "comma-separated protocol `versions` to serve; others are refused naming these")
 
 	fs.IntVar(&o.maxConnections, "max-connections", streamable.DefaultMaxConnections, "open connections at once; more are closed unread")
 	fs.DurationVar(&o.headTimeout, "head-timeout", streamable.DefaultHeadTimeout, "deadline for a request head to arrive")
@@ -369,14 +369,14 @@ func parseDialects(list string) ([]fastmcp.Dialect, error) {
 		d := fastmcp.ParseDialect(v)
 		switch {
 		case d == 0:
-			return nil, fmt.Errorf("unknown protocol version %q (known: %s)", v, dialectList(fastmcp.AllDialects))
+			return nil, fmt.Errorf("unknown protocol version %q (known: %s)", v, dialectList(fastmcp.AllDialects()))
 		case slices.Contains(out, d):
 			return nil, fmt.Errorf("protocol version %q is listed twice", v)
 		}
 		out = append(out, d)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no protocol version given (known: %s)", dialectList(fastmcp.AllDialects))
+		return nil, fmt.Errorf("no protocol version given (known: %s)", dialectList(fastmcp.AllDialects()))
 	}
 	return out, nil
 }

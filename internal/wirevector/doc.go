@@ -4,7 +4,7 @@
 //
 // [Load] parses the files, [NewFixtureServer] builds the server a file's setup names, and
 // [RunSteps] sends each request through a [StepExchange] and compares what comes back. The
-// core's tests use [CoreSteps] (Classify, then Handle or HandleLegacy, as a stateless HTTP
+// core's tests use [CoreSteps] (transport.Endpoint.Classify, then Serve, as a stateless HTTP
 // transport does); a transport's tests wrap the same server in the transport and pass a
 // StepExchange that sends one request, with the step's version beside it, and collects the
 // reply and the notifications written for the request before it. Such an exchange must call
@@ -41,14 +41,14 @@
 //	             MCP-Protocol-Version header; over stdio the version the connection
 //	             negotiated (the transport initializes it to V first when it is at another).
 //	             Without it the request goes with no header (stdio: a connection that has
-//	             negotiated nothing). See Server.Classify.
+//	             negotiated nothing). See transport.Endpoint.Classify.
 //	schema=REV   the revision (2026-07-28, 2025-11-25, 2025-06-18) whose definitions the
 //	             step's request, reply and notifications are validated against. If absent:
 //	             V when it names one, else 2026-07-28. An initialize names the revision it
 //	             negotiates this way.
 //
 // The initialize-era vectors (legacy_*.txtar) expect what a stateless HTTP transport gets:
-// the client's capabilities unknown, log messages at Server.LegacyLogLevel, and no
+// the client's capabilities unknown, log messages at Config.LegacyLogLevel, and no
 // listChanged or resources.subscribe in initialize (a transport that delivers them, stdio,
 // replaces those replies with Options.Replace).
 //

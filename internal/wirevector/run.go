@@ -11,6 +11,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 )
 
 // Exchange sends one request and returns the reply (nil for none) and the notifications the
@@ -98,30 +99,31 @@ func RunSteps(t *testing.T, v *Vector, exchange StepExchange, opts Options) {
 }
 
 // CoreSteps serves each step as a stateless HTTP transport does, without HTTP: it decodes
-// the request, classifies it with the step's version (Server.Classify; a refusal is the
-// reply), and serves it with Handle, or with HandleLegacy for an initialize-era client the
-// transport knows nothing of (capabilities unknown, the log level Server.LegacyLogLevel, no
-// event delivery). A transport that keeps a connection's state (stdio) gets other
-// initialize and log replies where that state shows, which its own run replaces.
+// the request, classifies it with the step's version (transport.Endpoint.Classify; a
+// refusal is the reply), and serves it with the state of a client the transport knows
+// nothing of (transport.Endpoint.Stateless: capabilities unknown, the log level
+// Config.LegacyLogLevel, no event delivery). A transport that keeps a connection's state
+// (stdio) gets other initialize and log replies where that state shows, which its own run
+// replaces.
 func CoreSteps(s *fastmcp.Server, fx *Fixture) StepExchange {
+	ep := transport.For(s)
 	return func(st Step, req []byte) ([]byte, [][]byte) {
 		sink := &vectorSink{server: s, fx: fx}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		var m decode.Message
-		if err := s.Decoder().Decode(&m, req); err != nil {
-			return fastmcp.AppendDecodeError(nil, &m, err).Body, sink.notes
+		if err := ep.Decoder().Decode(&m, req); err != nil {
+			return ep.DecodeError(nil, &m, err).Body, sink.notes
 		}
-		d, refusal := s.Classify(&m, []byte(st.Version), st.HasVersion)
+		d, refusal := ep.Classify(&m, []byte(st.Version), st.HasVersion)
 		var reply fastmcp.Reply
 		switch {
 		case refusal != nil && m.Kind() == decode.KindRequest:
 			reply.Body = decode.AppendError(nil, m.ID().Raw(), int64(refusal.Code), refusal.Message, refusal.Data, false)
 		case refusal != nil:
-		case d.Legacy():
-			reply = s.HandleLegacy(ctx, &m, &fastmcp.LegacyClient{Dialect: d, LogLevel: s.LegacyLogLevel()}, sink, nil)
 		default:
-			reply = s.Handle(ctx, &m, sink, nil)
+			state := ep.Stateless(d)
+			reply = ep.Serve(ctx, &state, &m, sink, nil)
 		}
 		return reply.Body, sink.notes
 	}

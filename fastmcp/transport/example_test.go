@@ -1,4 +1,4 @@
-package fastmcp_test
+package transport_test
 
 import (
 	"context"
@@ -7,15 +7,17 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/fastmcp/transport"
 )
 
-// An initialize-era client opens with initialize and then sends its requests without _meta,
+// A transport serves each message through the Endpoint: here, as over stateless HTTP, an
+// initialize-era client opens with initialize and then sends its requests without _meta,
 // naming the negotiated version beside them (the MCP-Protocol-Version header over HTTP; on
-// stdio the connection remembers it). A transport asks Classify which dialect serves each
-// message and hands legacy ones to HandleLegacy, with what it knows of the client: here,
-// as over stateless HTTP, nothing but the version. A successful initialize reports the
-// negotiated state in Reply.Client, for a transport that keeps it (stdio).
-func ExampleServer_HandleLegacy() {
+// stdio the connection remembers it). The transport asks Classify which dialect serves
+// each message and serves it with what it knows of the client: over stateless HTTP,
+// nothing but the version (Stateless). A successful initialize reports the negotiated
+// state in Reply.State, for a transport that keeps it (stdio).
+func ExampleEndpoint_Serve() {
 	s, err := fastmcp.NewServer(fastmcp.Implementation{Name: "echo", Version: "1.0.0"}, nil)
 	if err != nil {
 		log.Fatal(err)
@@ -28,21 +30,23 @@ func ExampleServer_HandleLegacy() {
 			return fastmcp.ToolResult{Text: a.Text}, nil
 		})
 
+	ep := transport.For(s)
 	serve := func(msg, version string) {
 		m := new(decode.Message)
-		if err := s.Decoder().Decode(m, []byte(msg)); err != nil {
-			log.Fatal(err)
+		if err := ep.Decoder().Decode(m, []byte(msg)); err != nil {
+			fmt.Println(string(ep.DecodeError(nil, m, err).Body))
+			return
 		}
-		d, refusal := s.Classify(m, []byte(version), version != "")
+		d, refusal := ep.Classify(m, []byte(version), version != "")
 		if refusal != nil {
 			fmt.Println(refusal.Code, refusal.Message, string(refusal.Data))
 			return
 		}
-		c := &fastmcp.LegacyClient{Dialect: d, LogLevel: s.LegacyLogLevel()}
-		reply := s.HandleLegacy(context.Background(), m, c, nil, nil)
+		st := ep.Stateless(d)
+		reply := ep.Serve(context.Background(), &st, m, nil, nil)
 		fmt.Println(string(reply.Body))
-		if reply.Client != nil {
-			fmt.Println("negotiated", reply.Client.Dialect)
+		if reply.State != nil {
+			fmt.Println("negotiated", reply.State.Dialect)
 		}
 	}
 	serve(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"old-client","version":"0.1"}}}`, "")
