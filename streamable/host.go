@@ -131,8 +131,8 @@ func (p Prepared) Release() {
 // Streamer is how Execute answers with an event stream: for a request whose handler reports
 // progress or logs, and for subscriptions/listen once acknowledged.
 type Streamer interface {
-	// OpenStream sends the head of an event stream, status 200 with the header fields of
-	// [StreamHeader] (and any the host adds), and returns where its events go: w, which
+	// OpenStream sends the head of an event stream, status 200 with the header fields
+	// [StreamHeader] returns (and any the host adds), and returns where its events go: w, which
 	// Execute flushes after each event when it has a Flush() error method, and d, which gets
 	// a write deadline of WriteTimeout before each event (nil when the host cannot set one:
 	// its own bound then applies). Execute calls it at most once, on the goroutine it runs on.
@@ -144,13 +144,6 @@ type ResponseWriter interface {
 	Streamer
 	// WriteResponse sends a whole response; r.Body is valid only during the call.
 	WriteResponse(r Response) error
-}
-
-// StreamHeader lists the header fields of an event stream's head, beside status 200.
-var StreamHeader = [][2]string{
-	{"Content-Type", "text/event-stream"},
-	{"Cache-Control", "no-cache"},
-	{"X-Accel-Buffering", "no"},
 }
 
 var allowPost = map[string]string{"Allow": http.MethodPost}
@@ -288,93 +281,67 @@ func (e *Endpoint) Handle(ctx context.Context, r *Request, w ResponseWriter) {
 	}
 }
 
-func (ep *endpoint) executeUncounted(ctx context.Context, p Prepared, s Streamer) Response {
+func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Response {
 	j := p.j
 	if j.rules.Streams(j.msg.Method().Text()) {
 		return ep.listen(ctx, j, s)
 	}
-	ep.stats.inFlight.Add(1)
-	defer ep.stats.inFlight.Add(-1)
 	// The job's owner context ends when the client goes away (the host cancels ctx, or the
-	// probe says so) or the request times out: the executor then drops or cancels the job.
+	// probe says so): the executor then drops or cancels the job.
 	jctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	id := j.msg.ID().Raw()
+	h := &j.std
+	*h = streamerHost{ep: ep, s: s, done: ctx.Done(), stop: cancel}
+	j.begin()
 	key := ep.hostKey()
 	ep.register(j, key)
 	if err := j.submit(jctx, key); err != nil {
-		return errorResponse(submitError(err), id)
+		ep.respond(h, errorResponse(submitError(err), j.msg.ID().Raw()))
+		return h.resp
 	}
-	// One timer for the request's deadline and, with a Peer, its probes.
-	var wake wakeup
-	defer wake.stop()
-	fired := wake.start(ep.cfg.RequestTimeout, p.peer != nil)
-	var sw *sse.Writer
-	gone := Response{Close: true}
-	done := j.awaitDone()
-	for {
-		select {
-		case <-ctx.Done(): // the client went away: the executor drops the job, no reply
-			ep.stats.disconnects.Add(1)
-			return gone
-		case <-done:
-			j.settled()
-			ok := j.completed() && j.reply != nil
-			if !ok && outcomeError(j.result) == errRequestTimeout {
-				ep.stats.reqTimeouts.Add(1) // the executor's deadline came before the timer's
-			}
-			switch {
-			case j.cancelledByClient() && sw == nil:
-				return gone // withdrawn: no response at all
-			case sw != nil && ok:
-				_ = sw.WriteEvent(j.reply)
-			case sw != nil:
-				if e := outcomeError(j.result); !e.noBody {
-					_ = sw.WriteEvent(e.appendBody(nil, id))
-				}
-			case ok:
-				return ep.replyResponse(j)
-			default:
-				return errorResponse(outcomeError(j.result), id)
-			}
-			return Response{Streamed: true}
-		case note := <-j.notes:
-			var err error
-			if sw == nil {
-				sw, err = openStream(s, ep.sseConfig())
-			}
-			if err == nil {
-				err = sw.WriteEvent(note)
-			}
-			j.ack <- err
-			if err != nil {
-				cancel()
-				if sw == nil {
-					return gone
-				}
-			}
-		case <-fired:
-			if !wake.expired() {
-				if p.peer.Gone() { // the executor drops the job when cancel runs
-					ep.stats.disconnects.Add(1)
-					return gone
-				}
-				continue
-			}
-			cancel()
-			j.settled()
-			ep.stats.reqTimeouts.Add(1)
-			if sw != nil {
-				_ = sw.WriteEvent(errRequestTimeout.appendBody(nil, id))
-				return Response{Streamed: true}
-			}
-			return errorResponse(errRequestTimeout, id)
-		}
-	}
+	h.begin(p.peer)
+	ep.exchange(j, h) // it streams, if it does, on this goroutine
+	return h.resp
 }
+
+// streamerHost is the exchange host of Endpoint.Execute: it keeps the response for Execute
+// to return, streams through the Streamer on the same goroutine, and learns that the client
+// went away from Execute's context and from the Peer, if any, every probeInterval.
+type streamerHost struct {
+	ep   *endpoint
+	s    Streamer
+	done <-chan struct{}
+	peerWatch
+	stop context.CancelFunc
+	resp Response
+}
+
+func (h *streamerHost) respond(r Response) { h.resp = r }
+
+func (h *streamerHost) abandon() { h.resp = Response{Close: true} }
+
+func (h *streamerHost) stream(pump func(*sse.Writer, error)) bool {
+	sw, err := openStream(h.s, h.ep.sseConfig())
+	if err != nil {
+		h.resp = Response{Close: true}
+	} else {
+		h.resp = Response{Streamed: true}
+	}
+	pump(sw, err)
+	return false
+}
+
+func (h *streamerHost) gone() <-chan struct{} { return h.done }
+
+func (h *streamerHost) cancel() { h.stop() }
+
+var errNoStreamer = errors.New("streamable: the host cannot stream")
 
 // openStream opens the event stream of s.
 func openStream(s Streamer, cfg sse.Config) (*sse.Writer, error) {
+	if s == nil {
+		return nil, errNoStreamer
+	}
 	w, d, err := s.OpenStream()
 	if err != nil {
 		return nil, err
@@ -382,35 +349,33 @@ func openStream(s Streamer, cfg sse.Config) (*sse.Writer, error) {
 	return sse.NewWriter(w, d, cfg)
 }
 
-// listen serves a listen stream on the caller's goroutine: its head goes out with the
-// acknowledgement, and a listen the core refuses first gets an ordinary JSON response (see
-// Server.runListen).
+// listen serves a listen stream on the caller's goroutine (see endpoint.serveStream).
 func (ep *endpoint) listen(ctx context.Context, j *job, s Streamer) Response {
 	release, err := ep.exec.Slots().Acquire(ctx)
 	if err != nil {
+		ep.refused.count(errSubscriptions)
 		return errorResponse(errSubscriptions, j.msg.ID().Raw())
 	}
 	defer release()
-	ep.stats.openStreams.Add(1)
-	defer ep.stats.openStreams.Add(-1)
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	cfg := ep.sseConfig()
-	sink := &streamSink{j: j, cancel: cancel, open: func() (*sse.Writer, error) { return openStream(s, cfg) }}
-	defer sink.stop()
-	hctx := lctx
-	if j.identity != nil {
-		hctx = fastmcp.WithIdentity(hctx, j.identity)
-	}
-	reply := ep.core.Serve(hctx, &j.state, &j.msg, sink, nil)
-	switch {
-	case sink.w != nil:
-		if reply.Body != nil && lctx.Err() == nil {
-			_ = sink.w.WriteEvent(reply.Body)
-		}
+	h := streamerListen{s: s, cfg: ep.sseConfig()}
+	if ep.serveStream(ctx, j, &h) {
 		return Response{Streamed: true}
-	case reply.Body == nil || lctx.Err() != nil:
-		return Response{Close: true}
 	}
-	return Response{Status: j.rules.HTTPStatus(reply.Err), ContentType: "application/json", Body: reply.Body}
+	if h.resp.Status != 0 {
+		return h.resp
+	}
+	return Response{Close: true}
+}
+
+// streamerListen is a listen stream's host through a Streamer.
+type streamerListen struct {
+	s    Streamer
+	cfg  sse.Config
+	resp Response
+}
+
+func (h *streamerListen) openStream() (*sse.Writer, error) { return openStream(h.s, h.cfg) }
+
+func (h *streamerListen) respondJSON(status int, body []byte) {
+	h.resp = Response{Status: status, ContentType: "application/json", Body: body}
 }

@@ -58,7 +58,15 @@ type job struct {
 	// fastmcp.ErrCannotWait, which makes the core ask for a rerun on a worker (rerun).
 	inlining, inline atomic.Bool
 	held             heldNotes
+	stream           eventBuffer // the event stream of held notifications, sent whole
 	rerun            bool
+	// serving is set while the HTTP side serves the request (Stats.InFlight counts it).
+	serving bool
+	// Each host's side of the exchange loop, here so that handing it over allocates
+	// nothing (see exchangeHost).
+	native nativeHost
+	mount  mountHost
+	std    streamerHost
 	// The registration in the endpoint's inflight registry (a legacy request), and whether a
 	// notifications/cancelled withdrew the request: it then gets no response at all.
 	regShard         uint8 // the inflight shard this job links into, fixed when it is made
@@ -89,6 +97,10 @@ func (j *job) settled() { j.ep.inflight.remove(j) }
 // done yet).
 func (j *job) release() {
 	j.settled()
+	if j.serving {
+		j.serving = false
+		j.ep.stats.inFlight.Add(-1)
+	}
 	select {
 	case j.left <- struct{}{}:
 	default:
@@ -108,6 +120,10 @@ func (j *job) drop() {
 	if cap(j.reply) > 64<<10 {
 		j.reply = nil
 	}
+	if cap(j.stream) > 64<<10 {
+		j.stream = nil
+	}
+	j.native, j.mount, j.std = nativeHost{}, mountHost{}, streamerHost{}
 	j.body, j.reply = j.body[:0], j.reply[:0]
 	j.msg.Reset()
 	j.identity, j.rerr, j.result, j.received = nil, nil, pool.Result{}, time.Time{}
@@ -131,6 +147,12 @@ func (j *job) drop() {
 	default:
 	}
 	jobPool.Put(j)
+}
+
+// begin counts the request as served (Stats.InFlight) until the HTTP side lets go of it.
+func (j *job) begin() {
+	j.serving = true
+	j.ep.stats.inFlight.Add(1)
 }
 
 // submit hands the job to the executor, taking the executor's reference.

@@ -77,7 +77,7 @@ func (j *job) rearm() {
 }
 
 // rerunDue reports whether the job's run completed asking for a rerun.
-func (j *job) rerunDue() bool { return j.rerun && j.completed() }
+func (j *job) rerunDue() bool { return j.completed() && j.rerun } // rerun is Run's: read it only once Run is over
 
 // cancelledByClient reports whether a notifications/cancelled withdrew the request before it
 // finished: it gets no response at all.

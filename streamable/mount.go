@@ -215,94 +215,71 @@ func (h *RequestHandler) serve(ctx *fasthttp.RequestCtx) {
 		writeFast(ctx, resp)
 		return
 	}
-	j := p.j
-	switch {
-	case j.rules.Streams(j.msg.Method().Text()):
+	if p.j.rules.Streams(p.j.msg.Method().Text()) {
 		h.serveListen(ctx, p)
 		return
-	case j.mayStream() || j.rules.LogsUnasked || j.rules.ClientRequests:
-		// It may log, or ask the client for input, whatever it names.
-		h.executeStreaming(ctx, p)
-		return
 	}
-	// A request that cannot stream is Execute's: it never opens a stream.
-	defer p.Release()
-	resp = ep.execute(context.Background(), p, nil)
-	if resp.Status == 0 {
-		abandon(ctx)
-		return
-	}
-	writeFast(ctx, resp)
+	h.execute(ctx, p)
 }
 
-// executeStreaming runs a request that may report progress or logs: at its first
+// execute runs a request and answers it through the exchange loop: at its first
 // notification the response turns into an event stream, written by fasthttp's body stream
 // writer (which keeps the application's response headers and the connection's keep-alive),
-// each event bounded by WriteTimeout on the connection.
-func (h *RequestHandler) executeStreaming(ctx *fasthttp.RequestCtx, p Prepared) {
+// each event bounded by WriteTimeout on the connection. The executor enforces
+// RequestTimeout; the Peer, if any, is asked every probeInterval whether the client went
+// away.
+func (h *RequestHandler) execute(ctx *fasthttp.RequestCtx, p Prepared) {
 	ep, j := h.ep, p.j
-	ep.stats.inFlight.Add(1)
 	jctx, cancel := context.WithCancel(context.Background())
-	id := j.msg.ID().Raw()
-	finish := func() {
-		cancel()
-		ep.stats.inFlight.Add(-1)
-		j.release()
-	}
+	mh := &j.mount
+	*mh = mountHost{ctx: ctx, ep: ep, j: j, stop: cancel}
+	j.begin()
 	key := ep.hostKey()
 	ep.register(j, key)
 	if err := j.submit(jctx, key); err != nil {
-		ep.refused.count(submitError(err))
-		writeFast(ctx, errorResponse(submitError(err), id))
-		finish()
+		ep.respond(mh, errorResponse(submitError(err), j.msg.ID().Raw()))
+		cancel()
+		j.release()
 		return
 	}
-	var wake wakeup // the probes: the executor enforces RequestTimeout
-	defer wake.stop()
-	fired := wake.start(0, p.peer != nil)
-	done := j.awaitDone()
-	for {
-		select {
-		case <-done:
-			switch {
-			case j.cancelledByClient():
-				abandon(ctx) // withdrawn: no response at all
-			case j.completed() && j.reply != nil:
-				writeFast(ctx, ep.replyResponse(j))
-			default:
-				e := outcomeError(j.result)
-				if e == errRequestTimeout {
-					ep.stats.reqTimeouts.Add(1)
-				}
-				writeFast(ctx, errorResponse(e, id))
-			}
-			finish()
-			return
-		case <-fired:
-			wake.expired()
-			if p.peer.Gone() {
-				cancel()
-				ep.stats.disconnects.Add(1)
-				abandon(ctx)
-				<-done
-				finish()
-				return
-			}
-		case first := <-j.notes:
-			setStreamHeaders(&ctx.Response.Header)
-			ctx.SetStatusCode(http.StatusOK)
-			_ = ctx.SetWriteDeadline(time.Time{}) // not the server's WriteTimeout: each event has its own
-			nc := ctx.Conn()                      // for the events' deadlines; fasthttp resets it after
-			cfg := ep.sseConfig()
-			ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
-				defer finish()
-				sw, _ := sse.NewWriter(w, nc, cfg)
-				ep.pumpProgress(sw, j, first, done, cancel)
-			})
-			return
-		}
+	mh.begin(p.peer)
+	if !ep.exchange(j, mh) {
+		cancel()
+		j.release()
 	}
 }
+
+// mountHost is the mount's side of the exchange loop.
+type mountHost struct {
+	ctx *fasthttp.RequestCtx
+	ep  *endpoint
+	j   *job
+	peerWatch
+	stop context.CancelFunc
+}
+
+func (h *mountHost) respond(r Response) { writeFast(h.ctx, r) }
+
+func (h *mountHost) abandon() { abandon(h.ctx) }
+
+func (h *mountHost) stream(pump func(*sse.Writer, error)) bool {
+	setStreamHeaders(&h.ctx.Response.Header)
+	h.ctx.SetStatusCode(http.StatusOK)
+	_ = h.ctx.SetWriteDeadline(time.Time{}) // not the server's WriteTimeout: each event has its own
+	nc := h.ctx.Conn()                      // for the events' deadlines; fasthttp resets it after
+	j, stop, cfg := h.j, h.stop, h.ep.sseConfig()
+	h.ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer j.release()
+		defer stop()
+		sw, _ := sse.NewWriter(w, nc, cfg)
+		pump(sw, nil)
+	})
+	return true
+}
+
+func (h *mountHost) gone() <-chan struct{} { return nil }
+
+func (h *mountHost) cancel() { h.stop() }
 
 // serveListen serves a listen stream on the hijacked connection, as the native listener
 // does: the application's fasthttp worker and request are released, an idle stream costs

@@ -1,26 +1,19 @@
 package streamable
 
 import (
-	"bufio"
-	"context"
 	"errors"
 	"net"
 	"net/http"
-	"time"
 
 	"github.com/valyala/fasthttp"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
-	"github.com/fastmcp-go/fastmcp/pool"
-	"github.com/fastmcp-go/fastmcp/sse"
 )
 
 // fastHeaders adapts fasthttp's request header to Headers without allocating.
 type fastHeaders struct{ h *fasthttp.RequestHeader }
 
 func (f fastHeaders) Values(name string) [][]byte { return f.h.PeekAll(name) }
-
-var errDisconnected = errors.New("streamable: client disconnected")
 
 // headerReceived runs once the head is read, before the body: it notes what the handler
 // needs to know of the head in the connection's reqState, runs the gate, arms the body
@@ -191,189 +184,6 @@ func abandon(ctx *fasthttp.RequestCtx) {
 }
 
 func closeHijacked(c net.Conn) { _ = c.Close() }
-
-// execute runs an admitted request on the executor and answers with its JSON reply, or
-// switches to an event stream when the handler sends a notification first. The executor
-// enforces RequestTimeout (one deadline heap for all requests, and it reports a timeout even
-// when a handler ignores its context); the server's coarse tick starts watching the
-// connection of a request still running after about two ticks. A fast request sets no timer.
-//
-// A request runs inline, on the connection goroutine, unless it may stream (a progress token,
-// a modern log level). An inline run holds its notifications for the answer, and one that
-// needs to wait for the client (a legacy server-to-client request) completes asking for a
-// rerun, which goes to a worker while this goroutine services its event stream.
-func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
-	ep := s.ep
-	c := connOf(ctx.Conn())
-	key := pool.Key{Owner: c.id}
-	ep.stats.inFlight.Add(1)
-	defer ep.stats.inFlight.Add(-1)
-	ep.register(j, key)
-
-	if !ep.cfg.DisableInline && !j.mayStream() {
-		c.beginInline()
-		j.inlining.Store(true)
-		inline, err := j.submitInline(context.Background(), key)
-		j.inlining.Store(false)
-		gone := c.endInline()
-		switch {
-		case err != nil:
-			s.writeError(ctx, submitError(err), j.msg.ID().Raw())
-			j.release()
-			return
-		case inline && gone:
-			ep.stats.disconnects.Add(1)
-			<-j.awaitDone()
-			if j.completed() && j.reply != nil {
-				s.writeReply(ctx, j) // it finished all the same: the real outcome
-			} else {
-				abandon(ctx)
-			}
-			j.release()
-			return
-		case inline:
-			<-j.awaitDone() // recorded already: no channel operation
-			if !j.rerunDue() {
-				s.answer(ctx, j)
-				j.release()
-				return
-			}
-			if !s.rerun(ctx, j, key) {
-				return
-			}
-		}
-		// Queued (or rerun): it runs on a worker; wait for it below.
-	} else if err := j.submit(context.Background(), key); err != nil {
-		s.writeError(ctx, submitError(err), j.msg.ID().Raw())
-		j.release()
-		return
-	}
-	ticks := 0
-	var gone <-chan struct{}
-	done := j.awaitDone()
-	for {
-		select {
-		case <-done:
-			if j.rerunDue() { // a queued run that began before SubmitInline returned
-				if !s.rerun(ctx, j, key) {
-					return
-				}
-				done = j.awaitDone()
-				continue
-			}
-			if c.unwatch() {
-				ep.stats.disconnects.Add(1)
-			}
-			s.answer(ctx, j)
-			j.release()
-			return
-		case note := <-j.notes:
-			if c.unwatch() { // fasthttp owns the connection again before the stream starts
-				ep.exec.Cancel(key, errDisconnected)
-				ep.stats.disconnects.Add(1)
-				j.ack <- errDisconnected
-				abandon(ctx)
-				j.release()
-				return
-			}
-			s.streamProgress(ctx, j, key, note, done)
-			return
-		case <-s.tick.C():
-			if ticks++; ticks == 2 {
-				gone = c.watch(nil)
-			}
-		case <-gone:
-			c.unwatch()
-			ep.exec.Cancel(key, errDisconnected)
-			ep.stats.disconnects.Add(1)
-			abandon(ctx)
-			j.release()
-			return
-		}
-	}
-}
-
-// rerun submits again, to a worker, a job whose run completed asking for a rerun. It reports
-// false when the executor refused it, having answered with the refusal.
-func (s *Server) rerun(ctx *fasthttp.RequestCtx, j *job, key pool.Key) bool {
-	s.ep.stats.inlineReruns.Add(1)
-	j.rearm()
-	if err := j.submit(context.Background(), key); err != nil {
-		s.writeError(ctx, submitError(err), j.msg.ID().Raw())
-		j.release()
-		return false
-	}
-	return true
-}
-
-// answer answers with the job's outcome: nothing at all, the connection closed, for a request
-// its client withdrew; an event stream for a reply with held notifications; else writeReply.
-func (s *Server) answer(ctx *fasthttp.RequestCtx, j *job) {
-	switch {
-	case j.cancelledByClient():
-		abandon(ctx)
-	case j.held.len() > 0:
-		s.writeHeld(ctx, j)
-	default:
-		s.writeReply(ctx, j)
-	}
-}
-
-// writeHeld answers an inline run that held notifications with an event stream carrying
-// them, then the reply (or the error of an outcome that produced none) as the last event. The
-// whole stream is known, so it goes out as one body.
-func (s *Server) writeHeld(ctx *fasthttp.RequestCtx, j *job) {
-	setStreamHeaders(&ctx.Response.Header)
-	ctx.SetStatusCode(http.StatusOK)
-	sw, _ := sse.NewWriter(ctx.Response.BodyWriter(), nil, sse.Config{WriteTimeout: s.ep.cfg.WriteTimeout})
-	_ = j.held.each(sw.WriteEvent)
-	if j.completed() && j.reply != nil {
-		_ = sw.WriteEvent(j.reply)
-	} else if e := outcomeError(j.result); !e.noBody {
-		_ = sw.WriteEvent(e.appendBody(nil, j.msg.ID().Raw()))
-	}
-}
-
-// writeReply answers with the job's reply, or with the error of an outcome that produced
-// none.
-func (s *Server) writeReply(ctx *fasthttp.RequestCtx, j *job) {
-	if !j.completed() || j.reply == nil {
-		e := outcomeError(j.result)
-		if e == errRequestTimeout {
-			s.ep.stats.reqTimeouts.Add(1)
-		}
-		s.writeError(ctx, e, j.msg.ID().Raw())
-		return
-	}
-	if r, ok := s.ep.stepUpResponse(j); ok {
-		writeFast(ctx, r)
-		return
-	}
-	ctx.SetStatusCode(j.status())
-	ctx.SetContentType("application/json")
-	ctx.SetBody(j.reply)
-}
-
-// streamProgress answers with an event stream: the notification that arrived, those that
-// follow, then the reply (or the timeout error the executor reports at the request's
-// deadline) as the last event. Progress never extends the request's deadline.
-func (s *Server) streamProgress(ctx *fasthttp.RequestCtx, j *job, key pool.Key, first []byte, done <-chan struct{}) {
-	ep := s.ep
-	setStreamHeaders(&ctx.Response.Header)
-	ctx.SetStatusCode(http.StatusOK)
-	_ = ctx.SetWriteDeadline(time.Time{}) // events carry their own bound
-	ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer j.release()
-		sw, _ := sse.NewWriter(w, nil, sse.Config{WriteTimeout: ep.cfg.WriteTimeout})
-		ep.pumpProgress(sw, j, first, done, func() { ep.exec.Cancel(key, errDisconnected) })
-	})
-}
-
-func setStreamHeaders(h *fasthttp.ResponseHeader) {
-	h.SetContentType("text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-}
 
 func isSmallBuffer(err error) bool {
 	var sb *fasthttp.ErrSmallBuffer

@@ -191,7 +191,8 @@ func (s *stdResponse) closeConn() {
 // write deadline.
 func (s *stdResponse) OpenStream() (io.Writer, sse.DeadlineSetter, error) {
 	h := s.w.Header()
-	for _, f := range StreamHeader {
+	h.Set("Content-Type", streamContentType)
+	for _, f := range streamFields {
 		h.Set(f[0], f[1])
 	}
 	s.w.WriteHeader(http.StatusOK)

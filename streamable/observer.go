@@ -1,7 +1,6 @@
 package streamable
 
 import (
-	"context"
 	"sync/atomic"
 	"time"
 
@@ -89,13 +88,6 @@ func (ep *endpoint) prepare(r *Request) (Prepared, Response, bool) {
 	p, resp, ok := ep.prepareUncounted(r)
 	ep.refused.count(resp.refused)
 	return p, resp, ok
-}
-
-// execute is executeUncounted with its refusal counted.
-func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Response {
-	resp := ep.executeUncounted(ctx, p, s)
-	ep.refused.count(resp.refused)
-	return resp
 }
 
 // Refusals returns the counts of the requests refused at a limit.
