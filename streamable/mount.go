@@ -310,48 +310,44 @@ func (h *RequestHandler) serveListen(ctx *fasthttp.RequestCtx, p Prepared) {
 }
 
 func (h *RequestHandler) runListen(c net.Conn, head *fasthttp.ResponseHeader, j *job) {
-	ep := h.ep
-	ep.stats.openStreams.Add(1)
-	defer ep.stats.openStreams.Add(-1)
-	lctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	h.streams.add(c, cancel)
 	defer h.streams.remove(c)
-	writeHead := func(status int, contentType string, n int) error {
-		head.SetStatusCode(status)
-		head.SetContentType(contentType)
-		head.SetConnectionClose()
-		if n >= 0 {
-			head.SetContentLength(n)
-		} else {
-			head.Set("Cache-Control", "no-cache")
-			head.Set("X-Accel-Buffering", "no")
-		}
-		_ = c.SetWriteDeadline(time.Now().Add(ep.cfg.WriteTimeout))
-		_, err := c.Write(head.Header())
-		return err
+	h.ep.serveStream(ctx, j, &headStream{c: c, head: head, ep: h.ep})
+}
+
+// headStream is a listen stream's host on a connection the mount hijacked: its response
+// head is the application's, with the headers set before the handler ran.
+type headStream struct {
+	c    net.Conn
+	head *fasthttp.ResponseHeader
+	ep   *endpoint
+}
+
+func (s *headStream) openStream() (*sse.Writer, error) {
+	setStreamHeaders(s.head)
+	if err := s.writeHead(http.StatusOK); err != nil {
+		return nil, err
 	}
-	sink := &streamSink{j: j, cancel: cancel, open: func() (*sse.Writer, error) {
-		if err := writeHead(http.StatusOK, "text/event-stream", -1); err != nil {
-			return nil, err
-		}
-		return sse.NewWriter(c, c, ep.sseConfig())
-	}}
-	defer sink.stop()
-	hctx := lctx
-	if j.identity != nil {
-		hctx = fastmcp.WithIdentity(hctx, j.identity)
+	return sse.NewWriter(s.c, s.c, s.ep.sseConfig())
+}
+
+func (s *headStream) respondJSON(status int, body []byte) {
+	s.head.SetContentType("application/json")
+	s.head.SetContentLength(len(body))
+	if s.writeHead(status) == nil {
+		_, _ = s.c.Write(body)
 	}
-	r := ep.core.Serve(hctx, &j.state, &j.msg, sink, nil)
-	switch {
-	case r.Body == nil || lctx.Err() != nil:
-	case sink.w == nil:
-		if writeHead(j.rules.HTTPStatus(r.Err), "application/json", len(r.Body)) == nil {
-			_, _ = c.Write(r.Body)
-		}
-	default:
-		_ = sink.w.WriteEvent(r.Body)
-	}
+}
+
+// writeHead writes the head with status; the connection closes after the response.
+func (s *headStream) writeHead(status int) error {
+	s.head.SetStatusCode(status)
+	s.head.SetConnectionClose()
+	_ = s.c.SetWriteDeadline(time.Now().Add(s.ep.cfg.WriteTimeout))
+	_, err := s.c.Write(s.head.Header())
+	return err
 }
 
 // Close drains the handler: new requests get 503 "Server is shutting down", each open listen
