@@ -53,32 +53,28 @@ func (ep *endpoint) classify(j *job, h Headers) (*httpError, []byte) {
 	return nil, nil
 }
 
-// cancelLegacy serves notifications/cancelled: the one running legacy request of principal
-// with that id is withdrawn (see inflight.cancel); an unknown, malformed or ambiguous id is
-// ignored, as the revisions ask. Request ids are strings or integers (the decoder refuses
-// others), so no other literal can name one.
-func (ep *endpoint) cancelLegacy(principal string, id decode.Value) {
-	if t := id.Type(); t != decode.TypeString && t != decode.TypeInteger {
-		return
-	}
-	ep.inflight.cancel(principal, id.Raw(), ep.withdraw)
+// cancelByID serves notifications/cancelled: the one running request of principal with
+// that id is withdrawn (transport.Cancels); an unknown, malformed or ambiguous id is
+// ignored, as the revisions ask.
+func (ep *endpoint) cancelByID(principal string, id decode.Value) {
+	ep.cancels.Cancel(principal, id)
 }
 
-// withdraw cancels j for its client, who will get no response: its event stream ends with no
-// response event, or its connection closes unanswered.
-func (ep *endpoint) withdraw(j *job) {
+// Withdraw cancels j for its client, who will get no response: its event stream ends with
+// no response event, or its connection closes unanswered (transport.Withdrawer).
+func (j *job) Withdraw() {
 	j.withdrawn.Store(true)
-	if ep.exec.Cancel(j.key, errClientCancelled) {
-		ep.stats.clientCancels.Add(1)
+	if j.ep.exec.Cancel(j.key, errClientCancelled) {
+		j.ep.stats.clientCancels.Add(1)
 	}
 }
 
 // register enters a request that notifications/cancelled may name (its dialect's rules say
-// which) in the inflight registry under key, the executor key it will run under.
+// which) in the endpoint's registry, under key, the executor key it will run under.
 func (ep *endpoint) register(j *job, key pool.Key) {
 	j.key = key
 	if j.rules.Cancellable(j.msg.Method().Text()) {
-		ep.inflight.add(j)
+		ep.cancels.Add(&j.running, j.principal(), j.msg.ID().Raw(), j)
 	}
 }
 

@@ -114,8 +114,8 @@
 // withdraws its outstanding requests to the client. Ids are compared as JSON literals (1 and
 // "1" differ). An id that two running requests of one principal share is ambiguous and
 // cancels neither; an unknown id is ignored; initialize is never cancelled. The registry
-// behind this is endpoint-wide, 16 shards keyed by a hash of principal and id, and is left
-// as soon as a request's outcome is known, before its answer is sent (Stats.ClientCancels
+// behind this (transport.Cancels) is endpoint-wide, and a request leaves it as soon as its
+// outcome is known, before its answer is sent (Stats.ClientCancels
 // counts the cancels). The revisions say a dropped connection SHOULD NOT be read as a
 // cancel, but a stateless endpoint without resumable streams has nowhere to deliver the
 // result: a client that goes away cancels its request, in both eras, as under

@@ -24,8 +24,8 @@ type endpoint struct {
 	hosts   hostPolicy
 	stats   counters
 	refused refusalCounters // see observer.go
-	// inflight is the registry of running legacy requests, for notifications/cancelled.
-	inflight *inflight
+	// cancels are the running requests notifications/cancelled may name.
+	cancels transport.Cancels
 	// owners numbers the executor keys of the hosts' legacy jobs (see legacyKey).
 	owners atomic.Uint64
 }
@@ -38,7 +38,7 @@ func newEndpoint(srv *fastmcp.Server, cfg Config) (*endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep := &endpoint{cfg: cfg, srv: srv, core: transport.For(srv), exec: cfg.Executor, hosts: newHostPolicy(cfg), inflight: newInflight()}
+	ep := &endpoint{cfg: cfg, srv: srv, core: transport.For(srv), exec: cfg.Executor, hosts: newHostPolicy(cfg)}
 	if ep.exec == nil {
 		ep.exec, err = pool.New(pool.Config{
 			MaxConcurrency: cfg.MaxConcurrency,
@@ -105,7 +105,7 @@ func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
 	switch m.Kind() {
 	case decode.KindNotification:
 		if string(m.Method().Text()) == methodCancelled {
-			ep.cancelLegacy(j.principal(), decode.Lookup(m.Params().Raw(), "requestId"))
+			ep.cancelByID(j.principal(), decode.Lookup(m.Params().Raw(), "requestId"))
 		}
 		return errAccepted, nil // a modern request is cancelled by closing its stream
 	case decode.KindResponse:

@@ -67,18 +67,16 @@ type job struct {
 	native nativeHost
 	mount  mountHost
 	std    streamerHost
-	// The registration in the endpoint's inflight registry (a legacy request), and whether a
-	// notifications/cancelled withdrew the request: it then gets no response at all.
-	regShard         uint8 // the inflight shard this job links into, fixed when it is made
-	regPrev, regNext *job
-	registered       bool
-	withdrawn        atomic.Bool
+	// The registration in the endpoint's registry of requests notifications/cancelled may
+	// name, and whether one withdrew the request: it then gets no response at all.
+	running   transport.Running
+	withdrawn atomic.Bool
 
 	refs atomic.Int32
 }
 
 var jobPool = sync.Pool{New: func() any {
-	return &job{done: make(chan struct{}, 1), notes: make(chan []byte), ack: make(chan error, 1), left: make(chan struct{}, 1), regShard: shardOfNewJob()}
+	return &job{done: make(chan struct{}, 1), notes: make(chan []byte), ack: make(chan error, 1), left: make(chan struct{}, 1)}
 }}
 
 func acquireJob(ep *endpoint) *job {
@@ -88,10 +86,10 @@ func acquireJob(ep *endpoint) *job {
 	return j
 }
 
-// settled takes the request out of the inflight registry once the HTTP side knows its outcome,
-// before the client can see the answer and reuse the id: a cancel then reaches no request
-// that has been answered, nor one whose connection has moved on.
-func (j *job) settled() { j.ep.inflight.remove(j) }
+// settled takes the request out of the registry of cancellable requests once the HTTP side
+// knows its outcome, before the client can see the answer and reuse the id: a cancel then
+// reaches no request that has been answered, nor one whose connection has moved on.
+func (j *job) settled() { j.ep.cancels.Remove(&j.running) }
 
 // release drops the HTTP side's reference, after it has answered (settled, if that was not
 // done yet).
