@@ -77,7 +77,7 @@ func startFastmcp(tb testing.TB, conns int) *stack {
 	require.NoError(tb, err)
 	ln := fasthttputil.NewInmemoryListener()
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.ServeListener(ln) }()
 	return &stack{ln: ln, client: newClient(ln, conns), stop: func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -228,7 +228,7 @@ func TestTickOutlivesServe(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	served := make(chan error, 1)
-	go func() { served <- s.Serve(ln) }()
+	go func() { served <- s.ServeListener(ln) }()
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -267,7 +267,7 @@ func TestServeAfterShutdown(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	served := make(chan error, 1)
-	go func() { served <- s.Serve(ln) }()
+	go func() { served <- s.ServeListener(ln) }()
 	select {
 	case err := <-served:
 		assert.ErrorIs(t, err, ErrServerClosed)

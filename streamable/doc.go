@@ -10,10 +10,10 @@
 //	core, _ := fastmcp.NewServer(fastmcp.Implementation{Name: "demo", Version: "1.0.0"}, nil)
 //	// ... register tools, resources, prompts on core ...
 //	srv, _ := streamable.New(core, streamable.Config{Addr: "127.0.0.1:8080"})
-//	_ = srv.Listen()
-//	go srv.Serve()
-//	// ... on SIGTERM:
-//	_ = srv.Shutdown(ctx)
+//	// Serve until SIGINT or SIGTERM (or ctx ends), then drain:
+//	if err := srv.Run(ctx); err != nil {
+//		log.Fatal(err)
+//	}
 //
 // # Admission
 //

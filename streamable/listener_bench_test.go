@@ -57,7 +57,7 @@ func serveBenchWith(tb testing.TB, ln net.Listener, cfg Config) {
 		tb.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- s.Serve(ln) }()
+	go func() { done <- s.ServeListener(ln) }()
 	tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -21,8 +21,9 @@ const watchDelay = 2 * tickInterval
 // testHookActive, if non-nil, runs when a connection has read the first byte of a request.
 var testHookActive func()
 
-// Server is the native Streamable HTTP listener, on fasthttp. Create it with [New], start it
-// with [Server.Listen] and [Server.Serve] (or [Server.ListenAndServe]), stop it with
+// Server is the native Streamable HTTP listener, on fasthttp. Create it with [New]; serve it
+// until the process is told to stop, then drain it, with [Server.Run]; or start it with
+// [Server.Listen] and [Server.Serve] (or [Server.ListenAndServe]) and stop it with
 // [Server.Shutdown]. Its methods are safe for concurrent use.
 type Server struct {
 	ep  *endpoint
@@ -141,11 +142,21 @@ func (s *Server) URL() string {
 	return s.scheme() + s.ln.Addr().String() + s.ep.cfg.Path
 }
 
-// Serve serves the listener bound by Listen, or ln when given, until Shutdown. It returns
-// [ErrServerClosed] after a Shutdown, or the error that stopped it. Called after Shutdown
-// has begun, it serves nothing, closes its listener and returns ErrServerClosed. It may be
-// called once.
-func (s *Server) Serve(ln ...net.Listener) error {
+// Serve serves the listener Listen bound until Shutdown. It returns [ErrServerClosed]
+// after a Shutdown, or the error that stopped it. Called after Shutdown has begun, it
+// serves nothing, closes the listener and returns ErrServerClosed. Serve, ServeListener,
+// ListenAndServe and Run may be called once, one of them.
+func (s *Server) Serve() error { return s.serve(nil) }
+
+// ServeListener is Serve on ln, a listener of the caller's (Listen need not be called).
+func (s *Server) ServeListener(ln net.Listener) error {
+	if ln == nil {
+		return errors.New("streamable: ServeListener with a nil listener")
+	}
+	return s.serve(ln)
+}
+
+func (s *Server) serve(ln net.Listener) error {
 	l, err := s.beginServe(ln)
 	if l == nil {
 		return err
@@ -169,27 +180,27 @@ func (s *Server) Serve(ln ...net.Listener) error {
 	return err
 }
 
-// beginServe takes the listener to serve and marks the server served, in one step that
-// Shutdown's reading of both cannot split: a Shutdown either sees the listener (and closes
-// it, and waits for Serve) or has begun before, and then nothing is served. A nil listener
-// means Serve returns err.
-func (s *Server) beginServe(ln []net.Listener) (*listener, error) {
+// beginServe takes the listener to serve, ln or the one Listen bound (ln nil), and marks
+// the server served, in one step that Shutdown's reading of both cannot split: a Shutdown
+// either sees the listener (and closes it, and waits for Serve) or has begun before, and
+// then nothing is served. A nil listener means Serve returns err.
+func (s *Server) beginServe(ln net.Listener) (*listener, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
 	case s.served:
 		return nil, errors.New("streamable: Serve called twice")
 	case s.draining.Load():
-		for _, l := range ln {
-			_ = l.Close()
+		if ln != nil {
+			_ = ln.Close()
 		}
 		if s.ln != nil {
 			_ = s.ln.Listener.Close() // bound by a Listen after Shutdown began
 		}
 		return nil, ErrServerClosed
 	}
-	if len(ln) > 0 {
-		s.setListenerLocked(ln[0])
+	if ln != nil {
+		s.setListenerLocked(ln)
 	}
 	if s.ln == nil {
 		return nil, errors.New("streamable: Serve before Listen")

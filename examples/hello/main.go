@@ -6,13 +6,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"log"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/streamable"
@@ -21,9 +16,7 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "TCP address to listen on (port 0 picks a free port)")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, *addr, func(url string) { log.Printf("serving MCP at %s", url) }); err != nil {
+	if err := run(context.Background(), *addr, func(url string) { log.Printf("serving MCP at %s", url) }); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -34,9 +27,9 @@ type echoArgs struct {
 	Text string `json:"text" description:"what to echo"`
 }
 
-// run serves on addr until ctx is done, then shuts down: in-flight requests finish and
-// listen streams get their completion, for at most streamable.DefaultDrainTimeout.
-// listening gets the endpoint's URL once connections are accepted.
+// run serves on addr until ctx is done or the process gets SIGINT or SIGTERM, then shuts
+// down: in-flight requests finish and listen streams get their completion, for at most
+// streamable.DefaultDrainTimeout. listening gets the endpoint's URL once it listens.
 func run(ctx context.Context, addr string, listening func(url string)) error {
 	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "hello", Version: "1.0.0"}, nil)
 	if err != nil {
@@ -54,18 +47,5 @@ func run(ctx context.Context, addr string, listening func(url string)) error {
 		return err
 	}
 	listening(srv.URL())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
-	select {
-	case err := <-served: // Serve returns before Shutdown only on failure
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	if err := srv.Shutdown(context.Background()); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := <-served; !errors.Is(err, streamable.ErrServerClosed) {
-		return fmt.Errorf("serve: %w", err)
-	}
-	return nil
+	return srv.Run(ctx)
 }
