@@ -31,7 +31,9 @@ const wantGateFailed = "HTTP/1.1 500 Internal Server Error\r\ncontent-length: 83
 // nowhere in the response.
 func TestGateFailsClosed(t *testing.T) {
 	rs, err := New(Config{Resource: testResource, AuthorizationServers: []string{"https://as.example"}, RequiredScopes: []string{"mcp:tools"}, Logger: quiet,
-		Verifier: verifierFunc(func(context.Context, string) (*TokenInfo, error) { return nil, errors.New("authorization server unreachable") })})
+		Verifier: verifierFunc(func(context.Context, string) (*TokenInfo, error) {
+			return nil, errors.New("authorization server unreachable")
+		})})
 	require.NoError(t, err)
 	for _, stack := range allStacks {
 		addr := startStack(t, stack, testCore(t, nil), streamable.Config{RequestGate: rs.Gate})
