@@ -32,7 +32,8 @@ type IntrospectionConfig struct {
 	// Issuer, if set, must equal the response's iss when it has one.
 	Issuer string
 	// Audiences are the resource identifiers the response's aud must name one of; a response
-	// without aud is refused (the MCP rule: only tokens issued for this resource). Required.
+	// without aud is refused (the MCP rule: only tokens issued for this resource). A
+	// [ResourceServer] accepts its origin too (see [Config.OmitRootMetadata]). Required.
 	Audiences []string
 	// Leeway is the clock skew tolerated on exp and nbf. Zero means [DefaultLeeway], 30 s.
 	Leeway time.Duration

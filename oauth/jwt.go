@@ -37,7 +37,8 @@ type JWTConfig struct {
 	// exactly (RFC 9068 §4). Required.
 	Issuer string
 	// Audiences are the resource identifiers a token's aud must name one of (RFC 8707, RFC
-	// 9068 §4), compared exactly: normally just the canonical resource URL. Required.
+	// 9068 §4), compared exactly: normally just the canonical resource URL (a
+	// [ResourceServer] accepts its origin too, see [Config.OmitRootMetadata]). Required.
 	Audiences []string
 	// JWKS is the issuer's key set and its cache. Required (JWKS.URL).
 	JWKS JWKSConfig
