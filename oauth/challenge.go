@@ -2,7 +2,9 @@ package oauth
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
@@ -13,6 +15,8 @@ const (
 	describeRepeated  = "The request has more than one Authorization header"
 	describeInvalid   = "The access token is invalid, expired or not issued for this resource"
 	describeScope     = "The access token lacks scopes this request needs"
+	// describeUnavailable says what a 503 means: nothing about the token.
+	describeUnavailable = "The access token could not be checked now; retry later"
 )
 
 // challenge builds the value of a WWW-Authenticate header (RFC 6750 §3, RFC 9728 §5.1):
@@ -60,18 +64,31 @@ func refusal(status int, errCode, description, metadataURL string, scopes []stri
 	return r
 }
 
+// unavailableResponse is the answer when the verifier could not check a token: 503 with
+// Retry-After (whole seconds, rounded up) and the OAuth error temporarily_unavailable in
+// the body. It carries no WWW-Authenticate: it is no challenge, and nothing in it says the
+// token is bad.
+func unavailableResponse(retryAfter time.Duration) *streamable.GateResponse {
+	seconds := max(1, int64((retryAfter+time.Second-1)/time.Second))
+	return &streamable.GateResponse{Status: http.StatusServiceUnavailable, ContentType: "application/json",
+		Header: map[string]string{"Retry-After": strconv.FormatInt(seconds, 10), "Cache-Control": "no-store"},
+		Body:   oauthErrorBody("temporarily_unavailable", describeUnavailable)}
+}
+
 // refusals are the responses a ResourceServer answers with that do not depend on the
 // request, made once.
 type refusals struct {
 	missing, malformed, repeated, invalid, scope *streamable.GateResponse
+	unavailable                                  *streamable.GateResponse
 }
 
-func newRefusals(metadataURL string, required []string) refusals {
+func newRefusals(metadataURL string, required []string, retryAfter time.Duration) refusals {
 	return refusals{
-		missing:   refusal(http.StatusUnauthorized, "", "", metadataURL, required),
-		malformed: refusal(http.StatusBadRequest, "invalid_request", describeMalformed, metadataURL, required),
-		repeated:  refusal(http.StatusBadRequest, "invalid_request", describeRepeated, metadataURL, required),
-		invalid:   refusal(http.StatusUnauthorized, "invalid_token", describeInvalid, metadataURL, required),
-		scope:     refusal(http.StatusForbidden, "insufficient_scope", describeScope, metadataURL, required),
+		unavailable: unavailableResponse(retryAfter),
+		missing:     refusal(http.StatusUnauthorized, "", "", metadataURL, required),
+		malformed:   refusal(http.StatusBadRequest, "invalid_request", describeMalformed, metadataURL, required),
+		repeated:    refusal(http.StatusBadRequest, "invalid_request", describeRepeated, metadataURL, required),
+		invalid:     refusal(http.StatusUnauthorized, "invalid_token", describeInvalid, metadataURL, required),
+		scope:       refusal(http.StatusForbidden, "insufficient_scope", describeScope, metadataURL, required),
 	}
 }

@@ -12,6 +12,9 @@ const (
 	// DefaultMaxTokenBytes bounds a bearer token: a longer one is refused with 401
 	// invalid_token without being parsed or verified.
 	DefaultMaxTokenBytes = 16 << 10
+	// DefaultRetryAfter is the Retry-After of the 503 answered when a token could not be
+	// checked.
+	DefaultRetryAfter = 5 * time.Second
 )
 
 // Config configures a [ResourceServer]. Every zero field means its default; New copies it.
@@ -22,8 +25,8 @@ type Config struct {
 	// the metadata URL in challenges, and what the verifier must find in a token's audience.
 	// It is never taken from a request's Host header. Required. The root metadata document
 	// names the origin instead (RFC 9728 §3.3); a client that discovers it asks for tokens
-	// with the origin as their audience, which a verifier accepts only if its Audiences list
-	// it too.
+	// with the origin as their audience, so the resource server accepts the origin as an
+	// audience too (with the verifiers of this package; see OmitRootMetadata).
 	Resource string
 	// AuthorizationServers are the issuer identifiers of the authorization servers whose
 	// tokens are accepted, exactly as each publishes it (a trailing slash is significant:
@@ -55,6 +58,20 @@ type Config struct {
 	// ResourceName and ResourceDocumentation are optional metadata fields (a human-readable
 	// name, a documentation URL).
 	ResourceName, ResourceDocumentation string
+
+	// OmitRootMetadata leaves out the root metadata document (WellKnownPath alone, whose
+	// resource is the origin) and with it the origin as an accepted audience: tokens must
+	// then name Resource (or another of the verifier's Audiences). Set it when the origin
+	// serves more than one protected resource, so that a token for the origin does not
+	// open them all. Without it, the verifiers of this package ([JWTVerifier],
+	// [IntrospectionVerifier], [ByIssuer] of them) accept the origin besides their
+	// Audiences; a Verifier of your own must accept it itself.
+	OmitRootMetadata bool
+
+	// RetryAfter is the Retry-After of the 503 answered when the verifier could not check a
+	// token (its authorization server is down, slow or answers garbage), rounded up to whole
+	// seconds. Zero means [DefaultRetryAfter], 5 s. Negative values are invalid.
+	RetryAfter time.Duration
 
 	// MaxTokenBytes bounds a bearer token (401 invalid_token past it, before any parsing).
 	// Zero means [DefaultMaxTokenBytes], 16 KiB. Negative values are invalid.
@@ -125,6 +142,12 @@ func (c Config) resolve() (Config, error) {
 		return c, fmt.Errorf("%w: MaxCachedTokens %d is negative", ErrInvalidConfig, c.MaxCachedTokens)
 	case c.MaxCachedTokens == 0:
 		c.MaxCachedTokens = DefaultMaxCachedTokens
+	}
+	switch {
+	case c.RetryAfter < 0:
+		return c, fmt.Errorf("%w: RetryAfter %v is negative", ErrInvalidConfig, c.RetryAfter)
+	case c.RetryAfter == 0:
+		c.RetryAfter = DefaultRetryAfter
 	}
 	switch {
 	case c.TokenCacheTTL < 0:

@@ -35,10 +35,39 @@
 // public and CORS-open; 401 with WWW-Authenticate: Bearer resource_metadata="…", scope="…"
 // and no error code when no Bearer token was sent; 400 error="invalid_request" for a
 // malformed or repeated Authorization header; 401 error="invalid_token" for a token that
-// does not verify; 403 error="insufficient_scope" with every scope the request needs. The
-// canonical resource URL is configuration, never the request's Host. [Config.PublicPaths]
-// (a health check behind the gate) pass without a token; [ResourceServer.Stats] counts every
-// decision by kind, for metrics.
+// is bad; 403 error="insufficient_scope" with every scope the request needs; 503 with
+// Retry-After for a token the server could not check (below). The canonical resource URL
+// is configuration, never the request's Host. [Config.PublicPaths] (a health check behind
+// the gate) pass without a token; [ResourceServer.Stats] counts every decision by kind, for
+// metrics.
+//
+// Tokens must name Resource as their audience, or the origin: the root metadata document
+// names the origin as its resource (RFC 9728 §3.3), so a client that discovered it asks for
+// tokens for the origin, and the verifiers of this package accept them under a resource
+// server. [Config.OmitRootMetadata] drops the root document and the origin audience
+// together, for an origin that serves several protected resources.
+//
+// # Bad tokens and outages
+//
+// One rule for every verifier: "the token is bad" is 401 invalid_token, and the client
+// must get another (RFC 6750); "the server could not check the token" is 503 with
+// Retry-After ([Config.RetryAfter], 5 s), body
+// {"error":"temporarily_unavailable","error_description":"The access token could not be
+// checked now; retry later"}, Cache-Control: no-store and no WWW-Authenticate, so the
+// client keeps its token and retries instead of authorizing again (an outage of the
+// authorization server must not become a storm of authorizations). Bad: a malformed
+// token, a signature that does not verify, iss, aud, exp, nbf, iat, no sub, a kid unknown
+// to a key set fetched successfully, a token introspection calls inactive. Could not
+// check: a key set that cannot be fetched (unreachable, non-200, not a key set, over
+// MaxKeys or MaxBytes, a redirect, past FetchTimeout) when the token needs it, a kid unknown
+// while the last refresh failed, an introspection endpoint that is unreachable, answers
+// non-200 or no JSON object, or past its Timeout; any error of a [Verifier] of your own
+// that does not wrap [ErrInvalidToken]. Neither is ever admitted, and a 503 is never
+// remembered against the token.
+//
+// Verification runs with the gate's context, its deadline moved a tenth of the time left
+// earlier (9 s of streamable's default RequestGateTimeout of 10 s): a verifier that runs out
+// answers 503 before the transport's 504, whatever its own timeouts.
 //
 // A token the gate admits becomes the request's [fastmcp.Identity]: Principal is the
 // subject (MRTR requestState and cancellation are bound to it), Claims the *[TokenInfo]
@@ -73,8 +102,19 @@
 // bounded, is this package's own). Its checks are listed on the type: an asymmetric
 // algorithm allowlist (never none, never HMAC), typ at+jwt unless AllowAnyType, the key by
 // kid fitting the algorithm, exact iss, aud naming the resource, exp required, nbf and iat
-// with Leeway, a sub. [ByIssuer] serves several authorization servers, each with its own
-// verifier (the principal is then the issuer and the subject).
+// with Leeway, a sub. The claims are checked before the key is looked up, so a token bad
+// on its face costs no key set fetch. [ByIssuer] serves several authorization servers,
+// each with its own verifier (the principal is then the issuer and the subject).
+//
+// # Opaque tokens
+//
+// [IntrospectionVerifier] asks the authorization server (RFC 7662). A flood of junk tokens
+// is not amplified onto it: requests with the same token share one call in flight, and a
+// refusal is remembered by the token's SHA-256, so the same junk repeated costs one call
+// per RefusalCacheTTL; N distinct junk tokens cost N calls (a token never seen cannot be
+// judged without asking), and the memory of them is bounded by MaxCachedRefusals. A
+// resource server that accepts only JWTs should use [JWTVerifier], which refuses junk
+// without any call.
 //
 // # Limits
 //
@@ -87,14 +127,23 @@
 //   - JWTConfig.Leeway (30 s): exp, nbf and iat beyond it: 401 invalid_token.
 //   - JWKSConfig.TTL (1 h, shortened by Cache-Control max-age down to MinRefreshInterval):
 //     the key set is refetched after it; while the issuer is unreachable the cached keys
-//     work until the TTL ends, then every token gets 401 invalid_token.
+//     work until the TTL ends, then every token that needs a key gets 503 with Retry-After.
 //   - JWKSConfig.MinRefreshInterval (1 min): an unknown kid refetches the set at most this
-//     often; in between it gets 401 invalid_token at once.
-//   - JWKSConfig.MaxKeys (32), MaxBytes (256 KiB): a larger set is refused whole (the
-//     previous one stays); FetchTimeout (10 s) bounds a fetch. https only, except loopback;
-//     redirects are not followed.
-//   - IntrospectionConfig.Timeout (5 s), MaxBytes (64 KiB): past either the verifier cannot
-//     decide and the request gets 500 "Request gate failed" (-32603), as for an endpoint that
-//     does not answer 200.
-//   - streamable.Config.RequestGateTimeout (10 s) bounds the whole gate: 504.
+//     often; in between it gets 401 invalid_token at once if the last fetch succeeded, 503
+//     if it failed.
+//   - JWKSConfig.MaxKeys (32), MaxBytes (256 KiB): a larger set is a failed fetch (the
+//     previous one stays); FetchTimeout (5 s) bounds a fetch, which outlives the requests
+//     waiting for it. https only, except loopback; redirects are not followed.
+//   - IntrospectionConfig.Timeout (5 s), MaxBytes (64 KiB): past either the token could not
+//     be checked: 503 with Retry-After, as for an endpoint that does not answer 200.
+//   - IntrospectionConfig.MaxCachedRefusals (10,000) and RefusalCacheTTL (1 min): refused
+//     opaque tokens are remembered by SHA-256 and refused again (401 invalid_token) without
+//     a call; a full cache forgets one at random. An outage (503) and a token not yet valid
+//     are never remembered; a token introspection called inactive that becomes active is
+//     refused for up to the TTL.
+//   - Config.RetryAfter (5 s): the Retry-After of the 503, in whole seconds rounded up.
+//   - The verification budget: a tenth of the time left to the gate's deadline before it;
+//     past it, 503 with Retry-After.
+//   - streamable.Config.RequestGateTimeout (10 s) bounds the whole gate: 504 (only for a
+//     Verifier of your own that ignores its context).
 package oauth

@@ -11,6 +11,8 @@ var ErrInvalidToken = errors.New("oauth: invalid token")
 // ErrInvalidConfig is wrapped by the errors the constructors return for an invalid config.
 var ErrInvalidConfig = errors.New("oauth: invalid config")
 
-// errUnavailable is wrapped by a verifier that could not decide (its authorization server
-// did not answer): the gate fails closed with 500, never admits.
-var errUnavailable = errors.New("oauth: verification unavailable")
+// errUnavailable is wrapped by the verifiers of this package when they could not check a
+// token (the key set or the introspection endpoint is unreachable, slow or answers
+// garbage): the gate answers 503 with Retry-After, never admits, and never says
+// invalid_token, which would make the client drop a token that may be good.
+var errUnavailable = errors.New("oauth: the token could not be checked")

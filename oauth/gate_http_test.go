@@ -94,6 +94,7 @@ func TestGateExchanges(t *testing.T) {
 		"none":    goodToken(t, f.iss, f.clock, testResource, oauthtest.KeyRSA, "files:write"),
 		"expired": mint(t, f.iss, oauthtest.Token{Subject: "alice", Audience: testResource, Scope: "mcp:tools", Expiry: now.Add(-time.Hour)}),
 		"aud":     mint(t, f.iss, oauthtest.Token{Subject: "alice", Audience: "https://other.example.com/mcp", Scope: "mcp:tools", Expiry: now.Add(time.Hour)}),
+		"origin":  goodToken(t, f.iss, f.clock, "https://mcp.example.com", oauthtest.KeyRSA, "mcp:tools"),
 	}
 	bearer := func(name string) string { return "Authorization: Bearer " + tokens[name] }
 	get := func(path string) func(string) string {
@@ -132,6 +133,8 @@ func TestGateExchanges(t *testing.T) {
 			wantResult("alice via inspector [mcp:tools files:write]")},
 		{"a broader scope implies the tool's (EdDSA)", func(a string) string { return post(a, "write", bearer("ed")) },
 			wantResult("alice via inspector [mcp:tools admin]")},
+		{"a token for the origin, the root metadata's resource", func(a string) string { return post(a, "whoami", bearer("origin")) },
+			wantResult("alice via inspector [mcp:tools]")},
 		{"lowercase scheme", func(a string) string {
 			return post(a, "whoami", "Authorization: bearer "+tokens["tools"])
 		}, wantResult("alice via inspector [mcp:tools]")},

@@ -25,13 +25,22 @@ func (f verifierFunc) Verify(ctx context.Context, token string) (*TokenInfo, err
 const wantGateFailed = "HTTP/1.1 500 Internal Server Error\r\ncontent-length: 83\r\ncontent-type: application/json\r\n\r\n" +
 	`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Request gate failed"}}`
 
-// TestGateFailsClosed: a verifier that cannot decide, returns no subject or panics never
-// admits: 500 "Request gate failed", the token nowhere in the response.
+// TestGateFailsClosed: a verifier that returns no subject or panics never admits: 500
+// "Request gate failed"; one that could not check the token never admits either: 503
+// (its error is not ErrInvalidToken, so it is no refusal of the token). The token is
+// nowhere in the response.
 func TestGateFailsClosed(t *testing.T) {
-	tests := map[string]verifierFunc{
-		"cannot decide": func(context.Context, string) (*TokenInfo, error) {
+	rs, err := New(Config{Resource: testResource, AuthorizationServers: []string{"https://as.example"}, RequiredScopes: []string{"mcp:tools"}, Logger: quiet,
+		Verifier: verifierFunc(func(context.Context, string) (*TokenInfo, error) {
 			return nil, errors.New("authorization server unreachable")
-		},
+		})})
+	require.NoError(t, err)
+	for _, stack := range allStacks {
+		addr := startStack(t, stack, testCore(t, nil), streamable.Config{RequestGate: rs.Gate})
+		got := exchange(t, addr, post(addr, "whoami", "Authorization: Bearer secret-token"))
+		assert.Equal(t, wantUnavailable, normalize(got), stack)
+	}
+	tests := map[string]verifierFunc{
 		"no subject": func(context.Context, string) (*TokenInfo, error) { return &TokenInfo{}, nil },
 		"nil info":   func(context.Context, string) (*TokenInfo, error) { return nil, nil },
 		"panics":     func(context.Context, string) (*TokenInfo, error) { panic("verifier bug") },

@@ -2,7 +2,9 @@ package oauth
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,16 +32,30 @@ type IntrospectionConfig struct {
 	// Issuer, if set, must equal the response's iss when it has one.
 	Issuer string
 	// Audiences are the resource identifiers the response's aud must name one of; a response
-	// without aud is refused (the MCP rule: only tokens issued for this resource). Required.
+	// without aud is refused (the MCP rule: only tokens issued for this resource). A
+	// [ResourceServer] accepts its origin too (see [Config.OmitRootMetadata]). Required.
 	Audiences []string
 	// Leeway is the clock skew tolerated on exp and nbf. Zero means [DefaultLeeway], 30 s.
 	Leeway time.Duration
-	// Timeout bounds one introspection request. Zero means [DefaultIntrospectionTimeout],
-	// 5 s.
+	// Timeout bounds one introspection request (and the gate's verification budget may end
+	// it sooner, see [ResourceServer.Gate]); past it the token could not be checked (503).
+	// Zero means [DefaultIntrospectionTimeout], 5 s.
 	Timeout time.Duration
-	// MaxBytes bounds the response; a larger one is a failure to decide (500). Zero means
-	// [DefaultMaxIntrospectionBytes], 64 KiB.
+	// MaxBytes bounds the response; a larger one means the token could not be checked
+	// (503). Zero means [DefaultMaxIntrospectionBytes], 64 KiB.
 	MaxBytes int64
+	// MaxCachedRefusals bounds the refused tokens remembered (by their SHA-256, never the
+	// token) so that the same junk token sent again is refused (401 invalid_token) without
+	// asking the endpoint; a full cache forgets one at random to admit another. Only answers
+	// of the endpoint are remembered, never a failure to get one. Zero means
+	// [DefaultMaxCachedRefusals], 10,000; [NoRefusalCache] asks about every token. Other
+	// negative values are invalid.
+	MaxCachedRefusals int
+	// RefusalCacheTTL bounds how long a refusal is remembered: a token the endpoint called
+	// inactive that becomes active (an authorization server whose replicas lag) is refused
+	// for at most this long. A token refused as not yet valid (nbf) is not remembered. Zero
+	// means [DefaultRefusalCacheTTL], 1 min. Negative values are invalid.
+	RefusalCacheTTL time.Duration
 	// HTTPClient makes the requests; nil means a client of its own. Redirects are never
 	// followed.
 	HTTPClient *http.Client
@@ -49,11 +65,18 @@ type IntrospectionConfig struct {
 // POST token=…&token_type_hint=access_token with the resource server's credentials. An
 // inactive token, or an active one with another issuer or audience, an exp in the past, an
 // nbf in the future or neither sub nor client_id, is refused with an error wrapping
-// [ErrInvalidToken]; an endpoint that does not answer 200 with JSON within Timeout is a
-// failure to decide (the gate answers 500). It is safe for concurrent use.
+// [ErrInvalidToken]; an endpoint that is unreachable or does not answer 200 with a JSON
+// object within Timeout means the token could not be checked (the gate answers 503).
+//
+// Each unknown token costs one call: requests with the same token share the call in flight,
+// and its refusal is remembered (MaxCachedRefusals, RefusalCacheTTL), so the same junk token
+// repeated costs one call per RefusalCacheTTL, and N distinct junk tokens N calls, with the
+// memory of them bounded. It is safe for concurrent use.
 type IntrospectionVerifier struct {
-	cfg IntrospectionConfig
-	now func() time.Time
+	cfg     IntrospectionConfig
+	now     func() time.Time
+	refused *refusalCache // nil with NoRefusalCache
+	flights flights
 }
 
 // NewIntrospectionVerifier checks cfg and builds the verifier.
@@ -66,8 +89,16 @@ func NewIntrospectionVerifier(cfg IntrospectionConfig) (*IntrospectionVerifier, 
 		return nil, fmt.Errorf("%w: introspection needs ClientID and ClientSecret", ErrInvalidConfig)
 	case len(cfg.Audiences) == 0 || slices.Contains(cfg.Audiences, ""):
 		return nil, fmt.Errorf("%w: introspection Audiences must list the resource", ErrInvalidConfig)
-	case cfg.Leeway < 0 || cfg.Timeout < 0 || cfg.MaxBytes < 0:
-		return nil, fmt.Errorf("%w: introspection Leeway, Timeout and MaxBytes must not be negative", ErrInvalidConfig)
+	case cfg.Leeway < 0 || cfg.Timeout < 0 || cfg.MaxBytes < 0 || cfg.RefusalCacheTTL < 0:
+		return nil, fmt.Errorf("%w: introspection Leeway, Timeout, MaxBytes and RefusalCacheTTL must not be negative", ErrInvalidConfig)
+	case cfg.MaxCachedRefusals < NoRefusalCache:
+		return nil, fmt.Errorf("%w: introspection MaxCachedRefusals %d is negative", ErrInvalidConfig, cfg.MaxCachedRefusals)
+	}
+	if cfg.MaxCachedRefusals == 0 {
+		cfg.MaxCachedRefusals = DefaultMaxCachedRefusals
+	}
+	if cfg.RefusalCacheTTL == 0 {
+		cfg.RefusalCacheTTL = DefaultRefusalCacheTTL
 	}
 	if cfg.Leeway == 0 {
 		cfg.Leeway = DefaultLeeway
@@ -85,7 +116,27 @@ func NewIntrospectionVerifier(cfg IntrospectionConfig) (*IntrospectionVerifier, 
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	cfg.HTTPClient = &client
 	cfg.Audiences = slices.Clone(cfg.Audiences)
-	return &IntrospectionVerifier{cfg: cfg, now: time.Now}, nil
+	return newIntrospectionVerifier(cfg, time.Now), nil
+}
+
+// newIntrospectionVerifier builds the verifier of a checked cfg.
+func newIntrospectionVerifier(cfg IntrospectionConfig, now func() time.Time) *IntrospectionVerifier {
+	v := &IntrospectionVerifier{cfg: cfg, now: now}
+	if cfg.MaxCachedRefusals != NoRefusalCache {
+		v.refused = newRefusalCache(cfg.MaxCachedRefusals, cfg.RefusalCacheTTL)
+	}
+	return v
+}
+
+// alsoFor returns a verifier that accepts aud besides the Audiences. It remembers refusals
+// of its own: they depend on the audiences.
+func (v *IntrospectionVerifier) alsoFor(aud string) *IntrospectionVerifier {
+	if slices.Contains(v.cfg.Audiences, aud) {
+		return v
+	}
+	cfg := v.cfg
+	cfg.Audiences = append(slices.Clone(v.cfg.Audiences), aud)
+	return newIntrospectionVerifier(cfg, v.now)
 }
 
 // introspection is the RFC 7662 §2.2 response, the members the verifier reads.
@@ -100,8 +151,38 @@ type introspection struct {
 	NotBefore *float64        `json:"nbf"`
 }
 
+// errRemembered refuses a token the endpoint refused within RefusalCacheTTL.
+var errRemembered = invalid("refused by the introspection endpoint within RefusalCacheTTL")
+
+// errNotYetValid is why a token that may become valid is refused: such a refusal is not
+// remembered.
+var errNotYetValid = errors.New("not yet valid (nbf)")
+
 // Verify implements [Verifier].
 func (v *IntrospectionVerifier) Verify(ctx context.Context, token string) (*TokenInfo, error) {
+	key := sha256.Sum256([]byte(token))
+	if v.refused != nil && v.refused.refused(&key, v.now()) {
+		return nil, errRemembered
+	}
+	f, leader := v.flights.join(&key)
+	if !leader {
+		select {
+		case <-f.done:
+			return f.info, f.err
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: introspection: %w", errUnavailable, ctx.Err())
+		}
+	}
+	defer v.flights.land(&key, f)
+	f.info, f.err = v.introspect(ctx, token)
+	if v.refused != nil && errors.Is(f.err, ErrInvalidToken) && !errors.Is(f.err, errNotYetValid) {
+		v.refused.put(&key, v.now())
+	}
+	return f.info, f.err
+}
+
+// introspect asks the endpoint about token.
+func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (*TokenInfo, error) {
 	ctx, cancel := context.WithTimeout(ctx, v.cfg.Timeout)
 	defer cancel()
 	form := url.Values{"token": {token}, "token_type_hint": {"access_token"}}
@@ -161,7 +242,7 @@ func (v *IntrospectionVerifier) check(r introspection) (*TokenInfo, error) {
 		}
 	}
 	if r.NotBefore != nil && now.Add(v.cfg.Leeway).Before(unixTime(*r.NotBefore)) {
-		return nil, invalid("not yet valid (nbf)")
+		return nil, fmt.Errorf("%w: %w", ErrInvalidToken, errNotYetValid)
 	}
 	if info.Subject == "" {
 		info.Subject = r.ClientID

@@ -24,7 +24,9 @@ const (
 	DefaultMinRefreshInterval = time.Minute
 	DefaultMaxKeys            = 32
 	DefaultMaxJWKSBytes       = 256 << 10
-	DefaultFetchTimeout       = 10 * time.Second
+	// DefaultFetchTimeout is half of streamable's default RequestGateTimeout, so that a key
+	// set that does not answer is a 503 of the verifier, not a 504 of the gate.
+	DefaultFetchTimeout = 5 * time.Second
 	// MinRSABits is the smallest RSA key accepted (RFC 8725 §3.5, NIST).
 	MinRSABits = 2048
 )
@@ -36,22 +38,25 @@ type JWKSConfig struct {
 	URL string
 	// TTL is how long a fetched key set is used before it is fetched again; a
 	// Cache-Control max-age in the response shortens it, down to MinRefreshInterval. When the
-	// set cannot be fetched again, its keys keep working until the TTL ends, and then every
-	// token fails (401 invalid_token) until a fetch succeeds. Zero means [DefaultJWKSTTL],
-	// 1 h.
+	// set cannot be fetched again, its keys keep working until the TTL ends, and then no
+	// token can be checked (the gate answers 503) until a fetch succeeds. Zero means
+	// [DefaultJWKSTTL], 1 h.
 	TTL time.Duration
 	// MinRefreshInterval is the least time between two fetches: a token with an unknown kid
 	// triggers a fetch (to pick up a rotated key) at most this often, so that garbage kids
-	// cannot hammer the issuer; in between it is refused at once (401 invalid_token). Zero
-	// means [DefaultMinRefreshInterval], 1 min.
+	// cannot hammer the issuer. In between it is answered at once: 401 invalid_token if the
+	// last fetch succeeded (the kid is not the issuer's), 503 if it failed (the key may be
+	// one the server could not fetch). Zero means [DefaultMinRefreshInterval], 1 min.
 	MinRefreshInterval time.Duration
-	// MaxKeys bounds the keys of the set; a larger set is refused as a whole (the previous
-	// one stays in use). Zero means [DefaultMaxKeys], 32.
+	// MaxKeys bounds the keys of the set; a larger set is a failed fetch (the previous set
+	// stays in use). Zero means [DefaultMaxKeys], 32.
 	MaxKeys int
-	// MaxBytes bounds the key set document; a larger one is refused as a whole. Zero means
+	// MaxBytes bounds the key set document; a larger one is a failed fetch. Zero means
 	// [DefaultMaxJWKSBytes], 256 KiB.
 	MaxBytes int64
-	// FetchTimeout bounds one fetch. Zero means [DefaultFetchTimeout], 10 s.
+	// FetchTimeout bounds one fetch, which outlives the requests waiting for it (they wait
+	// at most until the gate's verification budget ends, see [ResourceServer.Gate]). Zero
+	// means [DefaultFetchTimeout], 5 s.
 	FetchTimeout time.Duration
 	// HTTPClient fetches the set; nil means a client of its own. Redirects are never
 	// followed (a 3xx is a failed fetch).
@@ -102,7 +107,8 @@ func (c JWKSConfig) resolve() (JWKSConfig, error) {
 	return c, nil
 }
 
-// errUnknownKey, errTooManyKeys are reasons a key lookup fails.
+// Reasons a key lookup fails: errUnknownKey says the token is bad (a fresh set, fetched
+// successfully, lacks its key); errNoKeySet that it could not be checked.
 var (
 	errUnknownKey  = errors.New("no key of the issuer's set matches the token")
 	errNoKeySet    = errors.New("the issuer's key set could not be fetched")
@@ -119,6 +125,7 @@ type keySet struct {
 	keys      []jose.JSONWebKey // the usable keys of the last good set
 	expires   time.Time         // when keys stop being used
 	attempted time.Time         // the last fetch's start, successful or not
+	lastErr   error             // why the last fetch failed; nil if it succeeded
 	fetching  chan struct{}     // closed when the fetch in flight ends; nil when none
 	fetches   int               // fetches started, for tests and stats
 }
@@ -131,9 +138,11 @@ func newKeySet(cfg JWKSConfig, now func() time.Time) (*keySet, error) {
 	return &keySet{cfg: cfg, now: now}, nil
 }
 
-// lookup returns the keys a token with kid (possibly empty) may have been signed with.
+// lookup returns the keys a token with kid (possibly empty) may have been signed with. It
+// fails with errUnknownKey when a fresh set from a successful fetch lacks the kid, and with
+// an error wrapping errNoKeySet, or ctx's, when it could not tell.
 func (ks *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
-	for attempt := 0; ; attempt++ {
+	for waited := false; ; waited = true {
 		ks.mu.Lock()
 		now := ks.now()
 		fresh := now.Before(ks.expires)
@@ -143,11 +152,16 @@ func (ks *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, er
 				return keys, nil
 			}
 		}
-		// Stale, or the kid is unknown: fetch, unless one ran too recently or this goroutine
-		// already waited for one.
-		if attempt > 0 || !ks.attempted.IsZero() && now.Sub(ks.attempted) < ks.cfg.MinRefreshInterval && ks.fetching == nil {
+		// Stale, or the kid is unknown: fetch, unless this goroutine already waited for one
+		// or one started too recently; then the last fetch decides.
+		recent := !ks.attempted.IsZero() && now.Sub(ks.attempted) < ks.cfg.MinRefreshInterval
+		if waited || recent && ks.fetching == nil {
+			lastErr := ks.lastErr
 			ks.mu.Unlock()
-			if !fresh {
+			switch {
+			case lastErr != nil:
+				return nil, fmt.Errorf("%w: %w", errNoKeySet, lastErr)
+			case !fresh:
 				return nil, errNoKeySet
 			}
 			return nil, errUnknownKey
@@ -177,6 +191,7 @@ func (ks *keySet) fetch(done chan struct{}) {
 	if err == nil {
 		ks.keys, ks.expires = keys, ks.now().Add(ttl)
 	}
+	ks.lastErr = err
 	ks.fetching = nil
 	close(done)
 }

@@ -37,7 +37,8 @@ type JWTConfig struct {
 	// exactly (RFC 9068 §4). Required.
 	Issuer string
 	// Audiences are the resource identifiers a token's aud must name one of (RFC 8707, RFC
-	// 9068 §4), compared exactly: normally just the canonical resource URL. Required.
+	// 9068 §4), compared exactly: normally just the canonical resource URL (a
+	// [ResourceServer] accepts its origin too, see [Config.OmitRootMetadata]). Required.
 	Audiences []string
 	// JWKS is the issuer's key set and its cache. Required (JWKS.URL).
 	JWKS JWKSConfig
@@ -101,8 +102,18 @@ func NewJWTVerifier(cfg JWTConfig) (*JWTVerifier, error) {
 	if v.keys, err = newKeySet(cfg.JWKS, func() time.Time { return v.now() }); err != nil {
 		return nil, err
 	}
-	cfg.Audiences = slices.Clone(cfg.Audiences)
+	v.cfg.Audiences = slices.Clone(cfg.Audiences)
 	return v, nil
+}
+
+// alsoFor returns a verifier that accepts aud besides the Audiences, sharing v's key set.
+func (v *JWTVerifier) alsoFor(aud string) *JWTVerifier {
+	if slices.Contains(v.cfg.Audiences, aud) {
+		return v
+	}
+	also := *v
+	also.cfg.Audiences = append(slices.Clone(v.cfg.Audiences), aud)
+	return &also
 }
 
 // accessClaims are the claims read beside the registered ones.
@@ -114,7 +125,13 @@ type accessClaims struct {
 
 func invalid(reason string) error { return fmt.Errorf("%w: %s", ErrInvalidToken, reason) }
 
-// Verify implements [Verifier].
+// Verify implements [Verifier]. The claims are checked before the key is looked up, on the
+// token as sent, and again once its signature verified: a token bad on its face (expired,
+// of another audience or issuer) is refused without fetching the key set, so that junk
+// tokens cost the issuer nothing and an outage of the key set does not turn them into
+// "could not check". A token whose key cannot be had (the set cannot be fetched, or its
+// last fetch failed and the kid is unknown) gets an error that does not wrap
+// [ErrInvalidToken].
 func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, error) {
 	tok, err := jwt.ParseSigned(token, v.algs)
 	if err != nil {
@@ -134,9 +151,17 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, err
 			return nil, invalid("typ is not at+jwt")
 		}
 	}
+	var unverified jwt.Claims
+	var unverifiedExtra accessClaims
+	if tok.UnsafeClaimsWithoutVerification(&unverified, &unverifiedExtra) != nil {
+		return nil, invalid("claims are not a JSON object of the registered types")
+	}
+	if err := v.check(unverified, unverifiedExtra); err != nil {
+		return nil, err
+	}
 	keys, err := v.keys.lookup(ctx, h.KeyID)
 	switch {
-	case errors.Is(err, errUnknownKey), errors.Is(err, errNoKeySet):
+	case errors.Is(err, errUnknownKey):
 		return nil, fmt.Errorf("%w: %w", ErrInvalidToken, err)
 	case err != nil:
 		return nil, fmt.Errorf("%w: %w", errUnavailable, err)
@@ -156,35 +181,42 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, err
 	if !verified {
 		return nil, invalid("signature does not verify with a key of the issuer")
 	}
-	if claims.Issuer != v.cfg.Issuer {
-		return nil, invalid("iss is not the issuer")
-	}
-	if !slices.ContainsFunc(claims.Audience, func(a string) bool { return slices.Contains(v.cfg.Audiences, a) }) {
-		return nil, invalid("aud does not name this resource")
-	}
-	now := v.now()
-	switch {
-	case claims.Expiry == nil:
-		return nil, invalid("no exp")
-	case !now.Before(claims.Expiry.Time().Add(v.cfg.Leeway)):
-		return nil, invalid("expired")
-	case claims.NotBefore != nil && now.Add(v.cfg.Leeway).Before(claims.NotBefore.Time()):
-		return nil, invalid("not yet valid (nbf)")
-	case claims.IssuedAt != nil && now.Add(v.cfg.Leeway).Before(claims.IssuedAt.Time()):
-		return nil, invalid("issued in the future (iat)")
-	case claims.Subject == "":
-		return nil, invalid("no sub")
-	}
-	scopes, err := extra.scopes()
-	if err != nil {
+	if err := v.check(claims, extra); err != nil {
 		return nil, err
 	}
+	scopes, _ := extra.scopes() // checked
 	return &TokenInfo{
 		Subject: claims.Subject, ClientID: extra.ClientID, Issuer: claims.Issuer,
 		Audience: claims.Audience, Scopes: scopes,
 		// The gate re-checks expiry against Expiry: it carries the leeway.
 		Expiry: claims.Expiry.Time().Add(v.cfg.Leeway),
 	}, nil
+}
+
+// check applies the claim rules of [JWTVerifier]: iss, aud, exp (required), nbf and iat
+// with Leeway, sub, and the form of the scopes.
+func (v *JWTVerifier) check(claims jwt.Claims, extra accessClaims) error {
+	if claims.Issuer != v.cfg.Issuer {
+		return invalid("iss is not the issuer")
+	}
+	if !slices.ContainsFunc(claims.Audience, func(a string) bool { return slices.Contains(v.cfg.Audiences, a) }) {
+		return invalid("aud does not name this resource")
+	}
+	now := v.now()
+	switch {
+	case claims.Expiry == nil:
+		return invalid("no exp")
+	case !now.Before(claims.Expiry.Time().Add(v.cfg.Leeway)):
+		return invalid("expired")
+	case claims.NotBefore != nil && now.Add(v.cfg.Leeway).Before(claims.NotBefore.Time()):
+		return invalid("not yet valid (nbf)")
+	case claims.IssuedAt != nil && now.Add(v.cfg.Leeway).Before(claims.IssuedAt.Time()):
+		return invalid("issued in the future (iat)")
+	case claims.Subject == "":
+		return invalid("no sub")
+	}
+	_, err := extra.scopes()
+	return err
 }
 
 func (c accessClaims) scopes() ([]string, error) {

@@ -18,6 +18,7 @@ import (
 // use.
 type ResourceServer struct {
 	cfg         Config
+	verifier    Verifier // cfg.Verifier, accepting the root document's resource too
 	metadataURL string
 	// routes are the metadata documents by path: the path-based one, and the root one.
 	routes   map[string]metadataRoute
@@ -49,15 +50,18 @@ func New(cfg Config) (*ResourceServer, error) {
 	if rs.routes[path], err = newMetadataRoute(doc); err != nil {
 		return nil, err
 	}
-	if path != WellKnownPath {
+	rs.verifier = cfg.Verifier
+	if path != WellKnownPath && !cfg.OmitRootMetadata {
 		// The root document describes the origin (RFC 9728 §3.3: resource is the identifier
-		// the well-known URL was derived from).
+		// the well-known URL was derived from), so a client that discovered it holds tokens
+		// for the origin: they are ours too.
 		doc.Resource = origin
 		if rs.routes[WellKnownPath], err = newMetadataRoute(doc); err != nil {
 			return nil, err
 		}
+		rs.verifier = alsoAccepting(cfg.Verifier, origin)
 	}
-	rs.refusals = newRefusals(rs.metadataURL, cfg.RequiredScopes)
+	rs.refusals = newRefusals(rs.metadataURL, cfg.RequiredScopes, cfg.RetryAfter)
 	if cfg.MaxCachedTokens != NoTokenCache {
 		rs.cache = newTokenCache(cfg.MaxCachedTokens, cfg.TokenCacheTTL)
 	}
@@ -84,8 +88,9 @@ func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
 // (which the native listener, NewHandler and NewRequestHandler all apply). In order:
 //
 //   - the metadata paths (WellKnownPath followed by the resource's path, and WellKnownPath
-//     alone, whose document names the origin): GET or HEAD 200 with the JSON document, OPTIONS
-//     204, other methods 405; with Access-Control-Allow-Origin: * and no token needed;
+//     alone, whose document names the origin, unless OmitRootMetadata): GET or HEAD 200 with
+//     the JSON document, OPTIONS 204, other methods 405; with Access-Control-Allow-Origin: *
+//     and no token needed;
 //   - PublicPaths: admitted without a token and without an identity (for the endpoint's
 //     own public routes, such as a health check);
 //   - no Authorization header, or one of another scheme: 401 with WWW-Authenticate: Bearer
@@ -96,8 +101,18 @@ func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
 //   - a token lacking RequiredScopes (plus the policy's scopes of the tool or prompt the
 //     Mcp-Method and Mcp-Name headers name): 403 error="insufficient_scope" with scope
 //     listing all of them;
-//   - a verifier that cannot decide (its authorization server is down): the gate fails, and
-//     the endpoint answers 500 "Request gate failed".
+//   - a token the verifier could not check (its authorization server is down, slow or
+//     answers garbage; any verifier error not wrapping [ErrInvalidToken]): 503 with
+//     Retry-After (RetryAfter) and no WWW-Authenticate, the body
+//     {"error":"temporarily_unavailable",…}: the client keeps its token and retries;
+//   - a verifier that returns neither an error nor a subject: the gate fails, and the
+//     endpoint answers 500 "Request gate failed".
+//
+// Verification gets the gate's context with a deadline a tenth of the time left before the
+// gate's own (9 s of streamable's default 10 s RequestGateTimeout), so a slow authorization
+// server is always answered with the 503, never with the transport's 504. A token is
+// accepted for Resource and, unless OmitRootMetadata, for the origin that the root document
+// names (see [Config.OmitRootMetadata]).
 //
 // Refusals with an error code carry a JSON body {"error":"…","error_description":"…"} and
 // Cache-Control: no-store. An admitted request carries a [fastmcp.Identity] whose Principal
@@ -160,7 +175,9 @@ func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Iden
 		}
 	}
 	token := string(tok)
-	info, err := rs.cfg.Verifier.Verify(ctx, token)
+	vctx, cancel := verifyContext(ctx)
+	info, err := rs.verifier.Verify(vctx, token)
+	cancel()
 	switch {
 	case errors.Is(err, ErrInvalidToken):
 		rs.counters.invalid.Add(1)
@@ -168,9 +185,10 @@ func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Iden
 		d, err := refuse(rs.refusals.invalid)
 		return nil, d, err
 	case err != nil:
-		rs.counters.failed.Add(1)
-		rs.cfg.Logger.Warn("oauth: token verification failed", "token", TokenHash(token), "err", err)
-		return nil, streamable.GateDecision{}, err
+		rs.counters.unavailable.Add(1)
+		rs.cfg.Logger.Warn("oauth: the token could not be checked", "token", TokenHash(token), "err", err)
+		d, err := refuse(rs.refusals.unavailable)
+		return nil, d, err
 	case info == nil || info.Subject == "":
 		rs.counters.failed.Add(1)
 		rs.cfg.Logger.Error("oauth: the verifier returned no subject", "token", TokenHash(token))

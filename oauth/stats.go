@@ -13,7 +13,10 @@ type Stats struct {
 	// Missing (401, no token), Malformed (400, malformed or repeated header), Invalid (401
 	// invalid_token, MaxTokenBytes included) and InsufficientScope (403) count refusals.
 	Missing, Malformed, Invalid, InsufficientScope int64
-	// Failed counts requests the verifier could not decide (500).
+	// Unavailable counts requests whose token the verifier could not check (503 with
+	// Retry-After: the authorization server down, slow or answering garbage).
+	Unavailable int64
+	// Failed counts requests the verifier answered without an error or a subject (500).
 	Failed int64
 	// StepUps counts the initialize-era refusals [ResourceServer.StepUp] answered with 403
 	// (requests the gate admitted, so also counted in Admitted).
@@ -23,7 +26,7 @@ type Stats struct {
 type counters struct {
 	admitted, cacheHits, metadata, public          atomic.Int64
 	missing, malformed, invalid, insufficientScope atomic.Int64
-	failed, stepUps                                atomic.Int64
+	unavailable, failed, stepUps                   atomic.Int64
 }
 
 // Stats returns the counts so far. It is safe to call concurrently with the gate.
@@ -32,6 +35,7 @@ func (rs *ResourceServer) Stats() Stats {
 	return Stats{
 		Admitted: c.admitted.Load(), CacheHits: c.cacheHits.Load(), Metadata: c.metadata.Load(), Public: c.public.Load(),
 		Missing: c.missing.Load(), Malformed: c.malformed.Load(), Invalid: c.invalid.Load(),
-		InsufficientScope: c.insufficientScope.Load(), Failed: c.failed.Load(), StepUps: c.stepUps.Load(),
+		InsufficientScope: c.insufficientScope.Load(), Unavailable: c.unavailable.Load(), Failed: c.failed.Load(),
+		StepUps: c.stepUps.Load(),
 	}
 }

@@ -22,6 +22,8 @@ func TestGateStats(t *testing.T) {
 			return &TokenInfo{Subject: "bob", Expiry: c.Now().Add(time.Hour)}, nil
 		case "down":
 			return nil, errors.New("authorization server unreachable")
+		case "broken":
+			return &TokenInfo{}, nil // no subject
 		}
 		return nil, invalid("unknown")
 	})
@@ -45,9 +47,10 @@ func TestGateStats(t *testing.T) {
 	gate("/mcp", "Authorization", "Bearer nope")
 	gate("/mcp", "Authorization", "Bearer weak")
 	gate("/mcp", "Authorization", "Bearer down")
+	gate("/mcp", "Authorization", "Bearer broken")
 	gate("/mcp", "Authorization", "Bearer good")
 	gate("/mcp", "Authorization", "Bearer good")
-	assert.Equal(t, Stats{Admitted: 2, CacheHits: 1, Metadata: 1, Public: 1, Missing: 2, Malformed: 2, Invalid: 1, InsufficientScope: 1, Failed: 1}, rs.Stats())
+	assert.Equal(t, Stats{Admitted: 2, CacheHits: 1, Metadata: 1, Public: 1, Missing: 2, Malformed: 2, Invalid: 1, InsufficientScope: 1, Unavailable: 1, Failed: 1}, rs.Stats())
 
 	_, err = New(Config{Resource: testResource, AuthorizationServers: []string{"https://as.example"}, PublicPaths: []string{"/mcp"}, Verifier: v})
 	require.ErrorIs(t, err, ErrInvalidConfig, "the endpoint itself is never public")

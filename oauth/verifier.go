@@ -14,9 +14,11 @@ import (
 // (RFC 7662) about opaque tokens. It may be called concurrently.
 type Verifier interface {
 	// Verify returns the token's verified claims, or an error wrapping [ErrInvalidToken] when
-	// the token is refused; any other error means it could not decide (the gate then fails
-	// closed with 500). ctx bounds the work (the gate's RequestGateTimeout). The token must
-	// never appear in a returned error or a log line.
+	// the token is bad; any other error means it could not check the token (the gate then
+	// answers 503 with Retry-After). ctx bounds the work: its deadline is the gate's
+	// verification budget, which ends before the gate's RequestGateTimeout, and a Verify
+	// that honours it is answered 503, never 504. The token must never appear in a returned
+	// error or a log line.
 	Verify(ctx context.Context, token string) (*TokenInfo, error)
 }
 

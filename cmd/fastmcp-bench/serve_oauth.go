@@ -47,7 +47,7 @@ func (o *oauthOptions) flags(fs *flag.FlagSet) {
 		o.toolScopes = append(o.toolScopes, v)
 		return nil
 	})
-	fs.StringVar(&o.audiences, "oauth-audiences", "", "comma-separated further `audiences` tokens may name besides --oauth-resource (its origin, for clients that discovered the root metadata)")
+	fs.StringVar(&o.audiences, "oauth-audiences", "", "comma-separated further `audiences` tokens may name besides --oauth-resource and its origin (the resource of the root metadata, accepted without this flag)")
 	fs.BoolVar(&o.allowAnyType, "oauth-allow-any-typ", false, "accept JWT access tokens whatever their typ header (default: at+jwt, RFC 9068)")
 	fs.DurationVar(&o.leeway, "oauth-leeway", oauth.DefaultLeeway, "clock skew tolerated on exp, nbf and iat")
 }

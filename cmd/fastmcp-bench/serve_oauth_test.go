@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ import (
 func TestServeOAuth(t *testing.T) {
 	bin := build(t)
 	t.Run("resource server", func(t *testing.T) { testServeOAuth(t, bin) })
+	t.Run("introspection outage", func(t *testing.T) { testServeOAuthOutage(t, bin) })
 	t.Run("usage errors", func(t *testing.T) { testServeOAuthUsage(t, bin) })
 	t.Run("help", func(t *testing.T) {
 		out, err := exec.Command(bin, "serve", "-h").CombinedOutput()
@@ -85,6 +87,10 @@ func testServeOAuth(t *testing.T, bin string) {
 	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `scope="mcp:tools counter:write"`)
 	resp, _ = call("bump", mint("mcp:tools counter:write"))
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	origin, err := iss.Mint(oauthtest.Token{Subject: "alice", Audience: "https://mcp.example.com", Scope: "mcp:tools", Expiry: time.Now().Add(time.Hour)})
+	require.NoError(t, err)
+	resp, _ = call("echo", origin)
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "a token for the origin, the root metadata's resource, without --oauth-audiences")
 
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + testMeta + `}}`
 	req, err := http.NewRequest(http.MethodPost, s.url, strings.NewReader(list))
@@ -100,6 +106,50 @@ func testServeOAuth(t *testing.T, bin string) {
 	assert.NotContains(t, body, `"name":"bump"`, "hidden without its scope")
 	assert.Contains(t, body, `"cacheScope":"private"`)
 	assert.NotContains(t, s.stderr.String(), tools, "the token is never logged")
+}
+
+// testServeOAuthOutage: with --oauth-introspect, an introspection endpoint that is down is
+// answered 503 with Retry-After, never 401 invalid_token, and the same token is admitted
+// once it is back; the same junk token repeated costs the endpoint one call.
+func testServeOAuthOutage(t *testing.T, bin string) {
+	iss, err := oauthtest.NewIssuer()
+	require.NoError(t, err)
+	defer iss.Close()
+	const resource = "https://mcp.example.com/mcp"
+	exp := strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)
+	iss.Register("opaque-1", `{"active":true,"sub":"alice","aud":"`+resource+`","exp":`+exp+`}`)
+	t.Setenv(envOAuthClientSecret, oauthtest.IntrospectionSecret)
+	s := startServe(t, bin, "--addr", "127.0.0.1:0", "--oauth-resource", resource, "--oauth-issuer", iss.URL,
+		"--oauth-introspect", iss.IntrospectionURL(), "--oauth-client-id", oauthtest.IntrospectionClient)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	call := func(token string) (*http.Response, string) {
+		b := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},` + testMeta + `}}`
+		req, err := http.NewRequest(http.MethodPost, s.url, strings.NewReader(b))
+		require.NoError(t, err)
+		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+			"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "echo", "Authorization": "Bearer " + token} {
+			req.Header.Set(k, v)
+		}
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		return resp, readAll(t, resp)
+	}
+	iss.SetFault(oauthtest.FaultDown)
+	resp, body := call("opaque-1")
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	assert.Equal(t, "5", resp.Header.Get("Retry-After"))
+	assert.Empty(t, resp.Header.Get("WWW-Authenticate"))
+	assert.Equal(t, `{"error":"temporarily_unavailable","error_description":"The access token could not be checked now; retry later"}`, body)
+	iss.SetFault(oauthtest.NoFault)
+	resp, _ = call("opaque-1")
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "the outage was not remembered against the token")
+
+	before := iss.Introspections()
+	for range 20 {
+		resp, _ = call("junk")
+		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	}
+	assert.Equal(t, before+1, iss.Introspections(), "the same junk 20 times: one call")
 }
 
 // testServeOAuthUsage: incomplete or invalid --oauth-* flags are usage errors (exit 2).

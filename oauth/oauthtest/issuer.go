@@ -1,10 +1,10 @@
 // Package oauthtest is a test authorization server for the oauth package and the programs
 // that use it: an issuer with RSA, EC and Ed25519 signing keys, its JSON Web Key Set and
-// metadata served over loopback HTTP, tokens minted on demand, key rotation, an outage
-// switch, an RFC 7662 introspection endpoint, and an authorization code flow with PKCE and
-// resource indicators for a pre-registered public client, so that real OAuth clients can
-// authorize against it. It is for tests only: its keys are made
-// per process and its endpoints trust anyone on loopback.
+// metadata served over loopback HTTP, tokens minted on demand, key rotation, outages
+// ([Fault]: down, garbage, hanging), an RFC 7662 introspection endpoint, and an
+// authorization code flow with PKCE and resource indicators for a pre-registered public
+// client, so that real OAuth clients can authorize against it. It is for tests only: its
+// keys are made per process and its endpoints trust anyone on loopback.
 package oauthtest
 
 import (
@@ -82,16 +82,34 @@ type Issuer struct {
 	granted   []Authorization
 	extraKeys []json.RawMessage // raw JWKs appended to the set (garbage, private keys, …)
 	header    http.Header       // extra response headers of the JWKS (Cache-Control)
-	down      atomic.Bool
+	fault     Fault
+	unhang    chan struct{} // closed when the fault changes, releasing hanging requests
 	fetches   atomic.Int64
+	calls     atomic.Int64 // introspection requests
 }
+
+// Fault is how the key set and the introspection endpoint fail, to test a resource server
+// during an authorization server outage.
+type Fault int
+
+const (
+	// NoFault serves normally.
+	NoFault Fault = iota
+	// FaultDown answers 503.
+	FaultDown
+	// FaultGarbage answers 200 with a body that is not JSON.
+	FaultGarbage
+	// FaultHang answers nothing until the fault changes or the request is cancelled.
+	FaultHang
+)
 
 // NewIssuer starts an issuer publishing the RSA, EC and Ed25519 keys.
 func NewIssuer() (*Issuer, error) {
 	if err := keys(); err != nil {
 		return nil, err
 	}
-	iss := &Issuer{published: []string{KeyRSA, KeyEC, KeyEd25519, KeyRSAPSS}, opaque: map[string]string{}, codes: map[string]grant{}, header: http.Header{}}
+	iss := &Issuer{published: []string{KeyRSA, KeyEC, KeyEd25519, KeyRSAPSS}, opaque: map[string]string{}, codes: map[string]grant{},
+		header: http.Header{}, unhang: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /jwks", iss.serveJWKS)
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", iss.serveMetadata)
@@ -104,8 +122,11 @@ func NewIssuer() (*Issuer, error) {
 	return iss, nil
 }
 
-// Close stops the server.
-func (i *Issuer) Close() { i.srv.Close() }
+// Close stops the server, releasing hanging requests first.
+func (i *Issuer) Close() {
+	i.SetFault(NoFault)
+	i.srv.Close()
+}
 
 // JWKSURL is the key set's URL.
 func (i *Issuer) JWKSURL() string { return i.URL + "/jwks" }
@@ -116,8 +137,53 @@ func (i *Issuer) IntrospectionURL() string { return i.URL + "/introspect" }
 // Fetches counts the requests the key set got.
 func (i *Issuer) Fetches() int64 { return i.fetches.Load() }
 
-// SetDown makes the key set answer 503 (an outage) or serve again.
-func (i *Issuer) SetDown(down bool) { i.down.Store(down) }
+// Introspections counts the requests the introspection endpoint got (authenticated or not).
+func (i *Issuer) Introspections() int64 { return i.calls.Load() }
+
+// SetDown makes the key set and the introspection endpoint answer 503 (an outage) or serve
+// again: SetFault(FaultDown) or SetFault(NoFault).
+func (i *Issuer) SetDown(down bool) {
+	if down {
+		i.SetFault(FaultDown)
+		return
+	}
+	i.SetFault(NoFault)
+}
+
+// SetFault makes the key set and the introspection endpoint fail as f says, from their next
+// request on; requests hanging under FaultHang are released (and then answered as f says).
+func (i *Issuer) SetFault(f Fault) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	i.fault = f
+	close(i.unhang)
+	i.unhang = make(chan struct{})
+}
+
+// failed answers r as the current fault says, reporting whether it did.
+func (i *Issuer) failed(w http.ResponseWriter, r *http.Request) bool {
+	for {
+		i.mu.Lock()
+		f, unhang := i.fault, i.unhang
+		i.mu.Unlock()
+		switch f {
+		case NoFault:
+			return false
+		case FaultDown:
+			http.Error(w, "down", http.StatusServiceUnavailable)
+		case FaultGarbage:
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte("<html>502 Bad Gateway</html>"))
+		case FaultHang:
+			select {
+			case <-unhang:
+				continue
+			case <-r.Context().Done():
+			}
+		}
+		return true
+	}
+}
 
 // Rotate publishes KeyRSANext and retires KeyRSA (its tokens stop verifying once the
 // resource server fetches the new set).
@@ -178,10 +244,9 @@ func PublicJWK(kid string) (jose.JSONWebKey, error) {
 	return jose.JSONWebKey{Key: s.Public(), KeyID: kid, Algorithm: string(alg), Use: "sig"}, nil
 }
 
-func (i *Issuer) serveJWKS(w http.ResponseWriter, _ *http.Request) {
+func (i *Issuer) serveJWKS(w http.ResponseWriter, r *http.Request) {
 	i.fetches.Add(1)
-	if i.down.Load() {
-		http.Error(w, "down", http.StatusServiceUnavailable)
+	if i.failed(w, r) {
 		return
 	}
 	i.mu.Lock()
@@ -298,13 +363,13 @@ func (i *Issuer) Register(token, response string) {
 }
 
 func (i *Issuer) serveIntrospect(w http.ResponseWriter, r *http.Request) {
+	i.calls.Add(1)
 	if id, secret, ok := r.BasicAuth(); !ok || id != IntrospectionClient || secret != IntrospectionSecret {
 		w.Header().Set("WWW-Authenticate", `Basic realm="introspection"`)
 		http.Error(w, `{"error":"invalid_client"}`, http.StatusUnauthorized)
 		return
 	}
-	if i.down.Load() {
-		http.Error(w, "down", http.StatusServiceUnavailable)
+	if i.failed(w, r) {
 		return
 	}
 	i.mu.Lock()
