@@ -73,7 +73,7 @@ func startFastmcp(tb testing.TB, conns int) *stack {
 	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "bench", Version: "1.0.0"}, &fastmcp.Config{Logger: logger})
 	require.NoError(tb, err)
 	fixtures.Demo(core)
-	srv, err := streamable.New(core, streamable.Config{Addr: "127.0.0.1:0", Logger: logger})
+	srv, err := streamable.New(core, streamable.ListenerConfig{Addr: "127.0.0.1:0", Config: streamable.Config{Logger: logger}})
 	require.NoError(tb, err)
 	ln := fasthttputil.NewInmemoryListener()
 	served := make(chan error, 1)

@@ -49,7 +49,7 @@ func BenchmarkCallToolClientOnly(b *testing.B) {
 // BenchmarkCallTool: one tools/call over loopback against our server (its allocations count
 // too), µs and allocs per call.
 func BenchmarkCallTool(b *testing.B) {
-	s := startServer(b, streamable.Config{})
+	s := startServer(b, streamable.ListenerConfig{})
 	c := connect(b, s.URL(), Config{})
 	ctx := context.Background()
 	args := []byte(`{"text":"x"}`)
@@ -63,7 +63,7 @@ func BenchmarkCallTool(b *testing.B) {
 
 // BenchmarkCallToolParallel: 32 callers sharing one pool of four connections.
 func BenchmarkCallToolParallel(b *testing.B) {
-	s := startServer(b, streamable.Config{})
+	s := startServer(b, streamable.ListenerConfig{})
 	c := connect(b, s.URL(), Config{})
 	args := []byte(`{"text":"x"}`)
 	b.ReportAllocs()

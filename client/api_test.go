@@ -30,7 +30,7 @@ func handlers() Config {
 }
 
 func TestModernAPI(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), handlers())
 	ctx := context.Background()
 
@@ -86,7 +86,7 @@ func TestModernAPI(t *testing.T) {
 }
 
 func TestDiscoverCachedForTTL(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{})
 	d1, err := c.Discover(context.Background())
 	require.NoError(t, err)
@@ -100,7 +100,7 @@ func TestDiscoverCachedForTTL(t *testing.T) {
 }
 
 func TestTypedCall(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{})
 	st, err := Call[struct{}, fixtures.SleepStats](context.Background(), c, "sleep_stats", struct{}{})
 	require.NoError(t, err)
@@ -113,7 +113,7 @@ func TestTypedCall(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	for _, era := range []Era{EraModern, EraLegacy} {
 		t.Run(era.String(), func(t *testing.T) {
 			c := connect(t, s.URL(), Config{Era: era})
@@ -129,7 +129,7 @@ func TestProgress(t *testing.T) {
 }
 
 func TestMRTRAutoFulfilment(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), handlers())
 	ctx := context.Background()
 	for tool, want := range map[string]string{
@@ -148,7 +148,7 @@ func TestMRTRAutoFulfilment(t *testing.T) {
 }
 
 func TestMRTRWithoutHandler(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{})
 	_, err := c.CallTool(context.Background(), "test_input_required_result_elicitation", nil)
 	require.Error(t, err)
@@ -159,7 +159,7 @@ func TestMRTRWithoutHandler(t *testing.T) {
 }
 
 func TestMcpParamHeader(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{})
 	ctx := context.Background()
 	// Without a tools/list the client does not know the annotation: the server's -32020
@@ -173,7 +173,7 @@ func TestMcpParamHeader(t *testing.T) {
 }
 
 func TestLegacyHTTP(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), func() Config { cfg := handlers(); cfg.Era = EraLegacy; return cfg }())
 	ctx := context.Background()
 	assert.False(t, c.Modern())
@@ -204,7 +204,7 @@ func TestLegacyHTTP(t *testing.T) {
 }
 
 func TestAutoEra(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{Era: EraAuto})
 	assert.True(t, c.Modern(), "a dual-era server answers server/discover")
 	r, err := c.CallTool(context.Background(), "echo", map[string]string{"text": "x"})
@@ -214,7 +214,7 @@ func TestAutoEra(t *testing.T) {
 
 // Against a server that serves only the initialize era, auto falls back to the handshake.
 func TestAutoEraFallsBackToLegacy(t *testing.T) {
-	s := startServerWith(t, &fastmcp.Config{Dialects: []fastmcp.Dialect{fastmcp.Legacy20251125}}, streamable.Config{})
+	s := startServerWith(t, &fastmcp.Config{Dialects: []fastmcp.Dialect{fastmcp.Legacy20251125}}, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{Era: EraAuto})
 	assert.False(t, c.Modern())
 	assert.Equal(t, "2025-11-25", c.ProtocolVersion())

@@ -35,7 +35,7 @@ func Example() {
 func serveDemo() (url string, stop func()) {
 	core, _ := fastmcp.NewServer(fastmcp.Implementation{Name: "demo", Version: "1.0.0"}, nil)
 	_ = fixtures.Register(core, "demo")
-	s, _ := streamable.New(core, streamable.Config{Addr: "127.0.0.1:0"})
+	s, _ := streamable.New(core, streamable.ListenerConfig{Addr: "127.0.0.1:0"})
 	if err := s.Listen(); err != nil {
 		panic(err)
 	}

@@ -81,7 +81,7 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 
 // 32 concurrent callers share one pool of PoolSize connections.
 func TestConcurrentCallsSharePool(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 32*10)

@@ -13,13 +13,13 @@ import (
 )
 
 // startServer serves the demo and conformance catalogs on a free loopback port, both eras.
-func startServer(t testing.TB, cfg streamable.Config) *streamable.Server {
+func startServer(t testing.TB, cfg streamable.ListenerConfig) *streamable.Server {
 	t.Helper()
 	return startServerWith(t, nil, cfg)
 }
 
 // startServerWith is startServer with the core's Config (nil: the defaults).
-func startServerWith(t testing.TB, core *fastmcp.Config, cfg streamable.Config) *streamable.Server {
+func startServerWith(t testing.TB, core *fastmcp.Config, cfg streamable.ListenerConfig) *streamable.Server {
 	t.Helper()
 	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "client-test", Version: "1.0.0"}, core)
 	require.NoError(t, err)

@@ -11,7 +11,7 @@ import (
 )
 
 func TestModernCallTool(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{})
 	ctx := context.Background()
 

@@ -53,7 +53,7 @@ func TestMaxResponseBytes(t *testing.T) {
 		})
 	}
 	t.Run("our server", func(t *testing.T) {
-		s := startServer(t, streamable.Config{})
+		s := startServer(t, streamable.ListenerConfig{})
 		c := connect(t, s.URL(), Config{MaxResponseBytes: 1024})
 		_, err := c.CallTool(context.Background(), "echo", map[string]string{"text": strings.Repeat("y", 1024)})
 		assert.ErrorIs(t, err, ErrResponseTooLarge)
@@ -91,7 +91,7 @@ func sleepStats(t *testing.T, c *Client) fixtures.SleepStats {
 func TestCancellationObservedServerSide(t *testing.T) {
 	for _, era := range []Era{EraModern, EraLegacy} {
 		t.Run(era.String(), func(t *testing.T) {
-			s := startServer(t, streamable.Config{})
+			s := startServer(t, streamable.ListenerConfig{})
 			c := connect(t, s.URL(), Config{Era: era})
 			ctx, cancel := context.WithCancel(context.Background())
 			// The first progress update proves the handler runs; cancel then.

@@ -312,7 +312,7 @@ func TestListenLegacyStdioEnds(t *testing.T) {
 // Our streamable server keeps no sessions: its GET is 405, so a legacy Listen over HTTP has
 // no channel to receive anything on and fails at once, naming why.
 func TestListenLegacyStatelessHTTP(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{Era: EraLegacy})
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()

@@ -13,7 +13,7 @@ import (
 )
 
 func TestListen(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{})
 	ctx := context.Background()
 	sub, err := c.Listen(ctx, ListenFilter{ToolsListChanged: true})
@@ -66,7 +66,7 @@ func TestListenEnds(t *testing.T) {
 
 // A full buffer drops the newest notifications and counts them.
 func TestListenDropsWhenFull(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{ListenBuffer: 1})
 	sub, err := c.Listen(context.Background(), ListenFilter{ToolsListChanged: true})
 	require.NoError(t, err)

@@ -36,7 +36,7 @@ func nextLog(t *testing.T, ch chan LogMessage) LogMessage {
 // OnLog gets the server's log messages over every transport and in both eras: test_tool_with_logging
 // logs three at info (a modern request asks for them with its logLevel).
 func TestOnLog(t *testing.T) {
-	hs := startServer(t, streamable.Config{})
+	hs := startServer(t, streamable.ListenerConfig{})
 	for name, open := range map[string]func(t *testing.T, cfg Config) *Client{
 		"http modern": func(t *testing.T, cfg Config) *Client { return connect(t, hs.URL(), cfg) },
 		"http legacy": func(t *testing.T, cfg Config) *Client { cfg.Era = EraLegacy; return connect(t, hs.URL(), cfg) },

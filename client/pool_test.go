@@ -22,7 +22,7 @@ func echo(t *testing.T, c *Client) {
 }
 
 func TestPoolReusesConnections(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{})
 	for range 10 {
 		echo(t, c)
@@ -35,7 +35,7 @@ func TestPoolReusesConnections(t *testing.T) {
 }
 
 func TestPoolMaxRequestsRetires(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{PoolMaxRequests: 3})
 	for range 7 {
 		echo(t, c)
@@ -44,7 +44,7 @@ func TestPoolMaxRequestsRetires(t *testing.T) {
 }
 
 func TestPoolIdleTimeoutRetires(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{PoolIdleTimeout: time.Minute})
 	p := c.t.(*httpTransport).pool
 	now := time.Unix(1000, 0)
@@ -60,7 +60,7 @@ func TestPoolIdleTimeoutRetires(t *testing.T) {
 
 // An event stream detaches from the pool: its socket closes at the end and is never reused.
 func TestPoolEventStreamRetires(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{})
 	_, err := c.CallTool(context.Background(), "test_tool_with_progress", nil, WithProgress(func(Progress) {}))
 	require.NoError(t, err)
@@ -174,7 +174,7 @@ func TestPoolRetriesStaleConnectionOnce(t *testing.T) {
 
 // An idle connection closes after PoolIdleTimeout even when no request comes to notice.
 func TestPoolIdleConnectionsCloseOnTheirOwn(t *testing.T) {
-	s := startServer(t, streamable.Config{})
+	s := startServer(t, streamable.ListenerConfig{})
 	c := connect(t, s.URL(), Config{PoolIdleTimeout: 20 * time.Millisecond})
 	echo(t, c)
 	require.Eventually(t, func() bool { return c.Stats().Retired == 1 }, 10*time.Second, time.Millisecond)

@@ -18,7 +18,7 @@ import (
 // serveHTTP serves srv over Streamable HTTP on a free loopback port until the test ends.
 func serveHTTP(t *testing.T, srv *fastmcp.Server) string {
 	t.Helper()
-	s, err := streamable.New(srv, streamable.Config{Addr: "127.0.0.1:0"})
+	s, err := streamable.New(srv, streamable.ListenerConfig{Addr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	require.NoError(t, s.Listen())
 	done := make(chan error, 1)

@@ -38,7 +38,7 @@
 //	// "text":"Sunny in Oslo"}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"weather","version":"1.0.0"}}}}
 //
 // Serving it over standard input and output is one more line, stdio.Serve(ctx, s,
-// stdio.Config{}); over HTTP, streamable.New(s, streamable.Config{...}).
+// stdio.Config{}); over HTTP, streamable.New(s, streamable.ListenerConfig{...}).
 //
 // # Requests
 //

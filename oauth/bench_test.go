@@ -49,7 +49,7 @@ func BenchmarkGatedCall(b *testing.B) {
 	tok := goodToken(b, iss, c, testResource, oauthtest.KeyEd25519, "mcp:tools")
 	for _, mode := range []string{"none", "cached", "verified"} {
 		b.Run("gate="+mode, func(b *testing.B) {
-			cfg := streamable.Config{}
+			cfg := streamable.ListenerConfig{}
 			if mode != "none" {
 				rsCfg := Config{Resource: testResource, AuthorizationServers: []string{iss.URL}, RequiredScopes: []string{"mcp:tools"},
 					Verifier: newJWT(b, iss, testResource, c, nil), Logger: quiet}

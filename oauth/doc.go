@@ -20,7 +20,7 @@
 //		Verifier:             verifier,
 //	})
 //	core, _ := fastmcp.NewServer(impl, &fastmcp.Config{Authorizer: policy})
-//	srv, _ := streamable.New(core, streamable.Config{RequestGate: rs.Gate})
+//	srv, _ := streamable.New(core, streamable.ListenerConfig{Config: streamable.Config{RequestGate: rs.Gate}})
 //
 // The gate is a [streamable.RequestGate], so the native listener, streamable.NewHandler
 // (net/http, chi, echo, gin) and streamable.NewRequestHandler (a fasthttp server, Fiber)

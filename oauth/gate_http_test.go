@@ -141,7 +141,7 @@ func TestGateExchanges(t *testing.T) {
 	}
 	for _, stack := range allStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr := startStack(t, stack, testCore(t, testPolicy()), streamable.Config{RequestGate: f.rs.Gate})
+			addr := startStack(t, stack, testCore(t, testPolicy()), streamable.ListenerConfig{Config: streamable.Config{RequestGate: f.rs.Gate}})
 			for _, tc := range tests {
 				t.Run(tc.name, func(t *testing.T) {
 					got := exchange(t, addr, tc.raw(addr))

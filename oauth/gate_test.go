@@ -36,7 +36,7 @@ func TestGateFailsClosed(t *testing.T) {
 		})})
 	require.NoError(t, err)
 	for _, stack := range allStacks {
-		addr := startStack(t, stack, testCore(t, nil), streamable.Config{RequestGate: rs.Gate})
+		addr := startStack(t, stack, testCore(t, nil), streamable.ListenerConfig{Config: streamable.Config{RequestGate: rs.Gate}})
 		got := exchange(t, addr, post(addr, "whoami", "Authorization: Bearer secret-token"))
 		assert.Equal(t, closing(wantUnavailable), normalize(got), stack)
 	}
@@ -50,7 +50,7 @@ func TestGateFailsClosed(t *testing.T) {
 			rs, err := New(Config{Resource: testResource, AuthorizationServers: []string{"https://as.example"}, Verifier: v, Logger: quiet})
 			require.NoError(t, err)
 			for _, stack := range []string{stackNative, stackNetHTTP} {
-				addr := startStack(t, stack, testCore(t, nil), streamable.Config{RequestGate: rs.Gate})
+				addr := startStack(t, stack, testCore(t, nil), streamable.ListenerConfig{Config: streamable.Config{RequestGate: rs.Gate}})
 				got := exchange(t, addr, post(addr, "whoami", "Authorization: Bearer secret-token"))
 				assert.Equal(t, closing(wantGateFailed), normalize(got), stack)
 			}
@@ -93,7 +93,7 @@ func TestGateListenEndsAtExpiry(t *testing.T) {
 			require.NotNil(t, d.Identity)
 			assert.Equal(t, d.Identity.Claims.(*TokenInfo).Expiry, d.Identity.Expires)
 
-			addr := startStack(t, stack, testCore(t, nil), streamable.Config{RequestGate: rs.Gate})
+			addr := startStack(t, stack, testCore(t, nil), streamable.ListenerConfig{Config: streamable.Config{RequestGate: rs.Gate}})
 			c, err := net.Dial("tcp", addr)
 			require.NoError(t, err)
 			defer c.Close()
@@ -144,7 +144,7 @@ func TestGateIntrospectionThroughNewHandler(t *testing.T) {
 		ScopesSupported: []string{"mcp:tools", "files:write"}, Verifier: newIntrospection(t, iss, c, nil), Logger: quiet})
 	require.NoError(t, err)
 	rs.now = c.Now
-	addr := startStack(t, stackNetHTTP, testCore(t, nil), streamable.Config{RequestGate: rs.Gate})
+	addr := startStack(t, stackNetHTTP, testCore(t, nil), streamable.ListenerConfig{Config: streamable.Config{RequestGate: rs.Gate}})
 	assert.Equal(t, wantResult("carol via cli [mcp:tools]"), normalize(exchange(t, addr, post(addr, "whoami", "Authorization: Bearer opaque-1"))))
 	assert.Equal(t, closing(wantInvalid), normalize(exchange(t, addr, post(addr, "whoami", "Authorization: Bearer opaque-2"))))
 }

@@ -125,7 +125,7 @@ const (
 var allStacks = []string{stackNative, stackNetHTTP, stackFastHTTP}
 
 // startStack serves core with cfg on one of the stacks and returns its host:port.
-func startStack(t testing.TB, stack string, core *fastmcp.Server, cfg streamable.Config) string {
+func startStack(t testing.TB, stack string, core *fastmcp.Server, cfg streamable.ListenerConfig) string {
 	t.Helper()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.Logger = quiet
@@ -142,7 +142,7 @@ func startStack(t testing.TB, stack string, core *fastmcp.Server, cfg streamable
 		})
 		return strings.TrimSuffix(strings.TrimPrefix(s.URL(), "http://"), "/mcp")
 	case stackNetHTTP:
-		h, err := streamable.NewHandler(core, cfg)
+		h, err := streamable.NewHandler(core, cfg.Config)
 		require.NoError(t, err)
 		ts := httptest.NewServer(h)
 		t.Cleanup(func() {
@@ -151,7 +151,7 @@ func startStack(t testing.TB, stack string, core *fastmcp.Server, cfg streamable
 		})
 		return ts.Listener.Addr().String()
 	}
-	return startMounted(t, core, cfg)
+	return startMounted(t, core, cfg.Config)
 }
 
 // exchange sends raw bytes to addr on a new connection and returns the response as

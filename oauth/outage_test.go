@@ -76,7 +76,7 @@ func TestGateOutage(t *testing.T) {
 					rs, err := New(Config{Resource: testResource, AuthorizationServers: []string{iss.URL}, RequiredScopes: []string{"mcp:tools"}, Verifier: v, Logger: quiet})
 					require.NoError(t, err)
 					rs.now = c.Now
-					addr := startStack(t, stack, testCore(t, nil), streamable.Config{RequestGate: rs.Gate})
+					addr := startStack(t, stack, testCore(t, nil), streamable.ListenerConfig{Config: streamable.Config{RequestGate: rs.Gate}})
 					iss.SetFault(tc.fault)
 					defer iss.SetFault(oauthtest.NoFault)
 					got := exchange(t, addr, post(addr, "whoami", "Authorization: Bearer "+tok))

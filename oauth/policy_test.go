@@ -83,7 +83,7 @@ func TestScopePolicyPromptsAndResources(t *testing.T) {
 func TestScopePolicyBehindTheGate(t *testing.T) {
 	f := newGateFixture(t)
 	tok := goodToken(t, f.iss, f.clock, testResource, oauthtest.KeyRSA, "mcp:tools")
-	addr := startStack(t, stackNative, testCore(t, testPolicy()), streamable.Config{RequestGate: f.rs.Gate})
+	addr := startStack(t, stackNative, testCore(t, testPolicy()), streamable.ListenerConfig{Config: streamable.Config{RequestGate: f.rs.Gate}})
 
 	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write","arguments":{}}}`
 	legacy := "POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
@@ -109,7 +109,7 @@ func TestStepUpInitializeEra(t *testing.T) {
 		t.Run(stack, func(t *testing.T) {
 			f := newGateFixture(t)
 			tok := goodToken(t, f.iss, f.clock, testResource, oauthtest.KeyRSA, "mcp:tools")
-			addr := startStack(t, stack, testCore(t, testPolicy()), streamable.Config{RequestGate: f.rs.Gate, StepUp: f.rs.StepUp})
+			addr := startStack(t, stack, testCore(t, testPolicy()), streamable.ListenerConfig{Config: streamable.Config{RequestGate: f.rs.Gate, StepUp: f.rs.StepUp}})
 			legacy := func(body string) string {
 				return "POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
 					"MCP-Protocol-Version: 2025-11-25\r\nAuthorization: Bearer " + tok + "\r\nContent-Length: " + itoa(len(body)) + "\r\n\r\n" + body

@@ -58,7 +58,7 @@
 //	reg := prometheus.NewRegistry()
 //	m, _ := observe.NewMetrics(observe.MetricsConfig{Registerer: reg})
 //	srv, _ := fastmcp.NewServer(info, &fastmcp.Config{Observer: m})
-//	http, _ := streamable.New(srv, streamable.Config{})
+//	http, _ := streamable.New(srv, streamable.ListenerConfig{})
 //	c, _ := observe.NewCollector(observe.Sources{Server: srv, Transport: http, Executor: http.Executor(), Tasks: store})
 //	reg.MustRegister(c)
 //	l, _ := observe.Listen(observe.ListenerConfig{Addr: "127.0.0.1:9090", Gatherer: reg, Ready: http.Ready})

@@ -25,7 +25,7 @@ func TestMetricsListenerReadyFollowsDrain(t *testing.T) {
 		<-release
 		return fastmcp.ToolResult{Text: "released"}, nil
 	})
-	s := startHTTP(t, core, streamable.Config{})
+	s := startHTTP(t, core, streamable.ListenerConfig{})
 	l := startListener(t, prometheus.NewRegistry(), s.Ready)
 	health := func(path string) (int, string) {
 		resp, body := exchange(t, hostOf(l.URL()), "GET "+path+" HTTP/1.1\r\nHost: metrics\r\nConnection: close\r\n\r\n")

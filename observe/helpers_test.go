@@ -40,7 +40,7 @@ func newCore(t testing.TB, obs fastmcp.Observer) *fastmcp.Server {
 }
 
 // startHTTP serves core on a native listener on a free loopback port until the test ends.
-func startHTTP(t testing.TB, core *fastmcp.Server, cfg streamable.Config) *streamable.Server {
+func startHTTP(t testing.TB, core *fastmcp.Server, cfg streamable.ListenerConfig) *streamable.Server {
 	t.Helper()
 	cfg.Addr = "127.0.0.1:0"
 	s, err := streamable.New(core, cfg)

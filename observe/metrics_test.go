@@ -26,7 +26,7 @@ func TestMetricsScrape(t *testing.T) {
 	m, err := NewMetrics(MetricsConfig{Registerer: reg})
 	require.NoError(t, err)
 	core := newCore(t, m)
-	s := startHTTP(t, core, streamable.Config{MaxBodyBytes: 1024})
+	s := startHTTP(t, core, streamable.ListenerConfig{Config: streamable.Config{MaxBodyBytes: 1024}})
 	c, err := NewCollector(Sources{Server: core, Transport: s, Executor: s.Executor()})
 	require.NoError(t, err)
 	reg.MustRegister(c)

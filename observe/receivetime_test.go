@@ -47,7 +47,7 @@ func TestNativeStartIsReceiveTime(t *testing.T) {
 		<-release
 		return fastmcp.ToolResult{Text: "done"}, nil
 	})
-	s := startHTTP(t, core, streamable.Config{MaxConcurrency: 1, DisableInline: true})
+	s := startHTTP(t, core, streamable.ListenerConfig{DisableInline: true, Config: streamable.Config{MaxConcurrency: 1}})
 	call := func(id, tool, args string) string {
 		return post(s, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{`+meta+`},"name":"`+tool+`","arguments":`+args+`}}`,
 			"Mcp-Method: tools/call", "Mcp-Name: "+tool)

@@ -35,7 +35,7 @@ func newTracing(t *testing.T) (*Tracing, *tracetest.InMemoryExporter) {
 func TestTracingSpanParentedByMeta(t *testing.T) {
 	tr, exp := newTracing(t)
 	core := newCore(t, tr)
-	s := startHTTP(t, core, streamable.Config{})
+	s := startHTTP(t, core, streamable.ListenerConfig{})
 	call := `{"jsonrpc":"2.0","id":"req-1","method":"tools/call","params":{` + meta +
 		`,"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":"vendor=abc,other=1"},"name":"echo","arguments":{"text":"hi"}}}`
 	_, body := exchange(t, hostOf(s.URL()), post(s, call, "Mcp-Method: tools/call", "Mcp-Name: echo"))

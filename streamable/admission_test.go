@@ -25,7 +25,7 @@ func list(id string) string {
 func TestAdmission(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, _ := startStack(t, stack, newCore(t), Config{})
+			addr, _ := startStack(t, stack, newCore(t), ListenerConfig{})
 			testAdmission(t, addr)
 		})
 	}

@@ -40,55 +40,19 @@ const NoTimeout time.Duration = -1
 // ErrInvalidConfig is wrapped by the errors New and Handler return for an invalid Config.
 var ErrInvalidConfig = errors.New("streamable: invalid config")
 
-// Config configures the native listener ([New]) and the net/http adapter ([NewHandler]).
-// Every zero field means its default, never "unlimited"; negative values are invalid unless a
-// field says otherwise. Fields marked "native only" are enforced by the native listener; under
-// NewHandler the hosting http.Server's own settings bound the same thing.
+// Config configures the endpoint that every host serves: [NewHandler] (net/http),
+// [NewRequestHandler] (a fasthttp server of the application's), [NewEndpoint] (any other
+// host), and the native listener, whose [ListenerConfig] adds what it owns besides: the
+// connections. Every zero field means its default, never "unlimited"; negative values are
+// invalid unless a field says otherwise.
 type Config struct {
-	// Addr is the TCP address to listen on (native only). Zero means [DefaultAddr],
-	// 127.0.0.1:8080; port 0 picks a free port ([Server.URL] tells which). Binding outside
-	// loopback without TLS logs a warning, even with a RequestGate: requests travel in
-	// plaintext.
-	Addr string
 	// Path is the endpoint path; other paths get 404. Zero means [DefaultPath], /mcp. It must
 	// start with "/".
 	Path string
 
-	// TLS, if set, serves HTTPS (native only; see "TLS" in the package doc): the listener
-	// clones it, raises a zero MinVersion to TLS 1.2 (a lower one is invalid) and sets
-	// NextProtos to http/1.1 (any other ALPN list is invalid). It must carry a certificate
-	// unless TLSCertFile and TLSKeyFile give it one. Nil, with no files, means plaintext.
-	TLS *tls.Config
-	// TLSCertFile and TLSKeyFile, if set (both), name a PEM certificate chain and its key,
-	// served over TLS (with TLS as the base configuration when it is also set) and reloaded
-	// without a restart when the files change: a handshake looks at them again when the last
-	// look is TLSReloadInterval old, and a new pair that does not load keeps the current
-	// one and is logged (native only). Zero TLSReloadInterval means
-	// [DefaultTLSReloadInterval], 10 s.
-	TLSCertFile, TLSKeyFile string
-	TLSReloadInterval       time.Duration
-
-	// ServeHealth serves GET /healthz (200 while the process serves) and GET /readyz (200
-	// while serving, 503 from the start of a drain) on this listener, beside Path (native
-	// only). They answer before the RequestGate and without the Origin and Host checks: a
-	// load balancer's probe carries no credentials and names the address it dialled, and the
-	// bodies ("ok", "ready", "not ready") tell nothing. False by default; [HealthHandler]
-	// serves the same on another listener.
-	ServeHealth bool
-
-	// MaxConnections caps open connections; a connection accepted at the cap is closed
-	// without being read (native only). Zero means [DefaultMaxConnections], 1,024.
-	MaxConnections int
-	// HeadTimeout bounds the arrival of a request head, from the connection's start or, on a
-	// keep-alive connection, from the request's first byte (400, connection closed; native
-	// only). Zero means [DefaultHeadTimeout], 10 s.
-	HeadTimeout time.Duration
-	// ReadTimeout bounds each read of a request, from its first byte to its body's end (400,
-	// connection closed; native only); IdleTimeout, not it, bounds the wait between requests.
-	// Zero means [DefaultReadTimeout], 5 s.
-	ReadTimeout time.Duration
 	// BodyTimeout bounds the arrival of the body, from the end of the head or from gate
-	// admission (400, connection closed; native only). Zero means [DefaultBodyTimeout], 10 s.
+	// admission (400, connection closed; 408 on the net/http adapter). Zero means
+	// [DefaultBodyTimeout], 10 s.
 	BodyTimeout time.Duration
 	// MaxHeaderBytes bounds the request head including its final CRLF CRLF (431). Zero means
 	// [DefaultMaxHeaderBytes], 32 KiB.
@@ -96,17 +60,9 @@ type Config struct {
 	// MaxBodyBytes bounds the body; a larger Content-Length is refused before reading (413).
 	// Zero means [DefaultMaxBodyBytes], 2,000,000 bytes.
 	MaxBodyBytes int
-	// IdleTimeout bounds the wait for the next request on a keep-alive connection (native
-	// only). Zero means [DefaultIdleTimeout], 60 s.
-	IdleTimeout time.Duration
 	// WriteTimeout bounds writing one response, or one event of a stream. Zero means
 	// [DefaultWriteTimeout], 5 s.
 	WriteTimeout time.Duration
-	// MaxRequestsPerConn closes a connection after this many requests (its last response
-	// carries Connection: close); 1 serves one request per connection (native only). Zero
-	// means [DefaultMaxRequestsPerConn], 100,000: a keep-alive client is moved to a fresh
-	// connection now and then, which lets a load balancer in front rebalance.
-	MaxRequestsPerConn int
 
 	// RequestTimeout bounds queueing plus execution of one request (504 "Request execution
 	// timed out"). Zero means [DefaultRequestTimeout], 30 s; [NoTimeout] disables it.
@@ -132,11 +88,14 @@ type Config struct {
 	// (localhost, 127.0.0.1, ::1); an empty non-nil slice refuses every Origin.
 	AllowedOriginHosts []string
 	// AllowedHosts, when set, lists the hosts the Host header may name (403 otherwise); the
-	// port is ignored. When empty: on a loopback address the Host must be a loopback name
-	// (DNS-rebinding protection), elsewhere Host is not checked.
+	// port is ignored. When empty, the Host must be a loopback name (DNS-rebinding
+	// protection) on the native listener bound to a loopback address, and on the other
+	// hosts, which cannot tell the address they are served on, always: set AllowedHosts to
+	// the names the endpoint is reached by, or DisableHostCheck, to serve others.
 	AllowedHosts []string
 	// DisableHostCheck turns the loopback Host check off, for a local reverse proxy that
-	// forwards the public name. AllowedHosts still applies when set. False by default.
+	// forwards the public name or a host served beyond loopback. AllowedHosts still applies
+	// when set. False by default.
 	DisableHostCheck bool
 
 	// MaxSubscriptions caps open subscriptions/listen streams (503 "Server subscription
@@ -146,86 +105,120 @@ type Config struct {
 	// KeepAliveInterval is how long a stream may stay silent before a `: keepalive` comment.
 	// Zero means [DefaultKeepAliveInterval], 15 s.
 	KeepAliveInterval time.Duration
-	// DrainTimeout bounds Shutdown's graceful phase; after it remaining connections are
-	// closed and their work cancelled. Zero means [DefaultDrainTimeout], 5 s.
+	// DrainTimeout bounds a drain's graceful phase (the native listener's Shutdown, the
+	// mount's Close); after it remaining streams and connections are closed and their work
+	// cancelled. Zero means [DefaultDrainTimeout], 5 s.
 	DrainTimeout time.Duration
 
-	// Executor runs requests. If nil, the server owns one with MaxConcurrency and MaxQueue
+	// Executor runs requests. If nil, the endpoint owns one with MaxConcurrency and MaxQueue
 	// (zero means pool's defaults, [pool.DefaultMaxConcurrency] and [pool.DefaultMaxQueue];
-	// MaxQueue [pool.NoQueue] means no queue) and closes it on Shutdown; an injected executor
-	// keeps running, and MaxConcurrency and MaxQueue are then ignored.
+	// MaxQueue [pool.NoQueue] means no queue) and closes it when it stops; an injected
+	// executor keeps running, and MaxConcurrency and MaxQueue are then ignored.
 	Executor       *pool.Executor
 	MaxConcurrency int
 	MaxQueue       int
 
-	// DisableInline hands every request to an executor worker. By default (false; native
-	// listener only) a request that cannot stream (no progressToken, no logLevel) and finds a
-	// worker free runs on its connection's goroutine instead, still counted by the executor: it
-	// saves the hand-off, and its deadline and a disconnect cancel its context as usual, but a
-	// handler that ignores its context delays the 504 until it returns. An initialize-era
-	// request runs inline too: its log messages are held for the answer, and one that needs
-	// to ask the client runs again on a worker (see "Initialize-era dialects" in the package
-	// doc).
-	DisableInline bool
-
-	// Logger receives the listener's structured logs. Nil means slog.Default().
+	// Logger receives the endpoint's structured logs. Nil means slog.Default().
 	Logger *slog.Logger
 }
 
+// ListenerConfig configures the native listener ([New]): the endpoint it serves and the
+// connections it owns. Every zero field means its default, never "unlimited"; negative
+// values are invalid unless a field says otherwise. [NewHTTPServer] applies the
+// connection settings net/http can to an http.Server of the net/http adapter.
+type ListenerConfig struct {
+	Config
+
+	// Addr is the TCP address to listen on. Zero means [DefaultAddr], 127.0.0.1:8080; port 0
+	// picks a free port ([Server.URL] tells which). Binding outside loopback without TLS
+	// logs a warning, even with a RequestGate: requests travel in plaintext.
+	Addr string
+
+	// TLS, if set, serves HTTPS (see "TLS" in the package doc): the listener clones it,
+	// raises a zero MinVersion to TLS 1.2 (a lower one is invalid) and sets NextProtos to
+	// http/1.1 (any other ALPN list is invalid). It must carry a certificate unless
+	// TLSCertFile and TLSKeyFile give it one. Nil, with no files, means plaintext.
+	TLS *tls.Config
+	// TLSCertFile and TLSKeyFile, if set (both), name a PEM certificate chain and its key,
+	// served over TLS (with TLS as the base configuration when it is also set) and reloaded
+	// without a restart when the files change: a handshake looks at them again when the last
+	// look is TLSReloadInterval old, and a new pair that does not load keeps the current
+	// one and is logged. Zero TLSReloadInterval means [DefaultTLSReloadInterval], 10 s.
+	TLSCertFile, TLSKeyFile string
+	TLSReloadInterval       time.Duration
+
+	// ServeHealth serves GET /healthz (200 while the process serves) and GET /readyz (200
+	// while serving, 503 from the start of a drain) beside Path. They answer before the
+	// RequestGate and without the Origin and Host checks: a load balancer's probe carries no
+	// credentials and names the address it dialled, and the bodies ("ok", "ready", "not
+	// ready") tell nothing. False by default; [HealthHandler] serves the same on another
+	// listener.
+	ServeHealth bool
+
+	// MaxConnections caps open connections; a connection accepted at the cap is closed
+	// without being read. Zero means [DefaultMaxConnections], 1,024.
+	MaxConnections int
+	// HeadTimeout bounds the arrival of a request head, from the connection's start or, on a
+	// keep-alive connection, from the request's first byte (400, connection closed). Zero
+	// means [DefaultHeadTimeout], 10 s.
+	HeadTimeout time.Duration
+	// ReadTimeout bounds each read of a request, from its first byte to its body's end (400,
+	// connection closed); IdleTimeout, not it, bounds the wait between requests. Zero means
+	// [DefaultReadTimeout], 5 s.
+	ReadTimeout time.Duration
+	// IdleTimeout bounds the wait for the next request on a keep-alive connection. Zero
+	// means [DefaultIdleTimeout], 60 s.
+	IdleTimeout time.Duration
+	// MaxRequestsPerConn closes a connection after this many requests (its last response
+	// carries Connection: close); 1 serves one request per connection. Zero means
+	// [DefaultMaxRequestsPerConn], 100,000: a keep-alive client is moved to a fresh
+	// connection now and then, which lets a load balancer in front rebalance.
+	MaxRequestsPerConn int
+
+	// DisableInline hands every request to an executor worker. By default (false) a request
+	// that cannot stream (no progressToken, no logLevel) and finds a worker free runs on its
+	// connection's goroutine instead, still counted by the executor: it saves the hand-off,
+	// and its deadline and a disconnect cancel its context as usual, but a handler that
+	// ignores its context delays the 504 until it returns. An initialize-era request runs
+	// inline too: its log messages are held for the answer, and one that needs to ask the
+	// client runs again on a worker (see "Initialize-era dialects" in the package doc).
+	DisableInline bool
+}
+
+// positive fills in v's default d when v is zero; negative is invalid.
+func positive[T int | time.Duration](v *T, d T, name string) error {
+	switch {
+	case *v < 0:
+		return fmt.Errorf("%w: %s %v is negative", ErrInvalidConfig, name, *v)
+	case *v == 0:
+		*v = d
+	}
+	return nil
+}
+
 func (c Config) resolve() (Config, error) {
-	def := func(v *time.Duration, d time.Duration, name string) error {
-		switch {
-		case *v < 0:
-			return fmt.Errorf("%w: %s %v is negative", ErrInvalidConfig, name, *v)
-		case *v == 0:
-			*v = d
-		}
-		return nil
-	}
-	defInt := func(v *int, d int, name string) error {
-		switch {
-		case *v < 0:
-			return fmt.Errorf("%w: %s %d is negative", ErrInvalidConfig, name, *v)
-		case *v == 0:
-			*v = d
-		}
-		return nil
-	}
-	if c.Addr == "" {
-		c.Addr = DefaultAddr
-	}
 	if c.Path == "" {
 		c.Path = DefaultPath
 	}
 	if !strings.HasPrefix(c.Path, "/") {
 		return c, fmt.Errorf("%w: Path %q must start with /", ErrInvalidConfig, c.Path)
 	}
-	if c.ServeHealth && isHealthPath([]byte(c.Path)) {
-		return c, fmt.Errorf("%w: Path %q is a health path and ServeHealth is on", ErrInvalidConfig, c.Path)
-	}
 	if c.RequestTimeout != NoTimeout {
-		if err := def(&c.RequestTimeout, DefaultRequestTimeout, "RequestTimeout"); err != nil {
+		if err := positive(&c.RequestTimeout, DefaultRequestTimeout, "RequestTimeout"); err != nil {
 			return c, err
 		}
 	}
-	for _, e := range []error{
-		def(&c.HeadTimeout, DefaultHeadTimeout, "HeadTimeout"),
-		def(&c.ReadTimeout, DefaultReadTimeout, "ReadTimeout"),
-		def(&c.BodyTimeout, DefaultBodyTimeout, "BodyTimeout"),
-		def(&c.IdleTimeout, DefaultIdleTimeout, "IdleTimeout"),
-		def(&c.WriteTimeout, DefaultWriteTimeout, "WriteTimeout"),
-		def(&c.RequestGateTimeout, DefaultRequestGateTimeout, "RequestGateTimeout"),
-		def(&c.DrainTimeout, DefaultDrainTimeout, "DrainTimeout"),
-		def(&c.KeepAliveInterval, DefaultKeepAliveInterval, "KeepAliveInterval"),
-		defInt(&c.MaxConnections, DefaultMaxConnections, "MaxConnections"),
-		defInt(&c.MaxHeaderBytes, DefaultMaxHeaderBytes, "MaxHeaderBytes"),
-		defInt(&c.MaxBodyBytes, DefaultMaxBodyBytes, "MaxBodyBytes"),
-		defInt(&c.MaxSubscriptions, DefaultMaxSubscriptions, "MaxSubscriptions"),
-		defInt(&c.MaxRequestsPerConn, DefaultMaxRequestsPerConn, "MaxRequestsPerConn"),
-	} {
-		if e != nil {
-			return c, e
-		}
+	if err := errors.Join(
+		positive(&c.BodyTimeout, DefaultBodyTimeout, "BodyTimeout"),
+		positive(&c.WriteTimeout, DefaultWriteTimeout, "WriteTimeout"),
+		positive(&c.RequestGateTimeout, DefaultRequestGateTimeout, "RequestGateTimeout"),
+		positive(&c.DrainTimeout, DefaultDrainTimeout, "DrainTimeout"),
+		positive(&c.KeepAliveInterval, DefaultKeepAliveInterval, "KeepAliveInterval"),
+		positive(&c.MaxHeaderBytes, DefaultMaxHeaderBytes, "MaxHeaderBytes"),
+		positive(&c.MaxBodyBytes, DefaultMaxBodyBytes, "MaxBodyBytes"),
+		positive(&c.MaxSubscriptions, DefaultMaxSubscriptions, "MaxSubscriptions"),
+	); err != nil {
+		return c, err
 	}
 	if c.AllowedOriginHosts == nil {
 		c.AllowedOriginHosts = []string{"localhost", "127.0.0.1", "::1"}
@@ -234,6 +227,26 @@ func (c Config) resolve() (Config, error) {
 		c.Logger = slog.Default()
 	}
 	return c, nil
+}
+
+func (c ListenerConfig) resolve() (ListenerConfig, error) {
+	var err error
+	if c.Config, err = c.Config.resolve(); err != nil {
+		return c, err
+	}
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.ServeHealth && isHealthPath([]byte(c.Path)) {
+		return c, fmt.Errorf("%w: Path %q is a health path and ServeHealth is on", ErrInvalidConfig, c.Path)
+	}
+	return c, errors.Join(
+		positive(&c.HeadTimeout, DefaultHeadTimeout, "HeadTimeout"),
+		positive(&c.ReadTimeout, DefaultReadTimeout, "ReadTimeout"),
+		positive(&c.IdleTimeout, DefaultIdleTimeout, "IdleTimeout"),
+		positive(&c.MaxConnections, DefaultMaxConnections, "MaxConnections"),
+		positive(&c.MaxRequestsPerConn, DefaultMaxRequestsPerConn, "MaxRequestsPerConn"),
+	)
 }
 
 // isLoopbackAddr reports whether a listen address binds only loopback.

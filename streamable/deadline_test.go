@@ -30,7 +30,7 @@ func cutAfter(t *testing.T, c net.Conn, start time.Time) (time.Duration, string)
 // ReadTimeout: a head that stops arriving is answered 400 and closed after one read's bound,
 // long before HeadTimeout.
 func TestReadTimeoutStalledHead(t *testing.T) {
-	s := startServer(t, newCore(t), Config{ReadTimeout: 200 * time.Millisecond, HeadTimeout: 8 * time.Second})
+	s := startServer(t, newCore(t), ListenerConfig{ReadTimeout: 200 * time.Millisecond, HeadTimeout: 8 * time.Second})
 	c := dial(t, s)
 	start := time.Now()
 	_, err := io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: "+hostOf(s)+"\r\n")
@@ -45,7 +45,7 @@ func TestReadTimeoutStalledHead(t *testing.T) {
 // BodyTimeout: a body trickled fast enough for every read's bound is still cut when the whole
 // body has not arrived within BodyTimeout of the head's end.
 func TestBodyTimeoutTrickle(t *testing.T) {
-	s := startServer(t, newCore(t), Config{BodyTimeout: 300 * time.Millisecond, ReadTimeout: 8 * time.Second})
+	s := startServer(t, newCore(t), ListenerConfig{ReadTimeout: 8 * time.Second, Config: Config{BodyTimeout: 300 * time.Millisecond}})
 	c := dial(t, s)
 	start := time.Now() // before the head: the body's deadline starts at its end, on the server
 	_, err := io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: "+hostOf(s)+"\r\nContent-Type: application/json\r\n"+
@@ -81,7 +81,7 @@ func TestBodyTimeoutTrickle(t *testing.T) {
 // IdleTimeout bounds the wait for the next request on a keep-alive connection, and the
 // per-read bound does not apply to that wait.
 func TestIdleTimeout(t *testing.T) {
-	s := startServer(t, newCore(t), Config{ReadTimeout: 100 * time.Millisecond, IdleTimeout: time.Second})
+	s := startServer(t, newCore(t), ListenerConfig{ReadTimeout: 100 * time.Millisecond, IdleTimeout: time.Second})
 	c := dial(t, s)
 	br := bufio.NewReader(c)
 	for i := range 2 {
@@ -223,7 +223,7 @@ func TestSpuriousCutRetried(t *testing.T) {
 // When Serve returns without a Shutdown (its listener closed under it), the connections fasthttp
 // still serves keep their deadlines, and the tick ends with the last of them.
 func TestTickOutlivesServe(t *testing.T) {
-	s, err := New(newCore(t), Config{Addr: "127.0.0.1:0", IdleTimeout: 200 * time.Millisecond})
+	s, err := New(newCore(t), ListenerConfig{Addr: "127.0.0.1:0", IdleTimeout: 200 * time.Millisecond})
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -261,7 +261,7 @@ func TestTickOutlivesServe(t *testing.T) {
 // Serve after (or racing) Shutdown serves nothing: it returns ErrServerClosed at once and
 // closes the listener it was given, rather than serving a server that was already shut down.
 func TestServeAfterShutdown(t *testing.T) {
-	s, err := New(newCore(t), Config{Addr: "127.0.0.1:0"})
+	s, err := New(newCore(t), ListenerConfig{Addr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	require.NoError(t, s.Shutdown(context.Background()))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -318,7 +318,7 @@ func TestTickLagDelaysBounds(t *testing.T) {
 // Shutdown may be called again, from anywhere: a later call waits for the first and returns
 // its result, and Serve reports ErrServerClosed, as net/http's servers do.
 func TestShutdownTwice(t *testing.T) {
-	s, err := New(newCore(t), Config{Addr: "127.0.0.1:0"})
+	s, err := New(newCore(t), ListenerConfig{Addr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	require.NoError(t, s.Listen())
 	served := make(chan error, 1)
@@ -339,9 +339,9 @@ func TestShutdownTwice(t *testing.T) {
 
 // MaxRequestsPerConn's zero is the default, not unlimited; negative is invalid.
 func TestMaxRequestsPerConnDefault(t *testing.T) {
-	c, err := Config{}.resolve()
+	c, err := ListenerConfig{}.resolve()
 	require.NoError(t, err)
 	assert.Equal(t, DefaultMaxRequestsPerConn, c.MaxRequestsPerConn)
-	_, err = Config{MaxRequestsPerConn: -1}.resolve()
+	_, err = ListenerConfig{MaxRequestsPerConn: -1}.resolve()
 	assert.ErrorIs(t, err, ErrInvalidConfig)
 }

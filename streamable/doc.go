@@ -9,7 +9,7 @@
 //
 //	core, _ := fastmcp.NewServer(fastmcp.Implementation{Name: "demo", Version: "1.0.0"}, nil)
 //	// ... register tools, resources, prompts on core ...
-//	srv, _ := streamable.New(core, streamable.Config{Addr: "127.0.0.1:8080"})
+//	srv, _ := streamable.New(core, streamable.ListenerConfig{Addr: "127.0.0.1:8080"})
 //	// Serve until SIGINT or SIGTERM (or ctx ends), then drain:
 //	if err := srv.Run(ctx); err != nil {
 //		log.Fatal(err)

@@ -14,7 +14,7 @@ import (
 )
 
 // startUnmanaged starts a listener whose shutdown the test drives itself.
-func startUnmanaged(t *testing.T, cfg Config) (*Server, *blocker, <-chan error) {
+func startUnmanaged(t *testing.T, cfg ListenerConfig) (*Server, *blocker, <-chan error) {
 	t.Helper()
 	core := newCore(t)
 	b := newBlocker(t, core)
@@ -34,7 +34,7 @@ func TestDrain(t *testing.T) {
 	active := make(chan struct{}, 8)
 	testHookActive = func() { active <- struct{}{} }
 	defer func() { testHookActive = nil }()
-	s, b, served := startUnmanaged(t, Config{})
+	s, b, served := startUnmanaged(t, ListenerConfig{})
 	inflight := dial(t, s)
 	_, _ = io.WriteString(inflight, post(s, call("1", "block", `{}`), callHeaders("block")...))
 	<-b.started
@@ -70,7 +70,7 @@ func TestDrain(t *testing.T) {
 // Seed case 10: past DrainTimeout the remaining connections are closed and their work
 // cancelled; the client gets no response.
 func TestDrainTimeout(t *testing.T) {
-	s, b, served := startUnmanaged(t, Config{DrainTimeout: 200 * time.Millisecond, RequestTimeout: NoTimeout})
+	s, b, served := startUnmanaged(t, ListenerConfig{Config: Config{DrainTimeout: 200 * time.Millisecond, RequestTimeout: NoTimeout}})
 	c := dial(t, s)
 	_, _ = io.WriteString(c, post(s, call("1", "block", `{}`), callHeaders("block")...))
 	<-b.started

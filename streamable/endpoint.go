@@ -30,7 +30,10 @@ type endpoint struct {
 	owners atomic.Uint64
 }
 
-func newEndpoint(srv *fastmcp.Server, cfg Config) (*endpoint, error) {
+// newEndpoint returns the endpoint serving srv under cfg. loopback tells whether the host
+// serves only loopback (or cannot tell, which is taken for loopback): the Host must then
+// be a loopback name unless AllowedHosts or DisableHostCheck says otherwise.
+func newEndpoint(srv *fastmcp.Server, cfg Config, loopback bool) (*endpoint, error) {
 	if srv == nil {
 		return nil, errors.New("streamable: nil fastmcp.Server")
 	}
@@ -38,7 +41,7 @@ func newEndpoint(srv *fastmcp.Server, cfg Config) (*endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep := &endpoint{cfg: cfg, srv: srv, core: transport.For(srv), exec: cfg.Executor, hosts: newHostPolicy(cfg)}
+	ep := &endpoint{cfg: cfg, srv: srv, core: transport.For(srv), exec: cfg.Executor, hosts: newHostPolicy(cfg, loopback)}
 	if ep.exec == nil {
 		ep.exec, err = pool.New(pool.Config{
 			MaxConcurrency: cfg.MaxConcurrency,

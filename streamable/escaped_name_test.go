@@ -31,7 +31,7 @@ func TestEscapedMirroredMembers(t *testing.T) {
 	mismatch := `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"Mcp-Name header does not match the request"}}`
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, _ := startStack(t, stack, core, Config{})
+			addr, _ := startStack(t, stack, core, ListenerConfig{})
 			resp, body := exchangeAt(t, addr, postTo(addr, get, "Mcp-Method: items/get", "Mcp-Name: Abc"))
 			require.Equal(t, http.StatusOK, resp.StatusCode, body)
 			assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test","version":"1.0.0"}}}}`, body)

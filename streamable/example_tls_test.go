@@ -24,7 +24,7 @@ import (
 func ExampleConfig_tls() {
 	cert, roots := selfSigned()
 	core, _ := fastmcp.NewServer(fastmcp.Implementation{Name: "example", Version: "1.0.0"}, nil)
-	srv, _ := streamable.New(core, streamable.Config{
+	srv, _ := streamable.New(core, streamable.ListenerConfig{
 		Addr:        "127.0.0.1:0",
 		TLS:         &tls.Config{Certificates: []tls.Certificate{cert}},
 		ServeHealth: true,

@@ -20,7 +20,7 @@ const lengthRequired = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"messa
 // fasthttp would drop (identity, with or without a Content-Length), chunked, and the ones
 // it cannot parse.
 func TestTransferEncodingRefused(t *testing.T) {
-	s := startServer(t, newCore(t), Config{})
+	s := startServer(t, newCore(t), ListenerConfig{})
 	body := list("1")
 	head := func(lines ...string) string {
 		return "POST /mcp HTTP/1.1\r\nHost: " + hostOf(s) + "\r\nContent-Type: application/json\r\n" +
@@ -58,7 +58,7 @@ func TestTransferEncodingRefused(t *testing.T) {
 // The 411 for a request without a Content-Length says Connection: close and closes: the body
 // framing of what follows on the connection is unknown.
 func TestLengthRequiredCloses(t *testing.T) {
-	s := startServer(t, newCore(t), Config{})
+	s := startServer(t, newCore(t), ListenerConfig{})
 	c := dial(t, s)
 	_, err := io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: "+hostOf(s)+"\r\nContent-Type: application/json\r\n"+
 		"Accept: application/json, text/event-stream\r\n\r\n")
@@ -75,7 +75,7 @@ func TestLengthRequiredCloses(t *testing.T) {
 // transport's own errors included.
 func TestDrainClosesAfterResponse(t *testing.T) {
 	t.Run("in flight", func(t *testing.T) {
-		s, b, served := startUnmanaged(t, Config{})
+		s, b, served := startUnmanaged(t, ListenerConfig{})
 		c := dial(t, s)
 		_, _ = io.WriteString(c, post(s, call("1", "block", `{}`), callHeaders("block")...))
 		<-b.started
@@ -95,7 +95,7 @@ func TestDrainClosesAfterResponse(t *testing.T) {
 	// The drain's start, before fasthttp's own shutdown flag is up: what the listener answers
 	// itself must close too. Draining is set directly, so the moment is not a race to win.
 	t.Run("transport error", func(t *testing.T) {
-		s := startServer(t, newCore(t), Config{RequestTimeout: 50 * time.Millisecond})
+		s := startServer(t, newCore(t), ListenerConfig{Config: Config{RequestTimeout: 50 * time.Millisecond}})
 		c := dial(t, s)
 		s.draining.Store(true)
 		defer s.draining.Store(false)
@@ -112,7 +112,7 @@ func TestDrainClosesAfterResponse(t *testing.T) {
 // An absolute-form request-target names the host (RFC 9112 §3.2.2): its authority is checked
 // against the allowed hosts instead of the Host header, and its path against the endpoint's.
 func TestAbsoluteFormTarget(t *testing.T) {
-	s := startServer(t, newCore(t), Config{})
+	s := startServer(t, newCore(t), ListenerConfig{})
 	std := []string{"Content-Type: application/json", "Accept: application/json, text/event-stream", "MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list"}
 	with := func(host string) []string { return append([]string{"Host: " + host}, std...) }
 	body := list("1")
@@ -153,7 +153,7 @@ func TestGateSeesTheRoutedPath(t *testing.T) {
 		}
 		return GateDecision{}, nil
 	}
-	s := startServer(t, newCore(t), Config{RequestGate: gate})
+	s := startServer(t, newCore(t), ListenerConfig{Config: Config{RequestGate: gate}})
 	std := []string{"Host: " + hostOf(s), "Content-Type: application/json", "Accept: application/json, text/event-stream", "MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list"}
 	for _, target := range []string{"/mcp", "/mcp?x=1", "http://" + hostOf(s) + "/mcp", "/%6Dcp", "/x/../mcp", "//mcp"} {
 		resp, _ := exchange(t, s, rawPost(target, list("1"), std...))

@@ -49,7 +49,7 @@ func FuzzAdmission(f *testing.F) {
 	f.Add("POST", "/mcp", legacy, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
 	f.Add("POST", "/mcp", legacy+"MCP-Protocol-Version: 2025-11-25", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x"}}`)
 	f.Add("POST", "/mcp", legacy+"MCP-Protocol-Version: 2025-11-25", `{"jsonrpc":"2.0","id":"fastmcp-x","result":{"action":"accept"}}`)
-	ep, err := newEndpoint(newCore(f), Config{})
+	ep, err := newEndpoint(newCore(f), Config{}, true)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -36,9 +36,13 @@ func TestGateRefusesFromTheHead(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
 			var runs atomic.Int64
-			addr, _ := startStack(t, stack, gateCore(t, &runs), Config{
-				RequestGate: testGate, BodyTimeout: time.Minute, ReadTimeout: time.Minute,
-				Logger: slog.New(slog.DiscardHandler),
+			addr, _ := startStack(t, stack, gateCore(t, &runs), ListenerConfig{
+				ReadTimeout: time.Minute,
+				Config: Config{
+					RequestGate: testGate,
+					BodyTimeout: time.Minute,
+					Logger:      slog.New(slog.DiscardHandler),
+				},
 			})
 			for _, tc := range cases {
 				t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +83,7 @@ func TestGateAdmitsThenContinues(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
 			var runs atomic.Int64
-			addr, _ := startStack(t, stack, gateCore(t, &runs), Config{RequestGate: testGate, Logger: slog.New(slog.DiscardHandler)})
+			addr, _ := startStack(t, stack, gateCore(t, &runs), ListenerConfig{Config: Config{RequestGate: testGate, Logger: slog.New(slog.DiscardHandler)}})
 			c := dialAt(t, addr)
 			br := bufio.NewReader(c)
 			raw := postTo(addr, call("1", "whoami", `{}`), append(callHeaders("whoami"), "X-Gate: alice", "Expect: 100-continue")...)

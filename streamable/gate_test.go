@@ -130,9 +130,12 @@ func TestRequestGateBothStacks(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
 			var runs atomic.Int64
-			addr, stats := startStack(t, stack, gateCore(t, &runs), Config{
-				RequestGate: testGate, RequestGateTimeout: 300 * time.Millisecond,
-				Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			addr, stats := startStack(t, stack, gateCore(t, &runs), ListenerConfig{
+				Config: Config{
+					RequestGate:        testGate,
+					RequestGateTimeout: 300 * time.Millisecond,
+					Logger:             slog.New(slog.NewTextHandler(io.Discard, nil)),
+				},
 			})
 			for _, tc := range tests {
 				t.Run(tc.name, func(t *testing.T) {

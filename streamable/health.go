@@ -119,11 +119,11 @@ func writeHealth(ctx *fasthttp.RequestCtx, ready func() bool) bool {
 // Config.ServeHealth is on, before the request gate and without the Origin and Host checks
 // (see Config.ServeHealth); it reports whether it answered.
 func (s *Server) serveHealth(ctx *fasthttp.RequestCtx) bool {
-	return s.ep.cfg.ServeHealth && writeHealth(ctx, s.Ready)
+	return s.cfg.ServeHealth && writeHealth(ctx, s.Ready)
 }
 
 // skipsGate reports whether the request ctx heads goes to a health endpoint, which the
 // gate does not see.
 func (s *Server) skipsGate(ctx *fasthttp.RequestCtx) bool {
-	return s.ep.cfg.ServeHealth && isHealthPath(ctx.Path())
+	return s.cfg.ServeHealth && isHealthPath(ctx.Path())
 }

@@ -15,7 +15,7 @@ func TestAllocsHealthCheckBudget(t *testing.T) {
 	var ctx fasthttp.RequestCtx
 	ctx.Request.Header.SetMethod("POST")
 	ctx.Request.SetRequestURI("/mcp")
-	s := &Server{ep: &endpoint{cfg: Config{ServeHealth: true}}}
+	s := &Server{cfg: ListenerConfig{ServeHealth: true}, ep: &endpoint{}}
 	allocs := testing.AllocsPerRun(100, func() {
 		if s.serveHealth(&ctx) || s.skipsGate(&ctx) {
 			t.Fatal("the MCP path is not a health path")

@@ -42,7 +42,7 @@ func refuseAll(seen *atomic.Int64) RequestGate {
 // refuses everything else) and without the Host check, whatever Host a probe names.
 func TestHealthOnMainListener(t *testing.T) {
 	var gated atomic.Int64
-	s := startServer(t, newCore(t), Config{ServeHealth: true, RequestGate: refuseAll(&gated), AllowedHosts: []string{"mcp.example.com"}})
+	s := startServer(t, newCore(t), ListenerConfig{ServeHealth: true, Config: Config{RequestGate: refuseAll(&gated), AllowedHosts: []string{"mcp.example.com"}}})
 	for name, tc := range map[string]struct{ req, want string }{
 		"healthz": {
 			req:  "GET /healthz HTTP/1.1\r\nHost: 10.0.0.7:8080\r\nConnection: close\r\n\r\n",
@@ -74,7 +74,7 @@ func TestHealthOnMainListener(t *testing.T) {
 
 // Without ServeHealth the health paths are paths the endpoint does not serve (404).
 func TestHealthOffByDefault(t *testing.T) {
-	s := startServer(t, newCore(t), Config{})
+	s := startServer(t, newCore(t), ListenerConfig{})
 	got := rawExchange(t, dial(t, s), "GET /readyz HTTP/1.1\r\nHost: "+hostOf(s)+"\r\nConnection: close\r\n\r\n")
 	assert.Equal(t, "HTTP/1.1 404 Not Found\r\nServer: fastmcp\r\nContent-Type: application/json\r\nContent-Length: 73\r\nConnection: close\r\n\r\n"+
 		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Not found"}}`, got)
@@ -83,7 +83,7 @@ func TestHealthOffByDefault(t *testing.T) {
 // Over TLS the health endpoints answer through the TLS connection.
 func TestHealthOverTLS(t *testing.T) {
 	ca := newTestCA(t)
-	s := startServer(t, newCore(t), Config{TLS: ca.serverTLS(t, 2), ServeHealth: true})
+	s := startServer(t, newCore(t), ListenerConfig{TLS: ca.serverTLS(t, 2), ServeHealth: true})
 	resp, body := exchangeTLS(t, s, ca.clientTLS(), "GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "ready\n", body)
@@ -96,7 +96,7 @@ func TestReadyzDuringDrain(t *testing.T) {
 	active := make(chan struct{}, 8)
 	testHookActive = func() { active <- struct{}{} }
 	defer func() { testHookActive = nil }()
-	s, b, served := startUnmanaged(t, Config{ServeHealth: true})
+	s, b, served := startUnmanaged(t, ListenerConfig{ServeHealth: true})
 	probe := httptest.NewServer(HealthHandler(s.Ready))
 	defer probe.Close()
 	get := func(path string) (int, string) {
@@ -155,7 +155,7 @@ func TestReadyzDuringDrain(t *testing.T) {
 
 // A server is not ready before it serves.
 func TestReadyBeforeServe(t *testing.T) {
-	s, err := New(newCore(t), Config{Addr: "127.0.0.1:0"})
+	s, err := New(newCore(t), ListenerConfig{Addr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	assert.False(t, s.Ready())
 	require.NoError(t, s.Shutdown(context.Background()))

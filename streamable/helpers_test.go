@@ -64,7 +64,7 @@ func newCore(t testing.TB) *fastmcp.Server {
 }
 
 // startServer starts a listener on a free loopback port and shuts it down at the end.
-func startServer(t testing.TB, core *fastmcp.Server, cfg Config) *Server {
+func startServer(t testing.TB, core *fastmcp.Server, cfg ListenerConfig) *Server {
 	t.Helper()
 	cfg.Addr = "127.0.0.1:0"
 	s, err := New(core, cfg)

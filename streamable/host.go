@@ -21,11 +21,11 @@ type Endpoint struct {
 }
 
 // NewEndpoint returns the endpoint serving srv under cfg; invalid configuration is an error
-// wrapping [ErrInvalidConfig]. Of the Config, the connection-level fields (Addr,
-// MaxConnections, HeadTimeout, ReadTimeout, IdleTimeout, MaxRequestsPerConn) are the host's
-// to enforce; a loopback Addr keeps the loopback Host check.
+// wrapping [ErrInvalidConfig]. The connections (their number, the head's arrival, idle
+// keep-alive connections: a [ListenerConfig]'s concerns) are the host's to bound; the Host
+// must be a loopback name unless cfg's AllowedHosts or DisableHostCheck says otherwise.
 func NewEndpoint(srv *fastmcp.Server, cfg Config) (*Endpoint, error) {
-	ep, err := newEndpoint(srv, cfg)
+	ep, err := newEndpoint(srv, cfg, true)
 	if err != nil {
 		return nil, err
 	}

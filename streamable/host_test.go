@@ -64,7 +64,7 @@ func (r *recorder) OpenStream() (io.Writer, sse.DeadlineSetter, error) {
 
 func newHostEndpoint(t *testing.T, core *fastmcp.Server) *Endpoint {
 	t.Helper()
-	e, err := NewEndpoint(core, Config{Addr: "127.0.0.1:0"})
+	e, err := NewEndpoint(core, Config{})
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, e.Close(context.Background())) })
 	return e
@@ -153,7 +153,7 @@ func TestHandleProgressStream(t *testing.T) {
 // TestHandleGate: the gate sees the request's head, its identity reaches the core.
 func TestHandleGate(t *testing.T) {
 	var runs atomic.Int64
-	e, err := NewEndpoint(gateCore(t, &runs), Config{Addr: "127.0.0.1:0", RequestGate: testGate})
+	e, err := NewEndpoint(gateCore(t, &runs), Config{RequestGate: testGate})
 	require.NoError(t, err)
 	defer e.Close(context.Background())
 	var rec recorder

@@ -99,7 +99,7 @@ func dialectCalls(tb testing.TB, h *Handler) map[string]*nethttpCall {
 // TestAllocsNetHTTPLegacyBudget compares the allocations of a tools/call through the net/http
 // adapter's ServeHTTP in both dialects: the legacy one within 10% of the modern one.
 func TestAllocsNetHTTPLegacyBudget(t *testing.T) {
-	h, err := NewHandler(newCore(t), Config{Addr: "127.0.0.1:0"})
+	h, err := NewHandler(newCore(t), Config{})
 	require.NoError(t, err)
 	defer h.Close(context.Background())
 	got := map[string]float64{}
@@ -131,7 +131,7 @@ func BenchmarkDialects(b *testing.B) {
 			b.ReportMetric(float64(cpuTime()-t0)/float64(b.N), "cpu-ns/op")
 		})
 	}
-	h, err := NewHandler(newCore(b), Config{Addr: "127.0.0.1:0"})
+	h, err := NewHandler(newCore(b), Config{})
 	if err != nil {
 		b.Fatal(err)
 	}

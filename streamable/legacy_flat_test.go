@@ -25,7 +25,7 @@ func TestLegacyRefusalsFlat(t *testing.T) {
 		t.Run(stack, func(t *testing.T) {
 			core := legacyCore(t)
 			b := newBlocker(t, core)
-			addr, stats := startStack(t, stack, core, Config{Logger: discardLogger})
+			addr, stats := startStack(t, stack, core, ListenerConfig{Config: Config{Logger: discardLogger}})
 			list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 			// Connections dialled here are closed here: t.Cleanup would keep each until the end.
 			dial := func() net.Conn {

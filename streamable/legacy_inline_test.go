@@ -22,7 +22,7 @@ func TestLegacyLogs(t *testing.T) {
 	for _, stack := range bothStacks {
 		for _, v := range legacyVersions {
 			t.Run(stack+"/"+v, func(t *testing.T) {
-				addr, stats := startStack(t, stack, legacyCore(t), Config{Logger: discardLogger})
+				addr, stats := startStack(t, stack, legacyCore(t), ListenerConfig{Config: Config{Logger: discardLogger}})
 				s := openPost(t, addr, legacyPost(addr, legacyCall("1", "chatty", `{}`), v))
 				require.Equal(t, http.StatusOK, s.resp.StatusCode)
 				evs := s.events()
@@ -43,7 +43,7 @@ func TestLegacyLogs(t *testing.T) {
 // An inline run holds at most 64 notifications (or 256 KiB): past that Log fails with
 // ErrHeldNotesFull, which the handler sees, and what was held still goes out before the reply.
 func TestLegacyHeldBound(t *testing.T) {
-	addr, _ := startStack(t, stackNative, legacyCore(t), Config{Logger: discardLogger})
+	addr, _ := startStack(t, stackNative, legacyCore(t), ListenerConfig{Config: Config{Logger: discardLogger}})
 	s := openPost(t, addr, legacyPost(addr, legacyCall("1", "flood", `{}`), v1125))
 	evs := s.events()
 	require.Len(t, evs, maxHeldNotes+1)
@@ -53,7 +53,7 @@ func TestLegacyHeldBound(t *testing.T) {
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"64 sent: `+ErrHeldNotesFull.Error()+`"}]}}`, evs[maxHeldNotes])
 
 	// A worker's run streams them as they come: no bound but the request's own.
-	addr, _ = startStack(t, stackNative, legacyCore(t), Config{Logger: discardLogger, DisableInline: true})
+	addr, _ = startStack(t, stackNative, legacyCore(t), ListenerConfig{DisableInline: true, Config: Config{Logger: discardLogger}})
 	evs = openPost(t, addr, legacyPost(addr, legacyCall("2", "flood", `{}`), v1125)).events()
 	require.Len(t, evs, 1001)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"none refused"}]}}`, evs[1000])

@@ -34,7 +34,7 @@ func TestLegacyElicitationRoundTrip(t *testing.T) {
 	for _, stack := range bothStacks {
 		for _, v := range legacyVersions {
 			t.Run(stack+"/"+v, func(t *testing.T) {
-				addr, stats := startStack(t, stack, legacyCore(t), Config{Logger: discardLogger})
+				addr, stats := startStack(t, stack, legacyCore(t), ListenerConfig{Config: Config{Logger: discardLogger}})
 				s := openPost(t, addr, legacyPost(addr, legacyCall("7", "ask", `{}`), v))
 				require.Equal(t, http.StatusOK, s.resp.StatusCode)
 				require.True(t, s.isStream(), "the POST's answer turns into an event stream")
@@ -64,7 +64,7 @@ func TestLegacyElicitationRoundTrip(t *testing.T) {
 		}
 	}
 	t.Run("native/DisableInline", func(t *testing.T) {
-		addr, stats := startStack(t, stackNative, legacyCore(t), Config{Logger: discardLogger, DisableInline: true})
+		addr, stats := startStack(t, stackNative, legacyCore(t), ListenerConfig{DisableInline: true, Config: Config{Logger: discardLogger}})
 		s := openPost(t, addr, legacyPost(addr, legacyCall("7", "ask", `{}`), v1125))
 		ask, ok := s.next()
 		require.True(t, ok)
@@ -83,7 +83,7 @@ func TestLegacyElicitationRoundTrip(t *testing.T) {
 func TestLegacyUnanswered(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, stats := startStack(t, stack, legacyCore(t), Config{Logger: discardLogger, RequestTimeout: 300 * time.Millisecond})
+			addr, stats := startStack(t, stack, legacyCore(t), ListenerConfig{Config: Config{Logger: discardLogger, RequestTimeout: 300 * time.Millisecond}})
 			s := openPost(t, addr, legacyPost(addr, legacyCall("8", "ask", `{}`), v1125))
 			ask, ok := s.next()
 			require.True(t, ok)
@@ -115,7 +115,7 @@ func TestLegacyUnanswered(t *testing.T) {
 func TestLegacyAnswerUnknownID(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, _ := startStack(t, stack, legacyCore(t), Config{Logger: discardLogger})
+			addr, _ := startStack(t, stack, legacyCore(t), ListenerConfig{Config: Config{Logger: discardLogger}})
 			s := openPost(t, addr, legacyPost(addr, legacyCall("9", "ask", `{}`), v1125))
 			ask, ok := s.next()
 			require.True(t, ok)
@@ -143,7 +143,7 @@ func TestLegacyAnswerUnknownID(t *testing.T) {
 func TestLegacyCancelMidRoundTrip(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, stats := startStack(t, stack, legacyCore(t), Config{Logger: discardLogger})
+			addr, stats := startStack(t, stack, legacyCore(t), ListenerConfig{Config: Config{Logger: discardLogger}})
 			s := openPost(t, addr, legacyPost(addr, legacyCall(`"call-1"`, "ask", `{}`), v1125))
 			ask, ok := s.next()
 			require.True(t, ok)
@@ -184,7 +184,7 @@ func TestLegacyCancel(t *testing.T) {
 		t.Run(stack, func(t *testing.T) {
 			core := legacyCore(t)
 			b := newBlocker(t, core)
-			addr, stats := startStack(t, stack, core, Config{Logger: discardLogger, RequestGate: userGate})
+			addr, stats := startStack(t, stack, core, ListenerConfig{Config: Config{Logger: discardLogger, RequestGate: userGate}})
 
 			c := dialAt(t, addr)
 			_, err := io.WriteString(c, legacyPost(addr, legacyCall(`"c1"`, "block", `{}`), v1125, "X-Test-User: alice"))
@@ -238,7 +238,7 @@ func TestLegacyCancel(t *testing.T) {
 func TestLegacyAnswerPrincipal(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, _ := startStack(t, stack, legacyCore(t), Config{Logger: discardLogger, RequestGate: userGate})
+			addr, _ := startStack(t, stack, legacyCore(t), ListenerConfig{Config: Config{Logger: discardLogger, RequestGate: userGate}})
 			s := openPost(t, addr, legacyPost(addr, legacyCall("3", "ask", `{}`), v1125, "X-Test-User: alice"))
 			ask, ok := s.next()
 			require.True(t, ok)

@@ -29,7 +29,7 @@ func TestLegacyHandshake(t *testing.T) {
 	for _, stack := range bothStacks {
 		for _, v := range legacyVersions {
 			t.Run(stack+"/"+v, func(t *testing.T) {
-				addr, _ := startStack(t, stack, newCore(t), Config{Logger: discardLogger})
+				addr, _ := startStack(t, stack, newCore(t), ListenerConfig{Config: Config{Logger: discardLogger}})
 				c := newKeepAlive(t, addr)
 
 				resp, body := c.roundTrip(legacyPost(addr, initializeBody("1", v), ""))
@@ -70,7 +70,7 @@ func TestLegacyHandshake(t *testing.T) {
 func TestLegacyHeaderRules(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, _ := startStack(t, stack, newCore(t), Config{Logger: discardLogger})
+			addr, _ := startStack(t, stack, newCore(t), ListenerConfig{Config: Config{Logger: discardLogger}})
 			list := `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`
 			for _, tc := range []struct {
 				name   string
@@ -121,7 +121,7 @@ func TestEraClassificationHTTP(t *testing.T) {
 	const bare = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, _ := startStack(t, stack, newCore(t), Config{Logger: discardLogger})
+			addr, _ := startStack(t, stack, newCore(t), ListenerConfig{Config: Config{Logger: discardLogger}})
 			for _, tc := range []struct {
 				name    string
 				raw     string
@@ -181,7 +181,7 @@ func TestModernOnlyHTTP(t *testing.T) {
 				func(context.Context, *fastmcp.Request, json.RawMessage) (fastmcp.ToolResult, error) {
 					return fastmcp.ToolResult{}, nil
 				})
-			addr, _ := startStack(t, stack, core, Config{Logger: discardLogger})
+			addr, _ := startStack(t, stack, core, ListenerConfig{Config: Config{Logger: discardLogger}})
 			resp, body := exchangeAt(t, addr, legacyPost(addr, initializeBody("1", v1125), ""))
 			assert.Equal(t, http.StatusNotFound, resp.StatusCode)
 			assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}`, body)
@@ -205,7 +205,7 @@ func TestSeedCase59(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
 			core, _ := wirevector.NewFixtureServer(t, "pages") // five tools, two a page
-			addr, _ := startStack(t, stack, core, Config{Logger: discardLogger})
+			addr, _ := startStack(t, stack, core, ListenerConfig{Config: Config{Logger: discardLogger}})
 
 			resp, body := exchangeAt(t, addr, legacyPost(addr, initializeBody("1", "1999-01-01"), ""))
 			assert.Equal(t, http.StatusOK, resp.StatusCode)
@@ -263,7 +263,7 @@ func TestEraInterleaved(t *testing.T) {
 	}
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, _ := startStack(t, stack, newCore(t), Config{Logger: discardLogger})
+			addr, _ := startStack(t, stack, newCore(t), ListenerConfig{Config: Config{Logger: discardLogger}})
 			legacy, modern := newKeepAlive(t, addr), newKeepAlive(t, addr)
 			_, body := legacy.roundTrip(legacyPost(addr, initializeBody("0", v0618), ""))
 			require.Contains(t, body, `"protocolVersion":"2025-06-18"`)

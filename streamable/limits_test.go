@@ -53,7 +53,7 @@ func dial(t testing.TB, s *Server) net.Conn {
 // Seed case 1: at the connection cap, a new connection is closed without being read; when
 // one closes, capacity returns.
 func TestMaxConnections(t *testing.T) {
-	s := startServer(t, newCore(t), Config{MaxConnections: 2})
+	s := startServer(t, newCore(t), ListenerConfig{MaxConnections: 2})
 	a, b := dial(t, s), dial(t, s)
 	_, _ = a, b
 	require.Eventually(t, func() bool { return s.Stats().OpenConnections == 2 }, 5*time.Second, time.Millisecond)
@@ -78,7 +78,7 @@ func TestMaxConnections(t *testing.T) {
 // Seed case 2: a head trickled byte by byte is cut at HeadTimeout, well before the per-read
 // timeout would allow it to go on forever.
 func TestSlowLorisHead(t *testing.T) {
-	s := startServer(t, newCore(t), Config{HeadTimeout: 300 * time.Millisecond, ReadTimeout: time.Second})
+	s := startServer(t, newCore(t), ListenerConfig{HeadTimeout: 300 * time.Millisecond, ReadTimeout: time.Second})
 	c := dial(t, s)
 	start := time.Now()
 	head := "POST /mcp HTTP/1.1\r\nHost: " + hostOf(s) + "\r\nX-Slow: " + strings.Repeat("a", 500)
@@ -99,7 +99,7 @@ func TestSlowLorisHead(t *testing.T) {
 }
 
 func TestBodyLimits(t *testing.T) {
-	s := startServer(t, newCore(t), Config{MaxBodyBytes: 250, MaxHeaderBytes: 1024})
+	s := startServer(t, newCore(t), ListenerConfig{Config: Config{MaxBodyBytes: 250, MaxHeaderBytes: 1024}})
 	resp, body := exchange(t, s, post(s, call("1", "echo", `{"text":"`+strings.Repeat("x", 300)+`"}`), callHeaders("echo")...))
 	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Request body exceeds the maximum size"}}`, body)
@@ -125,7 +125,7 @@ func TestRequestTimeoutQueued(t *testing.T) {
 	exec, err := pool.New(pool.Config{MaxConcurrency: 1, MaxQueue: 4, DefaultTimeout: pool.NoTimeout})
 	require.NoError(t, err)
 	defer exec.Close(context.Background())
-	s := startServer(t, core, Config{Executor: exec, RequestTimeout: 100 * time.Millisecond})
+	s := startServer(t, core, ListenerConfig{Config: Config{Executor: exec, RequestTimeout: 100 * time.Millisecond}})
 
 	first := dial(t, s)
 	_, _ = io.WriteString(first, post(s, call("1", "block", `{}`), callHeaders("block")...))
@@ -143,7 +143,7 @@ func TestRequestTimeoutQueued(t *testing.T) {
 func TestOverload(t *testing.T) {
 	core := newCore(t)
 	b := newBlocker(t, core)
-	s := startServer(t, core, Config{MaxConcurrency: 1, MaxQueue: pool.NoQueue, RequestTimeout: NoTimeout})
+	s := startServer(t, core, ListenerConfig{Config: Config{MaxConcurrency: 1, MaxQueue: pool.NoQueue, RequestTimeout: NoTimeout}})
 	first := dial(t, s)
 	_, _ = io.WriteString(first, post(s, call("1", "block", `{}`), callHeaders("block")...))
 	<-b.started
@@ -160,7 +160,7 @@ func TestOverload(t *testing.T) {
 func TestDisconnectCancels(t *testing.T) {
 	core := newCore(t)
 	b := newBlocker(t, core)
-	s := startServer(t, core, Config{})
+	s := startServer(t, core, ListenerConfig{})
 	c := dial(t, s)
 	_, _ = io.WriteString(c, post(s, call("1", "block", `{}`), callHeaders("block")...))
 	<-b.started
@@ -185,7 +185,7 @@ func TestDisconnectCancels(t *testing.T) {
 func TestFastBeforeSlow(t *testing.T) {
 	core := newCore(t)
 	b := newBlocker(t, core)
-	s := startServer(t, core, Config{MaxConcurrency: 2})
+	s := startServer(t, core, ListenerConfig{Config: Config{MaxConcurrency: 2}})
 	slow := dial(t, s)
 	_, _ = io.WriteString(slow, post(s, call("1", "block", `{}`), callHeaders("block")...))
 	<-b.started
@@ -200,8 +200,8 @@ func TestFastBeforeSlow(t *testing.T) {
 
 func TestConfigValidation(t *testing.T) {
 	core := newCore(t)
-	for _, cfg := range []Config{
-		{MaxConnections: -1}, {HeadTimeout: -1}, {MaxSubscriptions: -1}, {DrainTimeout: -1}, {Path: "mcp"},
+	for _, cfg := range []ListenerConfig{
+		{MaxConnections: -1}, {HeadTimeout: -1}, {Config: Config{MaxSubscriptions: -1}}, {Config: Config{DrainTimeout: -1}}, {Config: Config{Path: "mcp"}},
 	} {
 		_, err := New(core, cfg)
 		assert.ErrorIs(t, err, ErrInvalidConfig, "%+v", cfg)
@@ -210,7 +210,7 @@ func TestConfigValidation(t *testing.T) {
 
 // Seed case 21: arbitrary heads get a 4xx or a close, and the listener serves the next request.
 func TestGarbageHeads(t *testing.T) {
-	s := startServer(t, newCore(t), Config{HeadTimeout: time.Second})
+	s := startServer(t, newCore(t), ListenerConfig{HeadTimeout: time.Second})
 	for _, head := range []string{
 		"\x00\x01\x02\r\n\r\n", "GET\r\n\r\n", "POST /mcp HTTP/9.9\r\n\r\n", "POST /mcp HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
 		"POST /mcp HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello", "POST /mcp HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",

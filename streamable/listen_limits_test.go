@@ -113,7 +113,7 @@ func TestListenHoldsNoRequest(t *testing.T) {
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
 			core := resourceCore(t, nil)
-			addr, _ := startStack(t, stack, core, Config{KeepAliveInterval: time.Hour})
+			addr, _ := startStack(t, stack, core, ListenerConfig{Config: Config{KeepAliveInterval: time.Hour}})
 			openListen(t, addr, "0", filter) // the URIs' one copy
 			before := heapInUse()
 			for i := range streams {
@@ -137,7 +137,7 @@ func TestListenRefusedBeforeTheStream(t *testing.T) {
 		t.Run(stack, func(t *testing.T) {
 			// One stream with the one-byte id "1" and no URIs: 256 + 1 bytes.
 			core := resourceCore(t, &fastmcp.Config{MaxSubscriptionBytes: 257})
-			addr, stats := startStack(t, stack, core, Config{KeepAliveInterval: 10 * time.Millisecond})
+			addr, stats := startStack(t, stack, core, ListenerConfig{Config: Config{KeepAliveInterval: 10 * time.Millisecond}})
 			first := openListen(t, addr, "1", `{"resourcesListChanged":true}`)
 
 			raw := postTo(addr, listenBody("2", `{"resourcesListChanged":true}`), "Mcp-Method: subscriptions/listen")

@@ -45,10 +45,10 @@ func serveInmemory(tb testing.TB) *fasthttputil.InmemoryListener {
 }
 
 // serveBench serves the test core as serveInmemory does, on ln.
-func serveBench(tb testing.TB, ln net.Listener) { serveBenchWith(tb, ln, Config{}) }
+func serveBench(tb testing.TB, ln net.Listener) { serveBenchWith(tb, ln, ListenerConfig{}) }
 
 // serveBenchWith is serveBench with cfg's other fields.
-func serveBenchWith(tb testing.TB, ln net.Listener, cfg Config) {
+func serveBenchWith(tb testing.TB, ln net.Listener, cfg ListenerConfig) {
 	// One keep-alive connection per client for the whole run: past DefaultMaxRequestsPerConn
 	// (which a single-CPU run passes) the listener would close it under the client.
 	cfg.Addr, cfg.DisableInline, cfg.MaxRequestsPerConn = "127.0.0.1:0", os.Getenv("FASTMCP_NOINLINE") != "", math.MaxInt32

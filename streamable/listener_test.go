@@ -10,7 +10,7 @@ import (
 const serverInfo = `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test","version":"1.0.0"}}`
 
 func TestToolsCallJSON(t *testing.T) {
-	s := startServer(t, newCore(t), Config{})
+	s := startServer(t, newCore(t), ListenerConfig{})
 	resp, body := exchange(t, s, post(s, call("1", "echo", `{"text":"hi"}`), callHeaders("echo")...))
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))

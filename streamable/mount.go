@@ -38,7 +38,7 @@ type RequestHandler struct {
 // 404: route only the endpoint's path to it, or let it answer them). Invalid configuration
 // is an error wrapping [ErrInvalidConfig].
 func NewRequestHandler(srv *fastmcp.Server, cfg Config) (*RequestHandler, error) {
-	ep, err := newEndpoint(srv, cfg)
+	ep, err := newEndpoint(srv, cfg, true)
 	if err != nil {
 		return nil, err
 	}

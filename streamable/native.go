@@ -26,6 +26,7 @@ var testHookActive func()
 // [Server.Listen] and [Server.Serve] (or [Server.ListenAndServe]) and stop it with
 // [Server.Shutdown]. Its methods are safe for concurrent use.
 type Server struct {
+	cfg ListenerConfig // resolved; cfg.Config is ep's
 	ep  *endpoint
 	fs  *fasthttp.Server
 	tls *tlsState // nil: plaintext
@@ -51,17 +52,21 @@ var ErrServerClosed = errors.New("streamable: Server closed")
 
 // New returns a listener serving srv under cfg; invalid configuration is an error wrapping
 // [ErrInvalidConfig].
-func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
-	tlsSt, err := newTLSState(cfg) // first: a refused config leaves no executor behind
+func New(srv *fastmcp.Server, cfg ListenerConfig) (*Server, error) {
+	cfg, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
-	ep, err := newEndpoint(srv, cfg)
+	tlsSt, err := newTLSState(cfg) // before the endpoint: a refused config leaves no executor behind
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{ep: ep, tls: tlsSt, serving: make(chan struct{}), tick: newTicker(), shutdownDone: make(chan struct{})}
-	c := ep.cfg
+	ep, err := newEndpoint(srv, cfg.Config, isLoopbackAddr(cfg.Addr))
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, ep: ep, tls: tlsSt, serving: make(chan struct{}), tick: newTicker(), shutdownDone: make(chan struct{})}
+	c := cfg
 	s.tick.hold = int64(max(c.HeadTimeout, c.ReadTimeout, c.IdleTimeout, c.WriteTimeout)) // the bounds timed from the tick's clock
 	s.fs = &fasthttp.Server{
 		Handler:        s.handle,
@@ -106,7 +111,7 @@ func New(srv *fastmcp.Server, cfg Config) (*Server, error) {
 
 // Listen binds cfg.Addr. After it, [Server.URL] names the endpoint.
 func (s *Server) Listen() error {
-	ln, err := net.Listen("tcp", s.ep.cfg.Addr)
+	ln, err := net.Listen("tcp", s.cfg.Addr)
 	if err != nil {
 		return err
 	}
@@ -122,8 +127,8 @@ func (s *Server) setListener(ln net.Listener) {
 }
 
 func (s *Server) setListenerLocked(ln net.Listener) {
-	s.ln = &listener{Listener: ln, max: int64(s.ep.cfg.MaxConnections), stats: &s.ep.stats, clock: &s.tick.now,
-		readTimeout: s.ep.cfg.ReadTimeout, headTimeout: s.ep.cfg.HeadTimeout, idleTimeout: s.ep.cfg.IdleTimeout, writeTimeout: s.ep.cfg.WriteTimeout,
+	s.ln = &listener{Listener: ln, max: int64(s.cfg.MaxConnections), stats: &s.ep.stats, clock: &s.tick.now,
+		readTimeout: s.cfg.ReadTimeout, headTimeout: s.cfg.HeadTimeout, idleTimeout: s.cfg.IdleTimeout, writeTimeout: s.ep.cfg.WriteTimeout,
 		stashMax: s.ep.cfg.MaxHeaderBytes} // a watch keeps at most one read buffer
 	if s.fs.ReadTimeout > 0 { // plainDeadlines
 		l := s.ln
@@ -162,7 +167,7 @@ func (s *Server) serve(ln net.Listener) error {
 		return err
 	}
 	var exec interface{ Cancel(pool.Key, error) bool }
-	if !s.ep.cfg.DisableInline {
+	if !s.cfg.DisableInline {
 		exec = s.ep.exec
 	}
 	s.tick.onTick = func(now int64) { l.onTick(now, int64(watchDelay), exec) }

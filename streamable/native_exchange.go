@@ -28,7 +28,7 @@ func (s *Server) execute(ctx *fasthttp.RequestCtx, j *job) {
 	*h = nativeHost{ctx: ctx, c: c, s: s, j: j}
 	j.begin()
 	ep.register(j, key)
-	if !ep.cfg.DisableInline && !j.mayStream() {
+	if !s.cfg.DisableInline && !j.mayStream() {
 		c.beginInline()
 		j.inlining.Store(true)
 		inline, err := j.submitInline(context.Background(), key)

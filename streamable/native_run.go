@@ -17,7 +17,7 @@ var testHookRunning func()
 // go. It listens on Addr first unless Listen was called. Serving
 // until the process is told to stop, with a graceful drain, is then:
 //
-//	srv, err := streamable.New(core, streamable.Config{Addr: ":8080"})
+//	srv, err := streamable.New(core, streamable.ListenerConfig{Addr: ":8080"})
 //	if err != nil {
 //		log.Fatal(err)
 //	}

@@ -19,7 +19,7 @@ import (
 func TestRunDrainsWhenTheContextEnds(t *testing.T) {
 	core := newCore(t)
 	b := newBlocker(t, core)
-	s, err := New(core, Config{Addr: "127.0.0.1:0"})
+	s, err := New(core, ListenerConfig{Addr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	require.NoError(t, s.Listen())
 	ctx, cancel := context.WithCancel(context.Background())
@@ -47,7 +47,7 @@ func TestRunDrainsOnSIGTERM(t *testing.T) {
 	listening := make(chan struct{})
 	testHookRunning = func() { close(listening) }
 	t.Cleanup(func() { testHookRunning = nil })
-	s, err := New(newCore(t), Config{Addr: "127.0.0.1:0"})
+	s, err := New(newCore(t), ListenerConfig{Addr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	ran := make(chan error, 1)
 	go func() { ran <- s.Run(context.Background()) }()
@@ -69,7 +69,7 @@ func TestRunListenFails(t *testing.T) {
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer taken.Close()
-	s, err := New(newCore(t), Config{Addr: taken.Addr().String()})
+	s, err := New(newCore(t), ListenerConfig{Addr: taken.Addr().String()})
 	require.NoError(t, err)
 	assert.ErrorContains(t, s.Run(context.Background()), "address already in use")
 }

@@ -23,7 +23,7 @@ type tlsState struct {
 
 // newTLSState builds the listener's TLS from cfg, or returns nil when cfg asks for none.
 // The caller's *tls.Config is cloned, never modified.
-func newTLSState(c Config) (*tlsState, error) {
+func newTLSState(c ListenerConfig) (*tlsState, error) {
 	files := c.TLSCertFile != "" || c.TLSKeyFile != ""
 	if c.TLS == nil && !files {
 		if c.TLSReloadInterval != 0 {

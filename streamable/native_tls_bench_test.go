@@ -30,7 +30,7 @@ func BenchmarkListenerTLS(b *testing.B) {
 // client connection that trusts ca, its handshake done.
 func serveInmemoryTLS(tb testing.TB, ca *testCA) (*fasthttputil.InmemoryListener, func() (net.Conn, error)) {
 	ln := fasthttputil.NewInmemoryListener()
-	serveBenchWith(tb, ln, Config{TLS: ca.serverTLS(tb, 2)})
+	serveBenchWith(tb, ln, ListenerConfig{TLS: ca.serverTLS(tb, 2)})
 	dial := func() (net.Conn, error) {
 		c, err := ln.Dial()
 		if err != nil {

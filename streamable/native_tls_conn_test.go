@@ -20,7 +20,7 @@ func TestTLSDisconnectCancels(t *testing.T) {
 	ca := newTestCA(t)
 	core := newCore(t)
 	b := newBlocker(t, core)
-	s := startServer(t, core, Config{TLS: ca.serverTLS(t, 2), RequestTimeout: NoTimeout})
+	s := startServer(t, core, ListenerConfig{TLS: ca.serverTLS(t, 2), Config: Config{RequestTimeout: NoTimeout}})
 	c := dialTLS(t, s, ca.clientTLS())
 	_, err := io.WriteString(c, postTo(addrOf(s), call("1", "block", `{}`), callHeaders("block")...))
 	require.NoError(t, err)
@@ -36,7 +36,7 @@ func TestTLSDrain(t *testing.T) {
 	testHookActive = func() { active <- struct{}{} }
 	defer func() { testHookActive = nil }()
 	ca := newTestCA(t)
-	s, b, served := startUnmanaged(t, Config{TLS: ca.serverTLS(t, 2)})
+	s, b, served := startUnmanaged(t, ListenerConfig{TLS: ca.serverTLS(t, 2)})
 	inflight := dialTLS(t, s, ca.clientTLS())
 	_, _ = io.WriteString(inflight, postTo(addrOf(s), call("1", "block", `{}`), callHeaders("block")...))
 	<-b.started

@@ -59,8 +59,14 @@ func TestTLSCertReload(t *testing.T) {
 	const interval = time.Minute
 	var clock atomic.Int64 // the reloader's time, moved by the test
 	clock.Store(time.Now().UnixNano())
-	s := startPrepared(t, newCore(t), Config{TLSCertFile: certFile, TLSKeyFile: keyFile, TLSReloadInterval: interval,
-		Logger: slog.New(slog.NewTextHandler(&logs, nil))}, func(s *Server) {
+	s := startPrepared(t, newCore(t), ListenerConfig{
+		TLSCertFile:       certFile,
+		TLSKeyFile:        keyFile,
+		TLSReloadInterval: interval,
+		Config: Config{
+			Logger: slog.New(slog.NewTextHandler(&logs, nil)),
+		},
+	}, func(s *Server) {
 		s.tls.reload.now = clock.Load
 		s.tls.reload.next.Store(clock.Load() + int64(interval))
 	})
@@ -122,7 +128,7 @@ func TestTLSCertReloadConcurrent(t *testing.T) {
 	certFile, keyFile := writeIssued(t, dir, ca, 200)
 	var clock atomic.Int64
 	clock.Store(time.Now().UnixNano())
-	s := startPrepared(t, newCore(t), Config{TLSCertFile: certFile, TLSKeyFile: keyFile, Logger: slog.New(slog.DiscardHandler)},
+	s := startPrepared(t, newCore(t), ListenerConfig{TLSCertFile: certFile, TLSKeyFile: keyFile, Config: Config{Logger: slog.New(slog.DiscardHandler)}},
 		func(s *Server) { s.tls.reload.now = clock.Load })
 	serials := make(chan int64, 64)
 	var wg sync.WaitGroup

@@ -24,7 +24,7 @@ import (
 // negotiated http/1.1 and TLS 1.2 or later, and an https URL.
 func TestTLSToolsCall(t *testing.T) {
 	ca := newTestCA(t)
-	s := startServer(t, newCore(t), Config{TLS: ca.serverTLS(t, 2)})
+	s := startServer(t, newCore(t), ListenerConfig{TLS: ca.serverTLS(t, 2)})
 	assert.True(t, strings.HasPrefix(s.URL(), "https://127.0.0.1:"), s.URL())
 	assert.True(t, strings.HasSuffix(s.URL(), "/mcp"), s.URL())
 
@@ -48,7 +48,7 @@ func TestTLSToolsCall(t *testing.T) {
 func TestTLSListenStream(t *testing.T) {
 	ca := newTestCA(t)
 	core := newCore(t)
-	s := startServer(t, core, Config{TLS: ca.serverTLS(t, 2)})
+	s := startServer(t, core, ListenerConfig{TLS: ca.serverTLS(t, 2)})
 	c := dialTLS(t, s, ca.clientTLS())
 	_, err := io.WriteString(c, postTo(addrOf(s), listenBody("7", `{"toolsListChanged":true}`), "Mcp-Method: subscriptions/listen"))
 	require.NoError(t, err)
@@ -74,7 +74,7 @@ func TestTLSListenStream(t *testing.T) {
 // only h2 (it speaks HTTP/1.1); a client offering both gets http/1.1.
 func TestTLSProtocolFloor(t *testing.T) {
 	ca := newTestCA(t)
-	s := startServer(t, newCore(t), Config{TLS: ca.serverTLS(t, 2)})
+	s := startServer(t, newCore(t), ListenerConfig{TLS: ca.serverTLS(t, 2)})
 	for name, tc := range map[string]struct {
 		mutate func(*tls.Config)
 		fail   string // the alert the client gets, when the handshake must fail
@@ -112,7 +112,7 @@ func TestTLSConfigInvalid(t *testing.T) {
 		mut(c)
 		return c
 	}
-	for name, cfg := range map[string]Config{
+	for name, cfg := range map[string]ListenerConfig{
 		"no certificate":          {TLS: &tls.Config{}},
 		"TLS 1.0 floor":           {TLS: withCert(func(c *tls.Config) { c.MinVersion = tls.VersionTLS10 })},
 		"TLS 1.1 ceiling":         {TLS: withCert(func(c *tls.Config) { c.MaxVersion = tls.VersionTLS11 })},
@@ -124,7 +124,7 @@ func TestTLSConfigInvalid(t *testing.T) {
 		"key of another cert":     {TLSCertFile: certFile, TLSKeyFile: mustWrite(t, dir, "other.key", otherKey(t, ca))},
 		"negative reload":         {TLSCertFile: certFile, TLSKeyFile: keyFile, TLSReloadInterval: -time.Second},
 		"reload without files":    {TLSReloadInterval: time.Second},
-		"health path is the path": {ServeHealth: true, Path: "/readyz"},
+		"health path is the path": {ServeHealth: true, Config: Config{Path: "/readyz"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := New(newCore(t), cfg)
@@ -133,7 +133,7 @@ func TestTLSConfigInvalid(t *testing.T) {
 	}
 	t.Run("caller's config untouched", func(t *testing.T) {
 		c := ca.serverTLS(t, 2)
-		s, err := New(newCore(t), Config{TLS: c})
+		s, err := New(newCore(t), ListenerConfig{TLS: c})
 		require.NoError(t, err)
 		require.NoError(t, s.Shutdown(context.Background())) // its executor
 		assert.Zero(t, c.MinVersion)
@@ -150,9 +150,11 @@ func otherKey(t testing.TB, ca *testCA) []byte {
 func TestTLSConfigForClientEnforced(t *testing.T) {
 	ca := newTestCA(t)
 	inner := ca.serverTLS(t, 2)
-	s := startServer(t, newCore(t), Config{TLS: &tls.Config{
-		GetConfigForClient: func(*tls.ClientHelloInfo) (*tls.Config, error) { return inner, nil },
-	}})
+	s := startServer(t, newCore(t), ListenerConfig{
+		TLS: &tls.Config{
+			GetConfigForClient: func(*tls.ClientHelloInfo) (*tls.Config, error) { return inner, nil },
+		},
+	})
 	old := ca.clientTLS()
 	old.MinVersion, old.MaxVersion = tls.VersionTLS10, tls.VersionTLS11
 	_, err := tls.Dial("tcp", addrOf(s), old)
@@ -169,7 +171,7 @@ func TestTLSConfigForClientEnforced(t *testing.T) {
 func TestTLSHandshakeHeadTimeout(t *testing.T) {
 	ca := newTestCA(t)
 	const head = 300 * time.Millisecond
-	s := startServer(t, newCore(t), Config{TLS: ca.serverTLS(t, 2), MaxConnections: 1, HeadTimeout: head, ReadTimeout: 5 * time.Second})
+	s := startServer(t, newCore(t), ListenerConfig{TLS: ca.serverTLS(t, 2), MaxConnections: 1, HeadTimeout: head, ReadTimeout: 5 * time.Second})
 
 	t.Run("silent", func(t *testing.T) {
 		start := time.Now()
@@ -251,13 +253,13 @@ func TestExposedWarning(t *testing.T) {
 	ca := newTestCA(t)
 	gate := func(context.Context, GateRequest) (GateDecision, error) { return GateDecision{}, nil }
 	for name, tc := range map[string]struct {
-		cfg  Config
+		cfg  ListenerConfig
 		want string
 	}{
 		"plaintext":      {want: "listening beyond loopback without TLS or a request gate"},
-		"plaintext gate": {cfg: Config{RequestGate: gate}, want: "listening beyond loopback without TLS: requests and their credentials travel in plaintext"},
-		"tls":            {cfg: Config{TLS: ca.serverTLS(t, 2)}},
-		"tls and gate":   {cfg: Config{TLS: ca.serverTLS(t, 2), RequestGate: gate}},
+		"plaintext gate": {cfg: ListenerConfig{Config: Config{RequestGate: gate}}, want: "listening beyond loopback without TLS: requests and their credentials travel in plaintext"},
+		"tls":            {cfg: ListenerConfig{TLS: ca.serverTLS(t, 2)}},
+		"tls and gate":   {cfg: ListenerConfig{TLS: ca.serverTLS(t, 2), Config: Config{RequestGate: gate}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var logs bytes.Buffer
@@ -284,7 +286,7 @@ func TestExposedWarning(t *testing.T) {
 // the connection closed; bytes that are neither TLS nor HTTP are closed on without a word.
 func TestTLSPlaintextRequest(t *testing.T) {
 	ca := newTestCA(t)
-	s := startServer(t, newCore(t), Config{TLS: ca.serverTLS(t, 2)})
+	s := startServer(t, newCore(t), ListenerConfig{TLS: ca.serverTLS(t, 2)})
 	got := rawExchange(t, dial(t, s), postTo(addrOf(s), call("1", "echo", `{"text":"hi"}`), callHeaders("echo")...))
 	assert.Equal(t, "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"+
 		"Client sent an HTTP request to an HTTPS server.\n", got)

@@ -27,11 +27,11 @@ type Handler struct {
 	ep *endpoint
 }
 
-// NewHandler returns an http.Handler serving srv under cfg (Addr is ignored, except that a
-// loopback Addr keeps the loopback Host check; set AllowedHosts or DisableHostCheck when the
-// public name differs).
+// NewHandler returns an http.Handler serving srv under cfg. The Host must be a loopback name
+// unless cfg's AllowedHosts or DisableHostCheck says otherwise: set one when the endpoint is
+// reached by a public name.
 func NewHandler(srv *fastmcp.Server, cfg Config) (*Handler, error) {
-	ep, err := newEndpoint(srv, cfg)
+	ep, err := newEndpoint(srv, cfg, true)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package streamable
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net"
@@ -21,20 +22,21 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 }
 
 // NewHTTPServer returns an http.Server that serves h with the connection-level settings of
-// h's Config that net/http can apply: Addr, HeadTimeout as ReadHeaderTimeout, MaxHeaderBytes
-// (the handler refuses heads past it with its own 431; the server stops reading a head
-// 4 KiB further), IdleTimeout, and [ConnContext]; its log goes to Config.Logger. It sets no
-// ReadTimeout or WriteTimeout, which would cut listen streams: the handler bounds the body
-// with BodyTimeout and each event with WriteTimeout. MaxConnections needs a listener that
-// caps connections. Serve it with ListenAndServe, Serve, or ServeTLS.
-func NewHTTPServer(h *Handler) *http.Server {
+// lc that net/http can apply: Addr, HeadTimeout as ReadHeaderTimeout, IdleTimeout (their
+// defaults when zero), MaxHeaderBytes from h's Config (the handler refuses heads past it with
+// its own 431; the server stops reading a head 4 KiB further), and [ConnContext]; its log
+// goes to h's Logger. lc.Config is not read: h has its own. It sets no ReadTimeout or
+// WriteTimeout, which would cut listen streams: the handler bounds the body with
+// BodyTimeout and each event with WriteTimeout. MaxConnections needs a listener that caps
+// connections. Serve it with ListenAndServe, Serve, or ServeTLS.
+func NewHTTPServer(h *Handler, lc ListenerConfig) *http.Server {
 	cfg := h.ep.cfg
 	return &http.Server{
-		Addr:              cfg.Addr,
+		Addr:              cmp.Or(lc.Addr, DefaultAddr),
 		Handler:           h,
-		ReadHeaderTimeout: cfg.HeadTimeout,
+		ReadHeaderTimeout: cmp.Or(lc.HeadTimeout, DefaultHeadTimeout),
 		MaxHeaderBytes:    cfg.MaxHeaderBytes,
-		IdleTimeout:       cfg.IdleTimeout,
+		IdleTimeout:       cmp.Or(lc.IdleTimeout, DefaultIdleTimeout),
 		ConnContext:       ConnContext,
 		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
 	}

@@ -58,11 +58,10 @@ func TestNetHTTPDisconnectCancels(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			core := newCore(t)
 			b := newBlocker(t, core)
-			cfg := Config{Addr: "127.0.0.1:0"}
-			h, err := NewHandler(core, cfg)
+			h, err := NewHandler(core, Config{})
 			require.NoError(t, err)
 			t.Cleanup(func() { require.NoError(t, h.Close(context.Background())) })
-			addr := serveHTTP(t, NewHTTPServer(h))
+			addr := serveHTTP(t, NewHTTPServer(h, ListenerConfig{Addr: "127.0.0.1:0"}))
 
 			c := dialAt(t, addr)
 			_, err = io.WriteString(c, postTo(addr, call("1", "block", `{}`), callHeaders("block")...))
@@ -88,9 +87,9 @@ func TestNetHTTPDisconnectCancels(t *testing.T) {
 // gets the handler's 431, one past net/http's own bound (MaxHeaderBytes plus 4 KiB) the
 // server's.
 func TestNewHTTPServer(t *testing.T) {
-	h, err := NewHandler(newCore(t), Config{Addr: "127.0.0.1:0", HeadTimeout: 3 * time.Second, IdleTimeout: 7 * time.Second, MaxHeaderBytes: 1024})
+	h, err := NewHandler(newCore(t), Config{MaxHeaderBytes: 1024})
 	require.NoError(t, err)
-	hs := NewHTTPServer(h)
+	hs := NewHTTPServer(h, ListenerConfig{Addr: "127.0.0.1:0", HeadTimeout: 3 * time.Second, IdleTimeout: 7 * time.Second})
 	assert.Equal(t, "127.0.0.1:0", hs.Addr)
 	assert.Equal(t, 3*time.Second, hs.ReadHeaderTimeout)
 	assert.Equal(t, 7*time.Second, hs.IdleTimeout)

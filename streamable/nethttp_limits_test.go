@@ -51,7 +51,7 @@ func TestRefusalsBeforeTheBodyBothStacks(t *testing.T) {
 	}
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, _ := startStack(t, stack, newCore(t), Config{MaxHeaderBytes: maxHead, MaxBodyBytes: maxBody})
+			addr, _ := startStack(t, stack, newCore(t), ListenerConfig{Config: Config{MaxHeaderBytes: maxHead, MaxBodyBytes: maxBody}})
 			for _, tc := range tests {
 				t.Run(tc.name, func(t *testing.T) {
 					c := dialAt(t, addr)

@@ -16,7 +16,6 @@ import (
 
 func newStdServer(t *testing.T, core *fastmcp.Server, cfg Config, wrap func(http.Handler) http.Handler) *httptest.Server {
 	t.Helper()
-	cfg.Addr = "127.0.0.1:0"
 	h, err := NewHandler(core, cfg)
 	require.NoError(t, err)
 	var handler http.Handler = h

@@ -17,17 +17,17 @@ import (
 )
 
 // startCounted is startStack with the stack's refusal counts.
-func startCounted(t *testing.T, stack string, core *fastmcp.Server, cfg Config) (addr string, refusals func() Refusals) {
+func startCounted(t *testing.T, stack string, core *fastmcp.Server, cfg ListenerConfig) (addr string, refusals func() Refusals) {
 	t.Helper()
 	switch stack {
 	case stackNative:
 		s := startServer(t, core, cfg)
 		return hostOf(s), s.Refusals
 	case stackFastHTTP:
-		a, h := startMounted(t, core, cfg)
+		a, h := startMounted(t, core, cfg.Config)
 		return a, h.Refusals
 	}
-	h, err := NewHandler(core, cfg)
+	h, err := NewHandler(core, cfg.Config)
 	require.NoError(t, err)
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
@@ -43,7 +43,7 @@ func TestRefusalsCounted(t *testing.T) {
 	const maxHead, maxBody = 1024, 250
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, refusals := startCounted(t, stack, newCore(t), Config{MaxHeaderBytes: maxHead, MaxBodyBytes: maxBody})
+			addr, refusals := startCounted(t, stack, newCore(t), ListenerConfig{Config: Config{MaxHeaderBytes: maxHead, MaxBodyBytes: maxBody}})
 			send := func(raw string) int {
 				c := dialAt(t, addr)
 				require.NoError(t, c.SetDeadline(time.Now().Add(10*time.Second)))

@@ -20,7 +20,7 @@ type hostEntry struct {
 	port string // "" for any port
 }
 
-func newHostPolicy(c Config) hostPolicy {
+func newHostPolicy(c Config, loopback bool) hostPolicy {
 	p := hostPolicy{}
 	for _, o := range c.AllowedOriginHosts {
 		h, port := splitHostPort(o)
@@ -30,7 +30,7 @@ func newHostPolicy(c Config) hostPolicy {
 		host, _ := splitHostPort(h)
 		p.hosts = append(p.hosts, host)
 	}
-	p.loopback = isLoopbackAddr(c.Addr) && !c.DisableHostCheck
+	p.loopback = loopback && !c.DisableHostCheck
 	p.checkHost = len(p.hosts) > 0 || p.loopback
 	return p
 }

@@ -28,7 +28,7 @@ func getMCP(s *Server) string {
 // What the head of one request tells its handler stays with that request: a GET refused
 // before the body check leaves nothing that turns the next request's 413 into a 411.
 func TestRefusedHeadLeavesNoStateOnItsConnection(t *testing.T) {
-	s := startServer(t, newCore(t), Config{MaxBodyBytes: 250})
+	s := startServer(t, newCore(t), ListenerConfig{Config: Config{MaxBodyBytes: 250}})
 	c := dial(t, s)
 	br := bufio.NewReader(c)
 	_, err := io.WriteString(c, getMCP(s))
@@ -48,7 +48,7 @@ func TestRefusedHeadLeavesNoStateOnItsConnection(t *testing.T) {
 // Nor does it reach a request on another connection that fasthttp serves with the same
 // request context (its contexts are pooled across connections).
 func TestRefusedHeadLeavesNoStateForOtherConnections(t *testing.T) {
-	s := startServer(t, newCore(t), Config{})
+	s := startServer(t, newCore(t), ListenerConfig{})
 	empty := post(s, "", "Mcp-Method: tools/list")
 	for i := range 20 {
 		a := dial(t, s)
@@ -131,9 +131,7 @@ func TestRefusedRequestsDoNotGrowTheHeap(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// Not startServer: its cleanup would keep this server reachable, with whatever it
 			// leaked, while the next case measures.
-			cfg := tc.cfg
-			cfg.Addr = "127.0.0.1:0"
-			s, err := New(newCore(t), cfg)
+			s, err := New(newCore(t), ListenerConfig{Config: tc.cfg, Addr: "127.0.0.1:0"})
 			require.NoError(t, err)
 			// fasthttp's worker pool keeps the server reachable from a goroutine that
 			// sleeps this long between passes, also after the server stopped.
@@ -190,7 +188,7 @@ func TestGateDecisionPerRequest(t *testing.T) {
 		}
 		return GateDecision{Identity: &fastmcp.Identity{Principal: strings.TrimPrefix(string(auth[0]), "Bearer ")}}, nil
 	}
-	s := startServer(t, core, Config{RequestGate: gate})
+	s := startServer(t, core, ListenerConfig{Config: Config{RequestGate: gate}})
 	whoami := func(extra ...string) string {
 		body := call("1", "whoami", `{}`)
 		if len(extra) == 0 {
@@ -231,7 +229,7 @@ func TestGateDecisionPerRequest(t *testing.T) {
 // premise, checked on keep-alive requests over two connections, for the handler and for the
 // error handler.
 func TestHeaderReceivedLeadsToItsConn(t *testing.T) {
-	s, err := New(newCore(t), Config{Addr: "127.0.0.1:0", MaxBodyBytes: 250})
+	s, err := New(newCore(t), ListenerConfig{Addr: "127.0.0.1:0", Config: Config{MaxBodyBytes: 250}})
 	require.NoError(t, err)
 	var last atomic.Pointer[fasthttp.RequestHeader]
 	var checked, wrong atomic.Int32

@@ -32,18 +32,17 @@ var bothStacks = []string{stackNative, stackNetHTTP, stackFastHTTP}
 // startStack serves core under cfg on a free loopback port with the named stack (the native
 // listener, or NewHandler in an httptest server, which is a plain http.Server) and returns
 // its host:port and its counters.
-func startStack(t testing.TB, stack string, core *fastmcp.Server, cfg Config) (addr string, stats func() Stats) {
+func startStack(t testing.TB, stack string, core *fastmcp.Server, cfg ListenerConfig) (addr string, stats func() Stats) {
 	t.Helper()
 	if stack == stackNative {
 		s := startServer(t, core, cfg)
 		return hostOf(s), s.Stats
 	}
 	if stack == stackFastHTTP {
-		a, h := startMounted(t, core, cfg)
+		a, h := startMounted(t, core, cfg.Config)
 		return a, h.Stats
 	}
-	cfg.Addr = "127.0.0.1:0"
-	h, err := NewHandler(core, cfg)
+	h, err := NewHandler(core, cfg.Config)
 	require.NoError(t, err)
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
@@ -77,7 +76,6 @@ func exchangeAt(t testing.TB, addr, raw string) (*http.Response, string) {
 // MaxHeaderBytes, no WriteTimeout on streams), and returns its host:port.
 func startMounted(t testing.TB, core *fastmcp.Server, cfg Config) (string, *RequestHandler) {
 	t.Helper()
-	cfg.Addr = "127.0.0.1:0"
 	h, err := NewRequestHandler(core, cfg)
 	require.NoError(t, err)
 	maxHead := cfg.MaxHeaderBytes

@@ -31,7 +31,7 @@ func TestStepUp(t *testing.T) {
 	}
 	for _, stack := range bothStacks {
 		t.Run(stack, func(t *testing.T) {
-			addr, _ := startStack(t, stack, newCore(t), Config{StepUp: stepUp})
+			addr, _ := startStack(t, stack, newCore(t), ListenerConfig{Config: Config{StepUp: stepUp}})
 			resp, body := exchangeAt(t, addr, legacyCall(addr, "missing"))
 			assert.Equal(t, http.StatusForbidden, resp.StatusCode)
 			assert.Equal(t, "-32602", resp.Header.Get("X-Step"))

@@ -62,7 +62,7 @@ func listenBody(id string, filter string) string {
 // completion response, with the stream headers and no Content-Length.
 func TestListenStream(t *testing.T) {
 	core := newCore(t)
-	s := startServer(t, core, Config{})
+	s := startServer(t, core, ListenerConfig{})
 	c := dial(t, s)
 	_, err := io.WriteString(c, post(s, listenBody(`"L1"`, `{"toolsListChanged":true}`), "Mcp-Method: subscriptions/listen"))
 	require.NoError(t, err)
@@ -90,7 +90,7 @@ func TestListenStream(t *testing.T) {
 
 // Keepalive comments flow on an idle listen stream.
 func TestListenKeepAlive(t *testing.T) {
-	s := startServer(t, newCore(t), Config{KeepAliveInterval: 20 * time.Millisecond})
+	s := startServer(t, newCore(t), ListenerConfig{Config: Config{KeepAliveInterval: 20 * time.Millisecond}})
 	c := dial(t, s)
 	_, _ = io.WriteString(c, post(s, listenBody("1", `{"toolsListChanged":true}`), "Mcp-Method: subscriptions/listen"))
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
@@ -104,7 +104,7 @@ func TestListenKeepAlive(t *testing.T) {
 // Seed case 4: over MaxSubscriptions a listen gets 503 with its id; the slot returns when
 // the holder's connection closes.
 func TestMaxSubscriptions(t *testing.T) {
-	s := startServer(t, newCore(t), Config{MaxSubscriptions: 1, KeepAliveInterval: 10 * time.Millisecond})
+	s := startServer(t, newCore(t), ListenerConfig{Config: Config{MaxSubscriptions: 1, KeepAliveInterval: 10 * time.Millisecond}})
 	first := dial(t, s)
 	_, _ = io.WriteString(first, post(s, listenBody("1", `{"toolsListChanged":true}`), "Mcp-Method: subscriptions/listen"))
 	resp, err := http.ReadResponse(bufio.NewReader(first), nil)
@@ -127,7 +127,7 @@ func TestMaxSubscriptions(t *testing.T) {
 // A tool that reports progress answers with an event stream: the progress notifications,
 // then the result as the last event.
 func TestProgressStream(t *testing.T) {
-	s := startServer(t, newCore(t), Config{})
+	s := startServer(t, newCore(t), ListenerConfig{})
 	body := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p"},"name":"sleep","arguments":{"ms":35}}}`
 	resp, raw := exchange(t, s, post(s, body, callHeaders("sleep")...))
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
@@ -144,7 +144,7 @@ func TestProgressStream(t *testing.T) {
 // Seed case 13: progress does not extend the deadline: the stream ends with the timeout
 // error, before all the progress the tool would send.
 func TestProgressDoesNotExtendDeadline(t *testing.T) {
-	s := startServer(t, newCore(t), Config{RequestTimeout: 100 * time.Millisecond})
+	s := startServer(t, newCore(t), ListenerConfig{Config: Config{RequestTimeout: 100 * time.Millisecond}})
 	body := `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":1},"name":"sleep","arguments":{"ms":10000}}}`
 	resp, raw := exchange(t, s, post(s, body, callHeaders("sleep")...))
 	assert.Equal(t, http.StatusOK, resp.StatusCode)

@@ -95,7 +95,7 @@ func (ca *testCA) clientTLS() *tls.Config {
 }
 
 // startPrepared is startServer with prep run on the server before it serves.
-func startPrepared(t testing.TB, core *fastmcp.Server, cfg Config, prep func(*Server)) *Server {
+func startPrepared(t testing.TB, core *fastmcp.Server, cfg ListenerConfig, prep func(*Server)) *Server {
 	t.Helper()
 	cfg.Addr = "127.0.0.1:0"
 	s, err := New(core, cfg)

@@ -67,7 +67,7 @@ var httpStacks = []struct {
 	start func(t *testing.T, core *fastmcp.Server) (url string, client *http.Client)
 }{
 	{"native", func(t *testing.T, core *fastmcp.Server) (string, *http.Client) {
-		s := startServer(t, core, Config{Logger: discardLogger})
+		s := startServer(t, core, ListenerConfig{Config: Config{Logger: discardLogger}})
 		client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: vectorGuard}
 		t.Cleanup(client.CloseIdleConnections)
 		return s.URL(), client

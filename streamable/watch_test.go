@@ -19,8 +19,8 @@ import (
 // tick) or on an executor worker (watched by the connection's goroutine).
 var executions = []struct {
 	name string
-	cfg  Config
-}{{"inline", Config{}}, {"worker", Config{DisableInline: true}}}
+	cfg  ListenerConfig
+}{{"inline", ListenerConfig{}}, {"worker", ListenerConfig{DisableInline: true}}}
 
 // awaitEnd returns how the blocked handler ended, failing the test if it does not.
 func awaitEnd(t *testing.T, b *blocker) error {

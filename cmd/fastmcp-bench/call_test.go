@@ -66,7 +66,7 @@ func startCallServer(t *testing.T) string {
 	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "call-test", Version: "1.0.0"}, nil)
 	require.NoError(t, err)
 	require.NoError(t, fixtures.Register(core, "conformance,demo"))
-	h, err := streamable.NewHandler(core, streamable.Config{Addr: "127.0.0.1:0"})
+	h, err := streamable.NewHandler(core, streamable.Config{})
 	require.NoError(t, err)
 	s := httptest.NewServer(h)
 	t.Cleanup(func() {

@@ -633,7 +633,7 @@ func goalRuns(ctx context.Context, o *compareOptions, cmp *comparison, fast load
 	if o.goalRuns > 0 && ctx.Err() == nil {
 		res, err := loadtest.Drain(ctx, loadtest.DrainConfig{Runs: o.goalRuns, DrainTimeout: embeddedDrainTimeout, Progress: live.update,
 			Start: func(context.Context, int) (*loadtest.DrainTarget, error) {
-				s, err := startEmbedded(streamable.Config{DrainTimeout: embeddedDrainTimeout}, true)
+				s, err := startEmbedded(streamable.ListenerConfig{Config: streamable.Config{DrainTimeout: embeddedDrainTimeout}}, true)
 				if err != nil {
 					return nil, err
 				}

@@ -38,7 +38,7 @@ func (c countEcho) Authorize(_ context.Context, phase fastmcp.Phase, _ string, c
 
 // startEmbedded starts an endpoint with cfg (Addr is set to 127.0.0.1:0); count installs the
 // echo counter.
-func startEmbedded(cfg streamable.Config, count bool) (*embedded, error) {
+func startEmbedded(cfg streamable.ListenerConfig, count bool) (*embedded, error) {
 	e := &embedded{served: make(chan error, 1)}
 	logger := slog.New(slog.DiscardHandler)
 	fcfg := &fastmcp.Config{Logger: logger}

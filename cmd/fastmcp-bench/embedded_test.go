@@ -14,7 +14,7 @@ import (
 // The default run's embedded endpoint serves the demo's report tool with the Tasks extension
 // (on SQLite, as serve does): a client that declares the extension gets a task it can await.
 func TestEmbeddedServesTasks(t *testing.T) {
-	e, err := startEmbedded(streamable.Config{}, false)
+	e, err := startEmbedded(streamable.ListenerConfig{}, false)
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -28,7 +28,7 @@ func startDemoServer(t *testing.T, dialects ...fastmcp.Dialect) (string, int) {
 	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "run-target-test", Version: "1.0.0"}, &fastmcp.Config{Dialects: dialects})
 	require.NoError(t, err)
 	fixtures.Demo(core)
-	h, err := streamable.NewHandler(core, streamable.Config{Addr: "127.0.0.1:0"})
+	h, err := streamable.NewHandler(core, streamable.Config{})
 	require.NoError(t, err)
 	s := httptest.NewServer(h)
 	t.Cleanup(func() {

@@ -119,34 +119,36 @@ func (o *serveOptions) queue() int {
 	return o.maxQueue
 }
 
-func (o *serveOptions) httpConfig(logger *slog.Logger) streamable.Config {
+func (o *serveOptions) httpConfig(logger *slog.Logger) streamable.ListenerConfig {
 	timeout := o.requestTimeout
 	if timeout == 0 {
 		timeout = streamable.NoTimeout
 	}
-	return streamable.Config{
+	return streamable.ListenerConfig{
 		Addr:               o.addr,
 		MaxConnections:     o.maxConnections,
 		HeadTimeout:        o.headTimeout,
 		ReadTimeout:        o.readTimeout,
-		BodyTimeout:        o.bodyTimeout,
-		MaxHeaderBytes:     o.maxHeaderBytes,
-		MaxBodyBytes:       o.maxBodyBytes,
 		IdleTimeout:        o.idleTimeout,
-		WriteTimeout:       o.writeTimeout,
 		MaxRequestsPerConn: o.maxRequestsPerConn,
-		RequestTimeout:     timeout,
-		AllowedOriginHosts: splitList(o.allowedOriginHosts),
-		AllowedHosts:       splitList(o.allowedHosts),
-		MaxSubscriptions:   o.maxSubscriptions,
-		KeepAliveInterval:  o.keepAlive,
-		DrainTimeout:       o.drainTimeout,
-		MaxConcurrency:     o.maxConcurrency,
-		MaxQueue:           o.queue(),
 		DisableInline:      o.disableInline,
-		RequestGate:        o.oauth.gate(),
-		StepUp:             o.oauth.stepUp(),
-		Logger:             logger,
+		Config: streamable.Config{
+			BodyTimeout:        o.bodyTimeout,
+			MaxHeaderBytes:     o.maxHeaderBytes,
+			MaxBodyBytes:       o.maxBodyBytes,
+			WriteTimeout:       o.writeTimeout,
+			RequestTimeout:     timeout,
+			AllowedOriginHosts: splitList(o.allowedOriginHosts),
+			AllowedHosts:       splitList(o.allowedHosts),
+			MaxSubscriptions:   o.maxSubscriptions,
+			KeepAliveInterval:  o.keepAlive,
+			DrainTimeout:       o.drainTimeout,
+			MaxConcurrency:     o.maxConcurrency,
+			MaxQueue:           o.queue(),
+			RequestGate:        o.oauth.gate(),
+			StepUp:             o.oauth.stepUp(),
+			Logger:             logger,
+		},
 	}
 }
 
@@ -317,7 +319,7 @@ type fastEndpoint struct{ *streamable.Server }
 
 func (f fastEndpoint) Serve() error { return f.Server.Serve() }
 
-func newFastHTTP(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) {
+func newFastHTTP(srv *fastmcp.Server, cfg streamable.ListenerConfig) (endpoint, error) {
 	s, err := streamable.New(srv, cfg)
 	if err != nil {
 		return nil, err

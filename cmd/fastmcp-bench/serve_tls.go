@@ -35,7 +35,7 @@ func (o *tlsOptions) check(stack string, stdio bool) error {
 }
 
 // apply sets the flags in the native listener's configuration.
-func (o *tlsOptions) apply(cfg streamable.Config) streamable.Config {
+func (o *tlsOptions) apply(cfg streamable.ListenerConfig) streamable.ListenerConfig {
 	cfg.TLSCertFile, cfg.TLSKeyFile, cfg.ServeHealth = o.cert, o.key, o.health
 	return cfg
 }

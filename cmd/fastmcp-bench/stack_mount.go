@@ -20,8 +20,8 @@ type mountEndpoint struct {
 	url     string
 }
 
-func newFastMount(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) {
-	h, err := streamable.NewRequestHandler(srv, cfg)
+func newFastMount(srv *fastmcp.Server, cfg streamable.ListenerConfig) (endpoint, error) {
+	h, err := streamable.NewRequestHandler(srv, hostedConfig(cfg))
 	if err != nil {
 		return nil, err
 	}

@@ -24,8 +24,8 @@ type netEndpoint struct {
 	drain   time.Duration
 }
 
-func newNetHTTP(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) {
-	h, err := streamable.NewHandler(srv, cfg)
+func newNetHTTP(srv *fastmcp.Server, cfg streamable.ListenerConfig) (endpoint, error) {
+	h, err := streamable.NewHandler(srv, hostedConfig(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func newNetHTTP(srv *fastmcp.Server, cfg streamable.Config) (endpoint, error) {
 	}
 	// NewHTTPServer applies the Config's connection settings (head timeout, head size, idle
 	// timeout, its logger) and sets ConnContext, which the handler's disconnect probe needs.
-	hs := streamable.NewHTTPServer(h)
+	hs := streamable.NewHTTPServer(h, cfg)
 	return &netEndpoint{
 		srv:     srv,
 		handler: h,
@@ -71,9 +71,29 @@ func (e *netEndpoint) Shutdown(ctx context.Context) error {
 	return err
 }
 
+// hostedConfig is the endpoint's part of cfg for a host other than the native listener,
+// which cannot tell the address it is served on: the loopback Host check applies only when
+// cfg.Addr is a loopback address, as on the native listener.
+func hostedConfig(cfg streamable.ListenerConfig) streamable.Config {
+	c := cfg.Config
+	if host, _, err := net.SplitHostPort(cfg.Addr); err == nil && !isLoopbackHost(host) {
+		c.DisableHostCheck = true
+	}
+	return c
+}
+
+// isLoopbackHost reports whether a listen address's host binds only loopback.
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // listenFor opens cfg.Addr for a hosted endpoint and returns its URL; on failure it closes
 // the endpoint's handler h.
-func listenFor(h interface{ Close(context.Context) error }, cfg streamable.Config) (net.Listener, string, error) {
+func listenFor(h interface{ Close(context.Context) error }, cfg streamable.ListenerConfig) (net.Listener, string, error) {
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		_ = h.Close(context.Background())

@@ -75,7 +75,7 @@ func (e *runEnv) target() (loadtest.Target, error) {
 		return loadtest.Target{URL: e.o.target, Name: e.o.name, PID: e.o.pid, Dialect: d, Tool: e.o.tool, ArgName: e.o.arg}, nil
 	}
 	if e.shared == nil {
-		s, err := startEmbedded(streamable.Config{}, false)
+		s, err := startEmbedded(streamable.ListenerConfig{}, false)
 		if err != nil {
 			return loadtest.Target{}, err
 		}
@@ -94,7 +94,7 @@ func (e *runEnv) close() {
 }
 
 // withEmbedded runs f against a dedicated embedded endpoint with cfg, shut down after.
-func withEmbedded(cfg streamable.Config, f func(loadtest.Target) (loadtest.Reporter, error)) (loadtest.Reporter, error) {
+func withEmbedded(cfg streamable.ListenerConfig, f func(loadtest.Target) (loadtest.Reporter, error)) (loadtest.Reporter, error) {
 	s, err := startEmbedded(cfg, false)
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func runConnCap(ctx context.Context, e *runEnv) (loadtest.Reporter, error) {
 		cfg.Target, cfg.Cap = t, e.o.connCap
 		return loadtest.ConnCap(ctx, cfg)
 	}
-	return withEmbedded(streamable.Config{MaxConnections: embeddedCap}, func(t loadtest.Target) (loadtest.Reporter, error) {
+	return withEmbedded(streamable.ListenerConfig{MaxConnections: embeddedCap}, func(t loadtest.Target) (loadtest.Reporter, error) {
 		cfg.Target, cfg.Cap = t, embeddedCap
 		return loadtest.ConnCap(ctx, cfg)
 	})
@@ -214,7 +214,7 @@ func runDrain(ctx context.Context, e *runEnv) (loadtest.Reporter, error) {
 	}
 	cfg.DrainTimeout = embeddedDrainTimeout
 	cfg.Start = func(context.Context, int) (*loadtest.DrainTarget, error) {
-		s, err := startEmbedded(streamable.Config{DrainTimeout: embeddedDrainTimeout}, true)
+		s, err := startEmbedded(streamable.ListenerConfig{Config: streamable.Config{DrainTimeout: embeddedDrainTimeout}}, true)
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +234,7 @@ func runSlowloris(ctx context.Context, e *runEnv) (loadtest.Reporter, error) {
 		return loadtest.Slowloris(ctx, cfg)
 	}
 	cfg.Phase = 2500 * time.Millisecond
-	return withEmbedded(streamable.Config{HeadTimeout: embeddedSlowTimeout, BodyTimeout: embeddedSlowTimeout},
+	return withEmbedded(streamable.ListenerConfig{HeadTimeout: embeddedSlowTimeout, Config: streamable.Config{BodyTimeout: embeddedSlowTimeout}},
 		func(t loadtest.Target) (loadtest.Reporter, error) {
 			cfg.Target = t
 			return loadtest.Slowloris(ctx, cfg)

@@ -82,7 +82,7 @@ func startTasksEndpoint(ctx context.Context, spec string, migrate bool) (*tasksE
 	}
 	x.Register(core)
 	undo = append(undo, func() { _ = x.Close() })
-	srv, err := streamable.New(core, streamable.Config{Addr: "127.0.0.1:0", Logger: logger})
+	srv, err := streamable.New(core, streamable.ListenerConfig{Addr: "127.0.0.1:0", Config: streamable.Config{Logger: logger}})
 	if err == nil {
 		err = srv.Listen()
 	}

@@ -73,7 +73,7 @@ func serveDemo(t *testing.T) (string, *versions) {
 	require.NoError(t, err)
 	require.NoError(t, fixtures.Register(core, "demo"))
 	v := &versions{}
-	srv, err := streamable.New(core, streamable.Config{Addr: "127.0.0.1:0", RequestGate: v.gate})
+	srv, err := streamable.New(core, streamable.ListenerConfig{Addr: "127.0.0.1:0", Config: streamable.Config{RequestGate: v.gate}})
 	require.NoError(t, err)
 	require.NoError(t, srv.Listen())
 	served := make(chan error, 1)

@@ -39,7 +39,7 @@ func run(ctx context.Context, addr string, listening func(url string)) error {
 		func(ctx context.Context, r *fastmcp.Request, in echoArgs) (fastmcp.ToolResult, error) {
 			return fastmcp.ToolResult{Text: in.Text}, nil
 		})
-	srv, err := streamable.New(core, streamable.Config{Addr: addr})
+	srv, err := streamable.New(core, streamable.ListenerConfig{Addr: addr})
 	if err != nil {
 		return err
 	}

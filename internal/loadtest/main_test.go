@@ -45,7 +45,7 @@ func (c countEcho) Authorize(_ context.Context, phase fastmcp.Phase, _ string, c
 
 // startEndpoint starts an endpoint on a free loopback port; it is shut down at the end of
 // the test unless the test does it.
-func startEndpoint(t testing.TB, cfg streamable.Config) *testEndpoint {
+func startEndpoint(t testing.TB, cfg streamable.ListenerConfig) *testEndpoint {
 	t.Helper()
 	e := &testEndpoint{served: make(chan error, 1), trust: trustOf(cfg.TLS)}
 	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "loadtest", Version: "1.0.0"}, &fastmcp.Config{Authorizer: countEcho{&e.admitted}})

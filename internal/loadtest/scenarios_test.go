@@ -13,7 +13,7 @@ import (
 )
 
 func TestConnCap(t *testing.T) {
-	e := startEndpoint(t, streamable.Config{MaxConnections: 8})
+	e := startEndpoint(t, streamable.ListenerConfig{MaxConnections: 8})
 	res, err := ConnCap(context.Background(), ConnCapConfig{
 		Target: e.target(), Cap: 8, Excess: 4, Connections: 2, Rate: 500, Phase: 300 * time.Millisecond,
 	})
@@ -30,7 +30,7 @@ func TestConnCap(t *testing.T) {
 }
 
 func TestStreams(t *testing.T) {
-	e := startEndpoint(t, streamable.Config{KeepAliveInterval: 50 * time.Millisecond})
+	e := startEndpoint(t, streamable.ListenerConfig{Config: streamable.Config{KeepAliveInterval: 50 * time.Millisecond}})
 	var memReads int
 	res, err := Streams(context.Background(), StreamsConfig{
 		Target: e.target(), Streams: 20, Duration: 300 * time.Millisecond, Fanouts: 2,
@@ -63,7 +63,7 @@ func TestDrain(t *testing.T) {
 	res, err := Drain(context.Background(), DrainConfig{
 		Runs: 2, Connections: 4, Streams: 3, Before: 200 * time.Millisecond, DrainTimeout: 2 * time.Second,
 		Start: func(context.Context, int) (*DrainTarget, error) {
-			e := startEndpoint(t, streamable.Config{DrainTimeout: 2 * time.Second})
+			e := startEndpoint(t, streamable.ListenerConfig{Config: streamable.Config{DrainTimeout: 2 * time.Second}})
 			eps = append(eps, e)
 			return &DrainTarget{
 				Target: e.target(),
@@ -94,7 +94,7 @@ func TestDrain(t *testing.T) {
 }
 
 func TestSlowloris(t *testing.T) {
-	e := startEndpoint(t, streamable.Config{HeadTimeout: 200 * time.Millisecond, BodyTimeout: 200 * time.Millisecond})
+	e := startEndpoint(t, streamable.ListenerConfig{HeadTimeout: 200 * time.Millisecond, Config: streamable.Config{BodyTimeout: 200 * time.Millisecond}})
 	res, err := Slowloris(context.Background(), SlowlorisConfig{
 		Target: e.target(), Clients: 6, Every: 20 * time.Millisecond, Connections: 2, Rate: 500, Phase: 600 * time.Millisecond,
 	})
@@ -107,7 +107,7 @@ func TestSlowloris(t *testing.T) {
 }
 
 func TestProgressScenario(t *testing.T) {
-	e := startEndpoint(t, streamable.Config{})
+	e := startEndpoint(t, streamable.ListenerConfig{})
 	res, err := ProgressScenario(context.Background(), ProgressConfig{
 		Target: e.target(), Call: 50 * time.Millisecond, Connections: 2, Duration: 250 * time.Millisecond,
 	})
@@ -130,7 +130,7 @@ func TestProcessCPU(t *testing.T) {
 // With the server's pid, Throughput reports its CPU per request (here the test process,
 // which is the server and the generator at once).
 func TestThroughputServerCPU(t *testing.T) {
-	e := startEndpoint(t, streamable.Config{})
+	e := startEndpoint(t, streamable.ListenerConfig{})
 	tg := e.target()
 	tg.PID = os.Getpid()
 	res, err := Throughput(context.Background(), ThroughputConfig{Target: tg, Connections: 4, Duration: 500 * time.Millisecond, Warmup: -1})

@@ -12,7 +12,7 @@ import (
 )
 
 func TestThroughput(t *testing.T) {
-	e := startEndpoint(t, streamable.Config{})
+	e := startEndpoint(t, streamable.ListenerConfig{})
 	var readings int
 	res, err := Throughput(context.Background(), ThroughputConfig{
 		Target: e.target(), Connections: 4, Duration: 300 * time.Millisecond, Warmup: -1,
@@ -34,7 +34,7 @@ func TestThroughput(t *testing.T) {
 
 // A dead target is reported as errors by kind, never silently.
 func TestThroughputRefused(t *testing.T) {
-	e := startEndpoint(t, streamable.Config{})
+	e := startEndpoint(t, streamable.ListenerConfig{})
 	url := e.srv.URL()
 	e.shutdown(t)
 	res, err := Throughput(context.Background(), ThroughputConfig{
@@ -54,7 +54,7 @@ func TestTargetMustBeLoopback(t *testing.T) {
 }
 
 func TestLatencyOpenLoop(t *testing.T) {
-	e := startEndpoint(t, streamable.Config{})
+	e := startEndpoint(t, streamable.ListenerConfig{})
 	res, err := Latency(context.Background(), LatencyConfig{
 		Target: e.target(), Rate: 2000, Connections: 4, Duration: 300 * time.Millisecond, Warmup: -1,
 	})
@@ -70,7 +70,7 @@ func TestLatencyProbe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("probe runs for seconds")
 	}
-	e := startEndpoint(t, streamable.Config{})
+	e := startEndpoint(t, streamable.ListenerConfig{})
 	res, err := Latency(context.Background(), LatencyConfig{
 		Target: e.target(), Connections: 4, Duration: 200 * time.Millisecond, Warmup: -1,
 	})

@@ -47,7 +47,7 @@ func trustOf(server *tls.Config) *tls.Config {
 // An https target is driven over TLS, trusting the certificate the target's TLS names;
 // each connection handshakes once, so the errors are none and the calls all reach the core.
 func TestThroughputTLS(t *testing.T) {
-	e := startEndpoint(t, streamable.Config{TLS: selfSigned(t)})
+	e := startEndpoint(t, streamable.ListenerConfig{TLS: selfSigned(t)})
 	target := e.target()
 	require.Contains(t, target.URL, "https://127.0.0.1:")
 	res, err := Throughput(context.Background(), ThroughputConfig{Target: target, Connections: 2, Duration: 200 * time.Millisecond, Warmup: -1})
@@ -60,7 +60,7 @@ func TestThroughputTLS(t *testing.T) {
 // Without the certificate's trust an https target fails its check: the handshake refuses an
 // unknown authority, and nothing is sent in plaintext instead.
 func TestTLSTargetUntrusted(t *testing.T) {
-	e := startEndpoint(t, streamable.Config{TLS: selfSigned(t)})
+	e := startEndpoint(t, streamable.ListenerConfig{TLS: selfSigned(t)})
 	target := e.target()
 	target.TLS = nil // the system's roots
 	err := Check(context.Background(), target)
