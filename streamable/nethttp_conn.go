@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"reflect"
 	"syscall"
 	"time"
 )
@@ -14,8 +15,10 @@ type connKey struct{}
 
 // ConnContext, as an [http.Server]'s ConnContext, lets a [Handler] see the connection a
 // request arrived on, so that it can cancel a request whose client went away even after
-// the client sent further bytes (see "Cancellation" in the package doc). [NewHTTPServer]
-// sets it; a server with its own ConnContext calls it from there.
+// the client sent further bytes (on Linux; see "Cancellation" in the package doc).
+// [NewHTTPServer] sets it; a server with its own ConnContext calls it from there. A listener
+// that wraps its connections keeps them probeable if the wrapper embeds the net.Conn or has
+// a NetConn method returning it.
 func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, connKey{}, c)
 }
@@ -50,8 +53,9 @@ const probeInterval = 50 * time.Millisecond
 // pipelined request, a stray byte) and is blind from then on; the probe asks the kernel
 // whether the peer has shut down its side, whatever bytes wait unread.
 type peerProbe struct {
-	conn net.Conn
-	raw  syscall.RawConn // resolved at the first probe
+	conn     net.Conn
+	raw      syscall.RawConn // resolved at the first probe
+	noSocket bool            // no socket found under conn: the probe reports nothing
 }
 
 // newPeerProbe returns the probe of the request's connection, or nil when the server did not
@@ -70,21 +74,71 @@ func newPeerProbe(ctx context.Context) *peerProbe {
 // Gone reports whether the peer has closed the connection (or it failed).
 func (p *peerProbe) Gone() bool {
 	if p.raw == nil {
-		c := p.conn
-		if tc, ok := c.(interface{ NetConn() net.Conn }); ok { // *tls.Conn
-			c = tc.NetConn()
+		if p.noSocket {
+			return false
 		}
-		sc, ok := c.(syscall.Conn)
-		if !ok {
+		sc := socketOf(p.conn)
+		if sc == nil {
+			p.noSocket = true
 			return false
 		}
 		raw, err := sc.SyscallConn()
 		if err != nil {
+			p.noSocket = true
 			return false
 		}
 		p.raw = raw
 	}
 	return peerClosed(p.raw)
+}
+
+// maxUnwrap bounds the layers socketOf looks through (a wrapper that wraps itself, or a
+// long chain, is given up on).
+const maxUnwrap = 8
+
+// socketOf finds the socket under c: c itself when it is a syscall.Conn, else the connection
+// it wraps, layer by layer. A *tls.Conn, and any wrapper with a NetConn method, names it;
+// most listener wrappers (golang.org/x/net/netutil.LimitListener's, connection counters)
+// only embed it, and have neither method: the embedded net.Conn is the one under them. It
+// returns nil when there is no socket (net.Pipe, a custom transport).
+func socketOf(c net.Conn) syscall.Conn {
+	for range maxUnwrap {
+		if sc, ok := c.(syscall.Conn); ok {
+			return sc
+		}
+		if c = innerConn(c); c == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+var netConnType = reflect.TypeFor[net.Conn]()
+
+// innerConn is the connection c wraps: its NetConn, or its embedded (exported) net.Conn
+// field; nil if neither.
+func innerConn(c net.Conn) net.Conn {
+	if w, ok := c.(interface{ NetConn() net.Conn }); ok {
+		return w.NetConn()
+	}
+	v := reflect.ValueOf(c)
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if f.Anonymous && f.IsExported() && f.Type.Implements(netConnType) {
+			inner, _ := v.Field(i).Interface().(net.Conn)
+			return inner
+		}
+	}
+	return nil
 }
 
 // wakeup is the one timer of a running net/http request: its deadline (RequestTimeout) and,
