@@ -208,12 +208,19 @@
 // sends after its request (a pipelined request, a stray byte) and sees nothing after it. With
 // [ConnContext] as the http.Server's ConnContext ([NewHTTPServer] sets it), the handler also
 // probes the connection of a request still running every 50 ms, on Linux, by asking the
-// kernel whether the peer shut its side (poll with POLLRDHUP, which reads nothing), and
-// cancels the request within about 50 ms of the close, whatever the client sent first.
-// Without ConnContext, or on other systems, a client that went away after sending such a
-// byte is noticed only when the response is written: its work runs on to its end or to
-// RequestTimeout. As with net/http's own watch, a client that only shuts down its sending
-// side counts as gone.
+// kernel whether the peer shut its side or the connection failed (poll for POLLRDHUP,
+// POLLHUP or POLLERR, which reads nothing and leaves a pipelined request to net/http), and
+// cancels the request within about 50 ms of the peer's FIN or reset, whatever the client
+// sent first. The probe finds the socket under the connection the server accepted through
+// a *tls.Conn and through listener wrappers that have a NetConn method or embed the
+// net.Conn (as golang.org/x/net/netutil.LimitListener's do); a connection with no socket
+// under it (net.Pipe, a wrapper that hides its connection in an unexported field) is not
+// probed. Over TLS, the probe sees the TCP close, not close_notify: a client that sent
+// further bytes, then close_notify, and keeps its TCP connection open is noticed only when
+// it closes it. Without ConnContext, or on other systems, a client that went away after
+// sending such a byte is noticed only when the response is written: its work runs on to its
+// end or to RequestTimeout. As with net/http's own watch, a client that only shuts down its
+// sending side (a TCP half-close) counts as gone.
 //
 // # Other hosts
 //
@@ -267,7 +274,7 @@
 // acknowledgement, and the connection closes when the stream ends; fasthttp's Shutdown does
 // not see hijacked connections, which is what Close is for. fasthttp never tells a handler
 // that its client went away: on Linux the handler probes the connection of a running request
-// every 50 ms (POLLRDHUP on ctx.Conn(), which reads nothing; elsewhere, or behind a
-// connection that is not a socket, a disconnect is noticed only when the response is
-// written), and a stream notices at its next write.
+// every 50 ms (POLLRDHUP on the socket under ctx.Conn(), found as on the net/http adapter,
+// which reads nothing; elsewhere, or with no socket under the connection, a disconnect is
+// noticed only when the response is written), and a stream notices at its next write.
 package streamable

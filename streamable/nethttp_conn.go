@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"reflect"
 	"syscall"
 	"time"
 )
@@ -15,8 +16,10 @@ type connKey struct{}
 
 // ConnContext, as an [http.Server]'s ConnContext, lets a [Handler] see the connection a
 // request arrived on, so that it can cancel a request whose client went away even after
-// the client sent further bytes (see "Cancellation" in the package doc). [NewHTTPServer]
-// sets it; a server with its own ConnContext calls it from there.
+// the client sent further bytes (on Linux; see "Cancellation" in the package doc).
+// [NewHTTPServer] sets it; a server with its own ConnContext calls it from there. A listener
+// that wraps its connections keeps them probeable if the wrapper embeds the net.Conn or has
+// a NetConn method returning it.
 func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, connKey{}, c)
 }
@@ -52,8 +55,9 @@ const probeInterval = 50 * time.Millisecond
 // pipelined request, a stray byte) and is blind from then on; the probe asks the kernel
 // whether the peer has shut down its side, whatever bytes wait unread.
 type peerProbe struct {
-	conn net.Conn
-	raw  syscall.RawConn // resolved at the first probe
+	conn     net.Conn
+	raw      syscall.RawConn // resolved at the first probe
+	noSocket bool            // no socket found under conn: the probe reports nothing
 }
 
 // newPeerProbe returns the probe of the request's connection, or nil when the server did not
@@ -72,16 +76,17 @@ func newPeerProbe(ctx context.Context) *peerProbe {
 // Gone reports whether the peer has closed the connection (or it failed).
 func (p *peerProbe) Gone() bool {
 	if p.raw == nil {
-		c := p.conn
-		if tc, ok := c.(interface{ NetConn() net.Conn }); ok { // *tls.Conn
-			c = tc.NetConn()
+		if p.noSocket {
+			return false
 		}
-		sc, ok := c.(syscall.Conn)
-		if !ok {
+		sc := socketOf(p.conn)
+		if sc == nil {
+			p.noSocket = true
 			return false
 		}
 		raw, err := sc.SyscallConn()
 		if err != nil {
+			p.noSocket = true
 			return false
 		}
 		p.raw = raw
@@ -89,54 +94,51 @@ func (p *peerProbe) Gone() bool {
 	return peerClosed(p.raw)
 }
 
-// wakeup is the one timer of a running net/http request: its deadline (RequestTimeout) and,
-// with a probe, the probes every probeInterval until then.
-type wakeup struct {
-	t        *time.Timer
-	deadline time.Time // zero: none
-	probing  bool
+// maxUnwrap bounds the layers socketOf looks through (a wrapper that wraps itself, or a
+// long chain, is given up on).
+const maxUnwrap = 8
+
+// socketOf finds the socket under c: c itself when it is a syscall.Conn, else the connection
+// it wraps, layer by layer. A *tls.Conn, and any wrapper with a NetConn method, names it;
+// most listener wrappers (golang.org/x/net/netutil.LimitListener's, connection counters)
+// only embed it, and have neither method: the embedded net.Conn is the one under them. It
+// returns nil when there is no socket (net.Pipe, a custom transport).
+func socketOf(c net.Conn) syscall.Conn {
+	for range maxUnwrap {
+		if sc, ok := c.(syscall.Conn); ok {
+			return sc
+		}
+		if c = innerConn(c); c == nil {
+			return nil
+		}
+	}
+	return nil
 }
 
-// start arms the timer, returning its channel (nil when there is nothing to wait for).
-func (u *wakeup) start(timeout time.Duration, probing bool) <-chan time.Time {
-	now := time.Now()
-	if timeout > 0 {
-		u.deadline = now.Add(timeout)
+var netConnType = reflect.TypeFor[net.Conn]()
+
+// innerConn is the connection c wraps: its NetConn, or its embedded (exported) net.Conn
+// field; nil if neither.
+func innerConn(c net.Conn) net.Conn {
+	if w, ok := c.(interface{ NetConn() net.Conn }); ok {
+		return w.NetConn()
 	}
-	u.probing = probing
-	d, ok := u.next(now)
-	if !ok {
+	v := reflect.ValueOf(c)
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
 		return nil
 	}
-	u.t = time.NewTimer(d)
-	return u.t.C
-}
-
-func (u *wakeup) next(now time.Time) (time.Duration, bool) {
-	if u.deadline.IsZero() {
-		return probeInterval, u.probing
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if f.Anonymous && f.IsExported() && f.Type.Implements(netConnType) {
+			inner, _ := v.Field(i).Interface().(net.Conn)
+			return inner
+		}
 	}
-	d := u.deadline.Sub(now)
-	if u.probing && d > probeInterval {
-		d = probeInterval
-	}
-	return d, true
-}
-
-// expired reports, after the timer fired, whether the deadline has passed; otherwise it
-// rearms the timer for the next probe.
-func (u *wakeup) expired() bool {
-	now := time.Now()
-	if !u.deadline.IsZero() && !now.Before(u.deadline) {
-		return true
-	}
-	d, _ := u.next(now)
-	u.t.Reset(d)
-	return false
-}
-
-func (u *wakeup) stop() {
-	if u.t != nil {
-		u.t.Stop()
-	}
+	return nil
 }

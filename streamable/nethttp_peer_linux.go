@@ -16,9 +16,9 @@ const canProbePeer = true
 func peerClosed(raw syscall.RawConn) bool {
 	var gone bool
 	err := raw.Control(func(fd uintptr) {
-		fds := [1]unix.PollFd{{Fd: int32(fd), Events: unix.EPOLLRDHUP}} // POLLRDHUP's value
+		fds := [1]unix.PollFd{{Fd: int32(fd), Events: unix.POLLRDHUP}}
 		n, err := unix.Poll(fds[:], 0)
-		gone = err == nil && n > 0 && fds[0].Revents&(unix.EPOLLRDHUP|unix.POLLHUP|unix.POLLERR) != 0
+		gone = err == nil && n > 0 && fds[0].Revents&(unix.POLLRDHUP|unix.POLLHUP|unix.POLLERR) != 0
 	})
 	return gone || err != nil // Control fails once the connection is closed
 }
