@@ -1,5 +1,15 @@
 // Package defaults resolves the numeric fields of a Config that follow the module's rule:
 // zero means the default, a negative value is invalid.
+//
+// Consecutive fields resolve in one statement with cmp.Or, which returns the first error in
+// field order (every field is still resolved, but a config with an error is discarded):
+//
+//	if err := cmp.Or(
+//		defaults.Resolve(&c.KeepAliveInterval, DefaultKeepAliveInterval, "KeepAliveInterval", ErrInvalidConfig),
+//		defaults.Resolve(&c.WriteTimeout, DefaultWriteTimeout, "WriteTimeout", ErrInvalidConfig),
+//	); err != nil {
+//		return c, err
+//	}
 package defaults
 
 import "fmt"
