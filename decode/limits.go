@@ -1,8 +1,10 @@
 package decode
 
 import (
+	"cmp"
 	"errors"
-	"fmt"
+
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 )
 
 // Defaults for [Limits]. Zero fields mean these values.
@@ -50,20 +52,13 @@ type Decoder struct {
 
 // New returns a Decoder with the given limits, defaults filled in.
 func New(l Limits) (*Decoder, error) {
-	if l.MaxMessageBytes < 0 {
-		return nil, fmt.Errorf("%w: MaxMessageBytes %d is negative", ErrInvalidConfig, l.MaxMessageBytes)
+	if err := cmp.Or(
+		defaults.Resolve(&l.MaxMessageBytes, DefaultMaxMessageBytes, "MaxMessageBytes", ErrInvalidConfig),
+		defaults.Resolve(&l.MaxDepth, DefaultMaxDepth, "MaxDepth", ErrInvalidConfig),
+	); err != nil {
+		return nil, err
 	}
-	if l.MaxDepth < 0 {
-		return nil, fmt.Errorf("%w: MaxDepth %d is negative", ErrInvalidConfig, l.MaxDepth)
-	}
-	d := &Decoder{maxMessageBytes: l.MaxMessageBytes, maxDepth: l.MaxDepth}
-	if d.maxMessageBytes == 0 {
-		d.maxMessageBytes = DefaultMaxMessageBytes
-	}
-	if d.maxDepth == 0 {
-		d.maxDepth = DefaultMaxDepth
-	}
-	return d, nil
+	return &Decoder{maxMessageBytes: l.MaxMessageBytes, maxDepth: l.MaxDepth}, nil
 }
 
 // Limits returns the limits in force, defaults resolved.

@@ -1,12 +1,14 @@
 package fastmcp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 )
 
 // Defaults for [Config].
@@ -157,11 +159,8 @@ func (c Config) resolve() (Config, error) {
 			return c, err
 		}
 	}
-	switch {
-	case c.PageSize < 0:
-		return c, fmt.Errorf("%w: PageSize %d is negative", ErrInvalidConfig, c.PageSize)
-	case c.PageSize == 0:
-		c.PageSize = DefaultPageSize
+	if err := defaults.Resolve(&c.PageSize, DefaultPageSize, "PageSize", ErrInvalidConfig); err != nil {
+		return c, err
 	}
 	switch {
 	case c.StateTTL < 0 || c.StateTTL > MaxStateTTL:
@@ -172,17 +171,11 @@ func (c Config) resolve() (Config, error) {
 	if c.StateKey != nil && len(c.StateKey) < MinStateKeyBytes {
 		return c, fmt.Errorf("%w: StateKey has %d bytes, want at least %d", ErrInvalidConfig, len(c.StateKey), MinStateKeyBytes)
 	}
-	switch {
-	case c.SubscriptionBuffer < 0:
-		return c, fmt.Errorf("%w: SubscriptionBuffer %d is negative", ErrInvalidConfig, c.SubscriptionBuffer)
-	case c.SubscriptionBuffer == 0:
-		c.SubscriptionBuffer = DefaultSubscriptionBuffer
-	}
-	switch {
-	case c.MaxSubscriptionBytes < 0:
-		return c, fmt.Errorf("%w: MaxSubscriptionBytes %d is negative", ErrInvalidConfig, c.MaxSubscriptionBytes)
-	case c.MaxSubscriptionBytes == 0:
-		c.MaxSubscriptionBytes = DefaultMaxSubscriptionBytes
+	if err := cmp.Or(
+		defaults.Resolve(&c.SubscriptionBuffer, DefaultSubscriptionBuffer, "SubscriptionBuffer", ErrInvalidConfig),
+		defaults.Resolve(&c.MaxSubscriptionBytes, DefaultMaxSubscriptionBytes, "MaxSubscriptionBytes", ErrInvalidConfig),
+	); err != nil {
+		return c, err
 	}
 	if c.Authorizer != nil && (c.ToolsCache.Scope == CachePublic || c.PromptsCache.Scope == CachePublic || c.ResourcesCache.Scope == CachePublic) {
 		return c, fmt.Errorf("%w: with an Authorizer the list caches must be private", ErrInvalidConfig)
@@ -204,17 +197,11 @@ func (c Config) resolve() (Config, error) {
 	if c.legacyLogLevel = logLevelNamed(c.LegacyLogLevel); c.legacyLogLevel == logInvalid {
 		return c, fmt.Errorf("%w: LegacyLogLevel %q is not a level name or \"off\"", ErrInvalidConfig, c.LegacyLogLevel)
 	}
-	switch {
-	case c.MaxInputRounds < 0:
-		return c, fmt.Errorf("%w: MaxInputRounds %d is negative", ErrInvalidConfig, c.MaxInputRounds)
-	case c.MaxInputRounds == 0:
-		c.MaxInputRounds = DefaultMaxInputRounds
-	}
-	switch {
-	case c.MaxOutstandingRequests < 0:
-		return c, fmt.Errorf("%w: MaxOutstandingRequests %d is negative", ErrInvalidConfig, c.MaxOutstandingRequests)
-	case c.MaxOutstandingRequests == 0:
-		c.MaxOutstandingRequests = DefaultMaxOutstandingRequests
+	if err := cmp.Or(
+		defaults.Resolve(&c.MaxInputRounds, DefaultMaxInputRounds, "MaxInputRounds", ErrInvalidConfig),
+		defaults.Resolve(&c.MaxOutstandingRequests, DefaultMaxOutstandingRequests, "MaxOutstandingRequests", ErrInvalidConfig),
+	); err != nil {
+		return c, err
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -46,6 +46,14 @@ type Wrapper struct {
 
 var errZeroWrapper = errors.New("wrapper: the zero Wrapper does nothing; use Timeout, Concurrency or RateLimit")
 
+// An invalid option of a wrapper is reported under its name: "wrapper Timeout: Timeout -1s is
+// negative".
+var (
+	errInvalidTimeout     = errors.New("wrapper Timeout")
+	errInvalidConcurrency = errors.New("wrapper Concurrency")
+	errInvalidRateLimit   = errors.New("wrapper RateLimit")
+)
+
 func (w Wrapper) validate() error {
 	switch {
 	case w.err != nil:

@@ -1,10 +1,12 @@
 package fastmcp
 
 import (
+	"cmp"
 	"context"
-	"fmt"
 	"sync"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 )
 
 // ConcurrencyOptions configures [Concurrency].
@@ -24,11 +26,8 @@ type ConcurrencyOptions struct {
 // (it does not wait). A call holds its permit until the wrappers declared after this one and
 // the handler return, or panic.
 func Concurrency(o ConcurrencyOptions) Wrapper {
-	switch {
-	case o.Limit < 0:
-		return Wrapper{name: "Concurrency", err: fmt.Errorf("wrapper Concurrency: Limit %d is negative", o.Limit)}
-	case o.Limit == 0:
-		o.Limit = DefaultComponentConcurrency
+	if err := defaults.Resolve(&o.Limit, DefaultComponentConcurrency, "Limit", errInvalidConcurrency); err != nil {
+		return Wrapper{name: "Concurrency", err: err}
 	}
 	st := &concurrencyState{limit: o.Limit, inFlight: map[concurrencySlot]int{}}
 	return Wrapper{name: "Concurrency", wrap: func(ctx context.Context, s *Server, c Component, next func(context.Context) error) error {
@@ -103,25 +102,12 @@ type RateLimitOptions struct {
 // call with a key not yet tracked while MaxKeys keys are, after forgetting the keys whose
 // window has ended, is refused with "Component rate key capacity reached".
 func RateLimit(o RateLimitOptions) Wrapper {
-	invalid := func(format string, v any) Wrapper {
-		return Wrapper{name: "RateLimit", err: fmt.Errorf("wrapper RateLimit: "+format, v)}
-	}
-	switch {
-	case o.Limit < 0:
-		return invalid("Limit %d is negative", o.Limit)
-	case o.Window < 0:
-		return invalid("Window %v is negative", o.Window)
-	case o.MaxKeys < 0:
-		return invalid("MaxKeys %d is negative", o.MaxKeys)
-	}
-	if o.Limit == 0 {
-		o.Limit = DefaultComponentRateLimit
-	}
-	if o.Window == 0 {
-		o.Window = DefaultComponentRateWindow
-	}
-	if o.MaxKeys == 0 {
-		o.MaxKeys = DefaultComponentRateKeys
+	if err := cmp.Or(
+		defaults.Resolve(&o.Limit, DefaultComponentRateLimit, "Limit", errInvalidRateLimit),
+		defaults.Resolve(&o.Window, DefaultComponentRateWindow, "Window", errInvalidRateLimit),
+		defaults.Resolve(&o.MaxKeys, DefaultComponentRateKeys, "MaxKeys", errInvalidRateLimit),
+	); err != nil {
+		return Wrapper{name: "RateLimit", err: err}
 	}
 	st := &rateState{limit: o.Limit, window: o.Window, maxKeys: o.MaxKeys, tables: map[componentID]*rateTable{}}
 	return Wrapper{name: "RateLimit", wrap: func(ctx context.Context, s *Server, c Component, next func(context.Context) error) error {

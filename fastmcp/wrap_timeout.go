@@ -3,12 +3,12 @@ package fastmcp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 )
 
 // TimeoutOptions configures [Timeout].
@@ -34,11 +34,8 @@ type TimeoutOptions struct {
 // refusal.
 func Timeout(o TimeoutOptions) Wrapper {
 	d := o.Timeout
-	switch {
-	case d < 0:
-		return Wrapper{name: "Timeout", err: fmt.Errorf("wrapper Timeout: Timeout %v is negative", d)}
-	case d == 0:
-		d = DefaultComponentTimeout
+	if err := defaults.Resolve(&d, DefaultComponentTimeout, "Timeout", errInvalidTimeout); err != nil {
+		return Wrapper{name: "Timeout", err: err}
 	}
 	return Wrapper{name: "Timeout", detach: true, wrap: func(ctx context.Context, s *Server, c Component, next func(context.Context) error) error {
 		return runWithTimeout(ctx, s, c, d, next)

@@ -1,10 +1,13 @@
 package oauth
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"slices"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 )
 
 // Defaults of [Config].
@@ -131,11 +134,8 @@ func (c Config) resolve() (Config, error) {
 			return c, fmt.Errorf("%w: PublicPaths has %q: a path, and not the resource's own", ErrInvalidConfig, p)
 		}
 	}
-	switch {
-	case c.MaxTokenBytes < 0:
-		return c, fmt.Errorf("%w: MaxTokenBytes %d is negative", ErrInvalidConfig, c.MaxTokenBytes)
-	case c.MaxTokenBytes == 0:
-		c.MaxTokenBytes = DefaultMaxTokenBytes
+	if err := defaults.Resolve(&c.MaxTokenBytes, DefaultMaxTokenBytes, "MaxTokenBytes", ErrInvalidConfig); err != nil {
+		return c, err
 	}
 	switch {
 	case c.MaxCachedTokens < NoTokenCache:
@@ -143,17 +143,11 @@ func (c Config) resolve() (Config, error) {
 	case c.MaxCachedTokens == 0:
 		c.MaxCachedTokens = DefaultMaxCachedTokens
 	}
-	switch {
-	case c.RetryAfter < 0:
-		return c, fmt.Errorf("%w: RetryAfter %v is negative", ErrInvalidConfig, c.RetryAfter)
-	case c.RetryAfter == 0:
-		c.RetryAfter = DefaultRetryAfter
-	}
-	switch {
-	case c.TokenCacheTTL < 0:
-		return c, fmt.Errorf("%w: TokenCacheTTL %v is negative", ErrInvalidConfig, c.TokenCacheTTL)
-	case c.TokenCacheTTL == 0:
-		c.TokenCacheTTL = DefaultTokenCacheTTL
+	if err := cmp.Or(
+		defaults.Resolve(&c.RetryAfter, DefaultRetryAfter, "RetryAfter", ErrInvalidConfig),
+		defaults.Resolve(&c.TokenCacheTTL, DefaultTokenCacheTTL, "TokenCacheTTL", ErrInvalidConfig),
+	); err != nil {
+		return c, err
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"crypto/ed25519"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
+
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 )
 
 // Defaults of [JWKSConfig].
@@ -67,23 +70,12 @@ func (c JWKSConfig) resolve() (JWKSConfig, error) {
 	if err := fetchURL("JWKS URL", c.URL); err != nil {
 		return c, err
 	}
-	dur := func(v *time.Duration, d time.Duration, name string) error {
-		switch {
-		case *v < 0:
-			return fmt.Errorf("%w: %s %v is negative", ErrInvalidConfig, name, *v)
-		case *v == 0:
-			*v = d
-		}
-		return nil
-	}
-	for _, e := range []error{
-		dur(&c.TTL, DefaultJWKSTTL, "JWKS TTL"),
-		dur(&c.MinRefreshInterval, DefaultMinRefreshInterval, "JWKS MinRefreshInterval"),
-		dur(&c.FetchTimeout, DefaultFetchTimeout, "JWKS FetchTimeout"),
-	} {
-		if e != nil {
-			return c, e
-		}
+	if err := cmp.Or(
+		defaults.Resolve(&c.TTL, DefaultJWKSTTL, "JWKS TTL", ErrInvalidConfig),
+		defaults.Resolve(&c.MinRefreshInterval, DefaultMinRefreshInterval, "JWKS MinRefreshInterval", ErrInvalidConfig),
+		defaults.Resolve(&c.FetchTimeout, DefaultFetchTimeout, "JWKS FetchTimeout", ErrInvalidConfig),
+	); err != nil {
+		return c, err
 	}
 	switch {
 	case c.MaxKeys < 0 || c.MaxBytes < 0:

@@ -15,6 +15,8 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 )
 
 // Defaults of [JWTConfig].
@@ -79,11 +81,8 @@ func NewJWTVerifier(cfg JWTConfig) (*JWTVerifier, error) {
 	if len(cfg.Audiences) == 0 || slices.Contains(cfg.Audiences, "") {
 		return nil, fmt.Errorf("%w: JWT Audiences must list the resource", ErrInvalidConfig)
 	}
-	switch {
-	case cfg.Leeway < 0:
-		return nil, fmt.Errorf("%w: JWT Leeway %v is negative", ErrInvalidConfig, cfg.Leeway)
-	case cfg.Leeway == 0:
-		cfg.Leeway = DefaultLeeway
+	if err := defaults.Resolve(&cfg.Leeway, DefaultLeeway, "JWT Leeway", ErrInvalidConfig); err != nil {
+		return nil, err
 	}
 	if cfg.Algorithms == nil {
 		cfg.Algorithms = DefaultAlgorithms()

@@ -1,13 +1,13 @@
 package observe
 
 import (
-	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 	"github.com/fastmcp-go/fastmcp/pool"
 	"github.com/fastmcp-go/fastmcp/streamable"
 	"github.com/fastmcp-go/fastmcp/tasks"
@@ -93,11 +93,8 @@ type Collector struct{ src Sources }
 // NewCollector returns a Collector over src; register it with a prometheus.Registerer. A
 // negative TasksTimeout is an error wrapping [ErrInvalidConfig].
 func NewCollector(src Sources) (*Collector, error) {
-	if src.TasksTimeout < 0 {
-		return nil, fmt.Errorf("%w: Sources.TasksTimeout %v is negative", ErrInvalidConfig, src.TasksTimeout)
-	}
-	if src.TasksTimeout == 0 {
-		src.TasksTimeout = DefaultTasksTimeout
+	if err := defaults.Resolve(&src.TasksTimeout, DefaultTasksTimeout, "Sources.TasksTimeout", ErrInvalidConfig); err != nil {
+		return nil, err
 	}
 	if src.Logger == nil {
 		src.Logger = slog.Default()

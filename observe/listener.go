@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
@@ -51,22 +53,17 @@ type ListenerConfig struct {
 }
 
 func (c ListenerConfig) resolve() (ListenerConfig, error) {
-	switch {
-	case c.Gatherer == nil:
+	if c.Gatherer == nil {
 		return c, fmt.Errorf("%w: ListenerConfig.Gatherer is nil", ErrInvalidConfig)
-	case c.ReadHeaderTimeout < 0:
-		return c, fmt.Errorf("%w: ReadHeaderTimeout %v is negative", ErrInvalidConfig, c.ReadHeaderTimeout)
-	case c.MaxHeaderBytes < 0:
-		return c, fmt.Errorf("%w: MaxHeaderBytes %d is negative", ErrInvalidConfig, c.MaxHeaderBytes)
+	}
+	if err := cmp.Or(
+		defaults.Resolve(&c.ReadHeaderTimeout, DefaultReadHeaderTimeout, "ReadHeaderTimeout", ErrInvalidConfig),
+		defaults.Resolve(&c.MaxHeaderBytes, DefaultMaxHeaderBytes, "MaxHeaderBytes", ErrInvalidConfig),
+	); err != nil {
+		return c, err
 	}
 	if c.Addr == "" {
 		c.Addr = DefaultMetricsAddr
-	}
-	if c.ReadHeaderTimeout == 0 {
-		c.ReadHeaderTimeout = DefaultReadHeaderTimeout
-	}
-	if c.MaxHeaderBytes == 0 {
-		c.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
 	if c.Ready == nil {
 		c.Ready = func() bool { return true }

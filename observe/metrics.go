@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 )
 
 // The Prometheus names of the OpenTelemetry MCP semantic conventions: the histogram
@@ -102,11 +103,8 @@ func NewMetrics(cfg MetricsConfig) (*Metrics, error) {
 	if cfg.Buckets == nil {
 		cfg.Buckets = DefaultBuckets
 	}
-	switch {
-	case cfg.MaxSeries < 0:
-		return nil, fmt.Errorf("%w: MaxSeries %d is negative", ErrInvalidConfig, cfg.MaxSeries)
-	case cfg.MaxSeries == 0:
-		cfg.MaxSeries = DefaultMaxSeries
+	if err := defaults.Resolve(&cfg.MaxSeries, DefaultMaxSeries, "MaxSeries", ErrInvalidConfig); err != nil {
+		return nil, err
 	}
 	if n := len(cfg.Buckets); n > 0 && math.IsInf(cfg.Buckets[n-1], 1) {
 		cfg.Buckets = cfg.Buckets[:n-1] // implied, as prometheus.Histogram has it

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"math"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 )
 
 // Defaults used when a [Config] field is zero.
@@ -99,11 +101,8 @@ func (c Config) resolve() (settings, error) {
 		return settings{}, fmt.Errorf("%w: DefaultTimeout %v is negative (use NoTimeout for no deadline)",
 			ErrInvalidConfig, c.DefaultTimeout)
 	}
-	switch {
-	case s.maxSlots == 0:
-		s.maxSlots = DefaultMaxSlots
-	case s.maxSlots < 0:
-		return settings{}, fmt.Errorf("%w: MaxSlots %d is negative", ErrInvalidConfig, c.MaxSlots)
+	if err := defaults.Resolve(&s.maxSlots, DefaultMaxSlots, "MaxSlots", ErrInvalidConfig); err != nil {
+		return settings{}, err
 	}
 	if s.log == nil {
 		s.log = slog.Default()

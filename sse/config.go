@@ -1,9 +1,12 @@
 package sse
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 )
 
 // Defaults used for zero [Config] fields.
@@ -64,19 +67,11 @@ func (c Config) resolve() (Config, error) {
 	if !validField(c.Event) {
 		return c, fmt.Errorf("%w: Event %q contains CR, LF or NUL", ErrInvalidConfig, c.Event)
 	}
-	switch {
-	case c.KeepAliveInterval < 0:
-		return c, fmt.Errorf("%w: KeepAliveInterval %v is negative", ErrInvalidConfig, c.KeepAliveInterval)
-	case c.KeepAliveInterval == 0:
-		c.KeepAliveInterval = DefaultKeepAliveInterval
-	}
-	switch {
-	case c.WriteTimeout < 0:
-		return c, fmt.Errorf("%w: WriteTimeout %v is negative", ErrInvalidConfig, c.WriteTimeout)
-	case c.WriteTimeout == 0:
-		c.WriteTimeout = DefaultWriteTimeout
-	}
-	return c, nil
+	err := cmp.Or(
+		defaults.Resolve(&c.KeepAliveInterval, DefaultKeepAliveInterval, "KeepAliveInterval", ErrInvalidConfig),
+		defaults.Resolve(&c.WriteTimeout, DefaultWriteTimeout, "WriteTimeout", ErrInvalidConfig),
+	)
+	return c, err
 }
 
 // validField reports whether s can be the value of an "event:" or "id:"

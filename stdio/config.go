@@ -1,11 +1,13 @@
 package stdio
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"log/slog"
 	"time"
 
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -97,27 +99,18 @@ func (c Config) resolve() (settings, error) {
 		maxSubscriptions: c.MaxSubscriptions,
 		log:              c.Logger,
 	}
-	switch {
-	case s.writeTimeout == 0:
-		s.writeTimeout = DefaultWriteTimeout
-	case s.writeTimeout < 0:
-		return s, fmt.Errorf("%w: WriteTimeout %v is negative", ErrInvalidConfig, c.WriteTimeout)
-	}
-	switch {
-	case s.maxLineBytes == 0:
-		s.maxLineBytes = DefaultMaxLineBytes
-	case s.maxLineBytes < 0:
-		return s, fmt.Errorf("%w: MaxLineBytes %d is negative", ErrInvalidConfig, c.MaxLineBytes)
+	if err := cmp.Or(
+		defaults.Resolve(&s.writeTimeout, DefaultWriteTimeout, "WriteTimeout", ErrInvalidConfig),
+		defaults.Resolve(&s.maxLineBytes, DefaultMaxLineBytes, "MaxLineBytes", ErrInvalidConfig),
+	); err != nil {
+		return s, err
 	}
 	if s.requestTimeout < 0 && s.requestTimeout != pool.NoTimeout {
 		return s, fmt.Errorf("%w: RequestTimeout %v is negative (use pool.NoTimeout for no deadline)",
 			ErrInvalidConfig, c.RequestTimeout)
 	}
-	switch {
-	case s.maxSubscriptions == 0:
-		s.maxSubscriptions = DefaultMaxSubscriptions
-	case s.maxSubscriptions < 0:
-		return s, fmt.Errorf("%w: MaxSubscriptions %d is negative", ErrInvalidConfig, c.MaxSubscriptions)
+	if err := defaults.Resolve(&s.maxSubscriptions, DefaultMaxSubscriptions, "MaxSubscriptions", ErrInvalidConfig); err != nil {
+		return s, err
 	}
 	if s.log == nil {
 		s.log = slog.Default()

@@ -16,33 +16,36 @@ const module = "github.com/fastmcp-go/fastmcp"
 // library is always allowed, except package testing, and net/http: these rings are
 // transport-free (Streamable HTTP's status table, in fastmcp/transport, is plain numbers).
 var allowed = map[string][]string{
+	// The rule every ring's Config follows (zero is the default, negative is an error), shared
+	// by the rings below: the standard library alone.
+	"internal/defaults": {},
 	// The decoder is the hottest code and stands alone.
-	"decode": {"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm"},
+	"decode": {"internal/defaults", "github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm"},
 	// Users embed the executor on its own: it knows nothing of JSON-RPC or MCP.
-	"pool": {"github.com/panjf2000/ants/v2", "golang.org/x/sync"},
+	"pool": {"internal/defaults", "github.com/panjf2000/ants/v2", "golang.org/x/sync"},
 	// Event-stream framing writes to an io.Writer and knows nothing of fasthttp or MCP.
-	"sse": {},
+	"sse": {"internal/defaults"},
 	// The client measurement is built by the peers' module too (bench/peers/clients), whose
 	// dependencies it must not pull in: the standard library alone.
 	"bench/clientbench": {},
 	// The core is transport-free: never fasthttp, sse, stdio or streamable.
-	"fastmcp": {"decode", "pool", "fastmcp/internal/corelink", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
+	"fastmcp": {"decode", "pool", "fastmcp/internal/corelink", "internal/defaults", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text"},
 	// The API for transport authors is the core's other side, and no more: nothing of any
 	// transport's own (no HTTP: its status table is plain numbers).
-	"fastmcp/transport": {"fastmcp", "decode", "pool", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
+	"fastmcp/transport": {"fastmcp", "decode", "pool", "internal/defaults", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text"},
 	// stdio is a thin transport over the core: no HTTP, no other transport's framing.
-	"stdio": {"fastmcp", "decode", "pool", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
+	"stdio": {"fastmcp", "decode", "pool", "internal/defaults", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text", "golang.org/x/sys"},
 	// The client speaks the wire: decode and fasthttp only. client.Direct alone may take a
 	// *fastmcp.Server (the core and its rings, below), and only from direct*.go files
 	// (TestClientCoreOnlyInDirect). fasthttp depends on net/http, so the client may reach it
 	// but never import it (TestClientImportsNoNetHTTP).
-	"client": {"decode", "fastmcp", "pool", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
+	"client": {"decode", "fastmcp", "pool", "internal/defaults", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
 		"github.com/valyala/fasthttp", "github.com/valyala/bytebufferpool", "github.com/klauspost/compress", "github.com/molecule-man/go-brrr",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text", "golang.org/x/sys"},

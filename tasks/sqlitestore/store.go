@@ -16,6 +16,7 @@ import (
 	"modernc.org/sqlite" // the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 	"github.com/fastmcp-go/fastmcp/tasks"
 )
 
@@ -58,11 +59,8 @@ var _ tasks.Store = (*Store)(nil)
 
 // Open opens (creating it if needed) the database file at path and its schema.
 func Open(ctx context.Context, path string, cfg Config) (*Store, error) {
-	if cfg.BusyTimeout < 0 {
-		return nil, fmt.Errorf("%w: BusyTimeout %v is negative", ErrInvalidConfig, cfg.BusyTimeout)
-	}
-	if cfg.BusyTimeout == 0 {
-		cfg.BusyTimeout = DefaultBusyTimeout
+	if err := defaults.Resolve(&cfg.BusyTimeout, DefaultBusyTimeout, "BusyTimeout", ErrInvalidConfig); err != nil {
+		return nil, err
 	}
 	switch strings.ToUpper(cfg.Synchronous) {
 	case "":
