@@ -1,6 +1,7 @@
 package streamable
 
 import (
+	"cmp"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/defaults"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -185,15 +187,9 @@ type ListenerConfig struct {
 	DisableInline bool
 }
 
-// positive fills in v's default d when v is zero; negative is invalid.
+// positive resolves a field by the module's rule: zero is the default d, negative invalid.
 func positive[T int | time.Duration](v *T, d T, name string) error {
-	switch {
-	case *v < 0:
-		return fmt.Errorf("%w: %s %v is negative", ErrInvalidConfig, name, *v)
-	case *v == 0:
-		*v = d
-	}
-	return nil
+	return defaults.Resolve(v, d, name, ErrInvalidConfig)
 }
 
 func (c Config) resolve() (Config, error) {
@@ -208,7 +204,7 @@ func (c Config) resolve() (Config, error) {
 			return c, err
 		}
 	}
-	if err := errors.Join(
+	if err := cmp.Or(
 		positive(&c.BodyTimeout, DefaultBodyTimeout, "BodyTimeout"),
 		positive(&c.WriteTimeout, DefaultWriteTimeout, "WriteTimeout"),
 		positive(&c.RequestGateTimeout, DefaultRequestGateTimeout, "RequestGateTimeout"),
@@ -240,7 +236,7 @@ func (c ListenerConfig) resolve() (ListenerConfig, error) {
 	if c.ServeHealth && isHealthPath([]byte(c.Path)) {
 		return c, fmt.Errorf("%w: Path %q is a health path and ServeHealth is on", ErrInvalidConfig, c.Path)
 	}
-	return c, errors.Join(
+	return c, cmp.Or(
 		positive(&c.HeadTimeout, DefaultHeadTimeout, "HeadTimeout"),
 		positive(&c.ReadTimeout, DefaultReadTimeout, "ReadTimeout"),
 		positive(&c.IdleTimeout, DefaultIdleTimeout, "IdleTimeout"),

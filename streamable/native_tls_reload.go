@@ -36,11 +36,8 @@ type certReloader struct {
 }
 
 func newCertReloader(certFile, keyFile string, interval time.Duration, logger *slog.Logger) (*certReloader, error) {
-	switch {
-	case interval < 0:
-		return nil, fmt.Errorf("%w: TLSReloadInterval %v is negative", ErrInvalidConfig, interval)
-	case interval == 0:
-		interval = DefaultTLSReloadInterval
+	if err := positive(&interval, DefaultTLSReloadInterval, "TLSReloadInterval"); err != nil {
+		return nil, err
 	}
 	if logger == nil {
 		logger = slog.Default()
