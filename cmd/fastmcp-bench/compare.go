@@ -129,7 +129,7 @@ func compareCmd(ctx context.Context, args []string) int {
 		"comma-separated protocol `revisions` every server is driven with, each its own row: 2026-07-28 (_meta and mirrored headers), 2025-11-25 (the initialize era: the header only)")
 	fs.StringVar(&o.stacks, "stacks", "fasthttp", "comma-separated HTTP `stacks` fastmcp is served on, one server each: fasthttp (the native listener, named fastmcp), nethttp, fasthttp-mount (named fastmcp-nethttp, fastmcp-fasthttp-mount)")
 	o.tls.flags(fs)
-	fs.StringVar(&o.baseline, "baseline", "", "also serve fastmcp with the fastmcp-bench `binary` given (an earlier build), named "+nameBaseline+", in the same rounds, its CPU and allocations per request measured as fastmcp's: the before and after of a change")
+	fs.StringVar(&o.baseline, "baseline", "", "also serve fastmcp with the fastmcp-bench `binary` given (an earlier build) on each of --stacks, named "+nameBaseline+" (-STACK), in the same rounds, its CPU and allocations per request measured as fastmcp's: the before and after of a change")
 	fs.BoolVar(&o.metricsOn, "metrics", false, "also serve fastmcp with serve --metrics (named "+nameMetricsOn+") in the same rounds, then in --metrics-pairs paired runs, and print the metrics on/off lines (goal: within 5%)")
 	fs.IntVar(&o.metricsPairs, "metrics-pairs", defaultMetricsPairs, "with --metrics: pairs of short runs of fastmcp and "+nameMetricsOn+" back to back, per revision, whose median ratio the goal judges")
 	fs.DurationVar(&o.metricsPairDuration, "metrics-pair-duration", defaultMetricsPairDuration, "with --metrics: measured window of each paired run")
@@ -329,14 +329,18 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 		children = append(children, fc)
 		servers = append(servers, server{name: name, url: fc.url, c: fc, given: true})
 	}
-	if o.baseline != "" {
-		fc, err := startChild(ctx, nameBaseline, serverCPU, o.baseline, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--tasks-store", "off", "--pprof", "127.0.0.1:0")
+	for _, stack := range o.stackList {
+		if o.baseline == "" {
+			break
+		}
+		name := nameBaseline + strings.TrimPrefix(stackServer(stack), nameFastmcp)
+		fc, err := startChild(ctx, name, serverCPU, o.baseline, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo", "--tasks-store", "off", "--stack", stack, "--pprof", "127.0.0.1:0")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "compare: --baseline:", err)
 			return 1
 		}
 		children = append(children, fc)
-		servers = append(servers, server{name: nameBaseline, url: fc.url, c: fc, given: true})
+		servers = append(servers, server{name: name, url: fc.url, c: fc, given: true})
 	}
 	if o.tls.on {
 		tc, stop, err := o.tls.start(ctx, serverCPU, bin)
