@@ -170,13 +170,16 @@ func (b *eventBuffer) Write(p []byte) (int, error) {
 // client went away (the mount, and Endpoint.Execute's hosts).
 type peerWatch struct {
 	peer   Peer
-	probe  probeTimer
+	probe  *probeTimer
 	probes <-chan struct{}
 }
 
-// begin starts asking peer; without one, the watch never looks.
-func (w *peerWatch) begin(peer Peer) {
-	w.peer, w.probes = peer, w.probe.start(peer)
+// begin starts asking peer, with the job's timer; without a peer, the watch never looks.
+func (w *peerWatch) begin(peer Peer, t *probeTimer) {
+	w.peer, w.probe = peer, t
+	if peer != nil {
+		w.probes = t.start()
+	}
 }
 
 func (w *peerWatch) looks() <-chan struct{} { return w.probes }
@@ -190,25 +193,28 @@ func (w *peerWatch) look() bool {
 }
 
 func (w *peerWatch) unwatch() bool {
-	w.probe.stop()
+	if w.probes != nil {
+		w.probe.stop()
+		w.probes = nil
+	}
 	return false
 }
 
-// probeTimer wakes the exchange loop of a host that asks its Peer every probeInterval.
+// probeTimer wakes the exchange loop of a host that probes its Peer. It belongs to a job
+// and is made once for all the requests the job serves, so probing allocates nothing.
 type probeTimer struct {
 	t  *time.Timer
 	ch chan struct{}
 }
 
-// start arms the timer; it returns nil, and arms nothing, without a peer to ask.
-func (p *probeTimer) start(peer Peer) <-chan struct{} {
-	if peer == nil {
-		return nil
-	}
-	if p.ch == nil {
+// start arms the timer for the first probe.
+func (p *probeTimer) start() <-chan struct{} {
+	if p.t == nil {
 		p.ch = make(chan struct{}, 1)
+		p.t = time.AfterFunc(probeInterval, p.fire)
+	} else {
+		p.t.Reset(probeInterval)
 	}
-	p.t = time.AfterFunc(probeInterval, p.fire)
 	return p.ch
 }
 
@@ -225,11 +231,7 @@ func (p *probeTimer) again() { p.t.Reset(probeInterval) }
 // stop disarms the timer and drains a wake-up nobody took. (One that fires as it stops
 // only makes the next request ask its peer once early.)
 func (p *probeTimer) stop() {
-	if p.t == nil {
-		return
-	}
 	p.t.Stop()
-	p.t = nil
 	select {
 	case <-p.ch:
 	default:

@@ -299,7 +299,7 @@ func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Respons
 		ep.respond(h, errorResponse(submitError(err), j.msg.ID().Raw()))
 		return h.resp
 	}
-	h.begin(p.peer)
+	h.begin(p.peer, &j.probe)
 	ep.exchange(j, h) // it streams, if it does, on this goroutine
 	return h.resp
 }

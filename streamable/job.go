@@ -67,6 +67,7 @@ type job struct {
 	native nativeHost
 	mount  mountHost
 	std    streamerHost
+	probe  probeTimer // the mount's and Execute's probes of their peer; kept for the job's life
 	// The registration in the endpoint's registry of requests notifications/cancelled may
 	// name, and whether one withdrew the request: it then gets no response at all.
 	running   transport.Running

@@ -242,7 +242,7 @@ func (h *RequestHandler) execute(ctx *fasthttp.RequestCtx, p Prepared) {
 		j.release()
 		return
 	}
-	mh.begin(p.peer)
+	mh.begin(p.peer, &j.probe)
 	if !ep.exchange(j, mh) {
 		cancel()
 		j.release()
