@@ -123,7 +123,10 @@
 //
 // # Limits
 //
-// Every limit has a default (the DefaultX constants) and the error a client sees:
+// Every limit has a default (the DefaultX constants) and the error a client sees. The
+// connections' limits, the first four, are a [ListenerConfig]'s: the native listener's own
+// (an application's server bounds its connections itself); the others, a [Config]'s, hold
+// on every host:
 //
 //   - MaxConnections (1,024): a connection accepted at the cap is closed without being read.
 //   - HeadTimeout (10 s): the head must arrive within it (400, connection closed).
@@ -160,7 +163,7 @@
 //
 // # TLS
 //
-// With Config.TLS (a *tls.Config) or Config.TLSCertFile and TLSKeyFile, the native listener
+// With ListenerConfig.TLS (a *tls.Config) or ListenerConfig.TLSCertFile and TLSKeyFile, the native listener
 // serves HTTPS and [Server.URL] names an https URL. It speaks HTTP/1.1 only, so ALPN offers
 // http/1.1 alone (a client offering only h2 fails the handshake with no_application_protocol),
 // and TLS 1.2 is the floor (a lower MinVersion or MaxVersion is invalid config; a per-client
@@ -180,7 +183,7 @@
 //
 // # Health
 //
-// With Config.ServeHealth the native listener also answers GET and HEAD /healthz (200 "ok"
+// With ListenerConfig.ServeHealth the native listener also answers GET and HEAD /healthz (200 "ok"
 // while it serves HTTP) and /readyz (200 "ready" from Serve until Shutdown begins, then 503
 // "not ready"), text/plain, Cache-Control: no-store; other methods get 405 with Allow: GET,
 // HEAD. They answer before the RequestGate and skip the Origin and Host checks (a probe has no

@@ -116,8 +116,8 @@ func writeHealth(ctx *fasthttp.RequestCtx, ready func() bool) bool {
 }
 
 // serveHealth answers a request to a health path on the main listener when
-// Config.ServeHealth is on, before the request gate and without the Origin and Host checks
-// (see Config.ServeHealth); it reports whether it answered.
+// ListenerConfig.ServeHealth is on, before the request gate and without the Origin and Host checks
+// (see ListenerConfig.ServeHealth); it reports whether it answered.
 func (s *Server) serveHealth(ctx *fasthttp.RequestCtx) bool {
 	return s.cfg.ServeHealth && writeHealth(ctx, s.Ready)
 }
