@@ -2,9 +2,10 @@ package oauth
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
+
+	"github.com/fastmcp-go/fastmcp/internal/loopback"
 )
 
 // canonicalResource checks that s is a canonical resource URI (RFC 8707 §2, RFC 9728 §1.2):
@@ -17,7 +18,7 @@ func canonicalResource(s string) (*url.URL, error) {
 		return nil, fmt.Errorf("%w: Resource %q is not a URL", ErrInvalidConfig, s)
 	case u.Scheme != "https" && u.Scheme != "http" || u.Host == "" || u.Opaque != "":
 		return nil, fmt.Errorf("%w: Resource %q must be an absolute https URL", ErrInvalidConfig, s)
-	case u.Scheme == "http" && !isLoopbackHost(u.Hostname()):
+	case u.Scheme == "http" && !loopback.Host(u.Hostname()):
 		return nil, fmt.Errorf("%w: Resource %q must use https (http only on a loopback host)", ErrInvalidConfig, s)
 	case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(s, "#"):
 		return nil, fmt.Errorf("%w: Resource %q must have no userinfo, query or fragment", ErrInvalidConfig, s)
@@ -40,17 +41,8 @@ func fetchURL(name, s string) error {
 		return fmt.Errorf("%w: %s %q is not an absolute URL", ErrInvalidConfig, name, s)
 	case u.Scheme == "https":
 		return nil
-	case u.Scheme == "http" && isLoopbackHost(u.Hostname()):
+	case u.Scheme == "http" && loopback.Host(u.Hostname()):
 		return nil
 	}
 	return fmt.Errorf("%w: %s %q must use https (http only on a loopback host)", ErrInvalidConfig, name, s)
-}
-
-// isLoopbackHost reports whether host is localhost or a loopback IP address.
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/fastmcp-go/fastmcp/internal/defaults"
+	"github.com/fastmcp-go/fastmcp/internal/loopback"
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
@@ -93,7 +94,7 @@ func Listen(cfg ListenerConfig) (*Listener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("observe: metrics listener: %w", err)
 	}
-	if host, _, _ := net.SplitHostPort(cfg.Addr); !isLoopback(host) {
+	if host, _, _ := net.SplitHostPort(cfg.Addr); !loopback.Host(host) {
 		cfg.Logger.Warn("observe: the metrics listener binds beyond loopback; its metrics name the server's tools", "addr", ln.Addr().String())
 	}
 	mux := http.NewServeMux()
@@ -124,14 +125,6 @@ func (l *Listener) Close() error {
 	err := l.hs.Close()
 	<-l.done
 	return err
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // slogPrinter is promhttp's error log on slog.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"time"
 
@@ -243,17 +242,4 @@ func (c ListenerConfig) resolve() (ListenerConfig, error) {
 		positive(&c.MaxConnections, DefaultMaxConnections, "MaxConnections"),
 		positive(&c.MaxRequestsPerConn, DefaultMaxRequestsPerConn, "MaxRequestsPerConn"),
 	)
-}
-
-// isLoopbackAddr reports whether a listen address binds only loopback.
-func isLoopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

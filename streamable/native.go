@@ -10,6 +10,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/loopback"
 	"github.com/fastmcp-go/fastmcp/pool"
 )
 
@@ -61,7 +62,7 @@ func New(srv *fastmcp.Server, cfg ListenerConfig) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep, err := newEndpoint(srv, cfg.Config, isLoopbackAddr(cfg.Addr))
+	ep, err := newEndpoint(srv, cfg.Config, loopback.Addr(cfg.Addr))
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"net"
 	"slices"
 	"time"
+
+	"github.com/fastmcp-go/fastmcp/internal/loopback"
 )
 
 // alpnHTTP1 is the one application protocol the native listener speaks: fasthttp serves
@@ -156,7 +158,7 @@ func (s *Server) scheme() string {
 // travel in plaintext: with a gate, its credentials too (the seed warns even then).
 func (s *Server) warnExposed(addr string) {
 	switch {
-	case s.tls != nil || isLoopbackAddr(addr):
+	case s.tls != nil || loopback.Addr(addr):
 	case s.ep.cfg.RequestGate == nil:
 		s.ep.cfg.Logger.Warn("streamable: listening beyond loopback without TLS or a request gate", "addr", addr)
 	default:

@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/fastmcp-go/fastmcp/internal/loopback"
 )
 
 // hostPolicy holds the Origin and Host allowlists, normalized once.
@@ -42,14 +44,6 @@ func splitHostPort(s string) (host, port string) {
 		return strings.ToLower(strings.Trim(h, "[]")), p
 	}
 	return strings.ToLower(strings.Trim(s, "[]")), ""
-}
-
-func isLoopbackName(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // checkOrigin applies the Origin allowlist to the request's Origin headers (none: allowed;
@@ -95,7 +89,7 @@ func (p *hostPolicy) checkHostHeader(host []byte) bool {
 		}
 		return false
 	}
-	return isLoopbackName(h)
+	return loopback.Host(h)
 }
 
 // isLoopbackHostFast recognizes the common loopback Host values ("127.0.0.1:8080",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/internal/loopback"
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
@@ -76,19 +78,10 @@ func (e *netEndpoint) Shutdown(ctx context.Context) error {
 // cfg.Addr is a loopback address, as on the native listener.
 func hostedConfig(cfg streamable.ListenerConfig) streamable.Config {
 	c := cfg.Config
-	if host, _, err := net.SplitHostPort(cfg.Addr); err == nil && !isLoopbackHost(host) {
+	if !loopback.Addr(cmp.Or(cfg.Addr, streamable.DefaultAddr)) {
 		c.DisableHostCheck = true
 	}
 	return c
-}
-
-// isLoopbackHost reports whether a listen address's host binds only loopback.
-func isLoopbackHost(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // listenFor opens cfg.Addr for a hosted endpoint and returns its URL; on failure it closes

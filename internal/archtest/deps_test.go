@@ -51,7 +51,7 @@ var allowed = map[string][]string{
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text", "golang.org/x/sys"},
 	// The bench binary's load generator measures an endpoint from outside, over the wire:
 	// fasthttp's codecs and HDR histograms, never the server packages it measures.
-	"internal/loadtest": {"github.com/valyala/fasthttp", "github.com/valyala/bytebufferpool", "github.com/klauspost/compress", "github.com/molecule-man/go-brrr",
+	"internal/loadtest": {"internal/loopback", "github.com/valyala/fasthttp", "github.com/valyala/bytebufferpool", "github.com/klauspost/compress", "github.com/molecule-man/go-brrr",
 		"github.com/HdrHistogram/hdrhistogram-go", "golang.org/x/sys"},
 }
 

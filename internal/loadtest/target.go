@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/url"
 	"strconv"
+
+	"github.com/fastmcp-go/fastmcp/internal/loopback"
 )
 
 // Dialect selects the request form a target is driven with.
@@ -131,7 +133,7 @@ func (t Target) parse() (*endpoint, error) {
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
-	if !isLoopback(host) {
+	if !loopback.Host(host) {
 		return nil, fmt.Errorf("loadtest: target %q is not a loopback address: load tests only target this machine", host)
 	}
 	ep := &endpoint{t: t, addr: net.JoinHostPort(host, port), host: u.Host, path: u.RequestURI()}
@@ -182,13 +184,4 @@ func (ep *endpoint) requestBody(id, method, params, extraMeta string) []byte {
 		b += `"_meta":{` + meta + `}`
 	}
 	return []byte(b + `}}`)
-}
-
-// isLoopback reports whether host names this machine.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
