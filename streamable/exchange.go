@@ -42,8 +42,9 @@ var errDisconnected = errors.New("streamable: client disconnected")
 // once the handler sends a notification (progress, a log message, a request to the
 // client), with an event stream of them that ends with the reply; with nothing at all
 // when the client goes away first (the work is cancelled) or withdrew the request. The
-// executor enforces RequestTimeout, whose outcome ends the request as any other. It reports whether the job went to a stream written after the handler
-// returns, which then lets go of it; otherwise the caller does, once the response is sent.
+// executor enforces RequestTimeout, whose outcome ends the request as any other. It
+// reports whether the job went to a stream written after the handler returns, which then
+// lets go of it; otherwise the caller does, once the response is sent.
 func (ep *endpoint) exchange(j *job, h exchangeHost) (handedOff bool) {
 	done := j.awaitDone()
 	gone := h.gone()
