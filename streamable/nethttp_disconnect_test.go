@@ -120,10 +120,12 @@ func TestNetHTTPDisconnectCancels(t *testing.T) {
 			{name: "one byte, then half-close", after: func(string) string { return "P" }, halfClose: true},
 			{name: "a pipelined request, then half-close", after: pipelinedList, halfClose: true},
 		} {
+			if tc.halfClose && tc.after != nil && kind == "tls over wrapping" {
+				// Not a case: a TLS CloseWrite sends close_notify and leaves the TCP connection
+				// open, so behind further bytes no probe of the socket can see it (package doc).
+				continue
+			}
 			t.Run(kind+"/"+tc.name, func(t *testing.T) {
-				if tc.halfClose && tc.after != nil && kind == "tls over wrapping" {
-					t.Skip("a TLS CloseWrite sends close_notify and leaves the TCP connection open: behind further bytes, the probe cannot see it")
-				}
 				core := newCore(t)
 				b := newBlocker(t, core)
 				h, err := NewHandler(core, Config{})
