@@ -81,8 +81,8 @@ func Connect(ctx context.Context, target string, cfg Config) (*Client, error) {
 	return newClient(ctx, t, cfg)
 }
 
-// newClient settles the era over t and returns the Client; it closes t on failure. Direct
-// and the transports' tests build clients through it.
+// newClient settles the era over t and returns the Client; it closes t on failure. The
+// in-process link (linked.go) and the transports' tests build clients through it.
 func newClient(ctx context.Context, t transport, cfg Config) (*Client, error) {
 	dec, err := decode.New(decode.Limits{MaxMessageBytes: cfg.MaxResponseBytes})
 	if err != nil {

@@ -8,6 +8,10 @@
 // Config.Command to start a server over stdio. Config.Era pins 2026-07-28 (the default), pins
 // the initialize era, or probes (EraAuto).
 //
+// To drive a server core in the same process (an application's unit tests, measurements), use
+// package client/inprocess: it returns the same Client with no transport. This package never
+// imports the server core or its executor, so a program that only dials servers links neither.
+//
 // # What a call does
 //
 // Every modern request carries _meta (protocolVersion, clientCapabilities from the configured

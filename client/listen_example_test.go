@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/fastmcp-go/fastmcp/client"
+	"github.com/fastmcp-go/fastmcp/client/inprocess"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
 )
@@ -58,7 +59,7 @@ func ExampleLogMessage() {
 	srv, _ := fastmcp.NewServer(fastmcp.Implementation{Name: "logs", Version: "1.0.0"}, nil)
 	_ = fixtures.Register(srv, "conformance")
 	logs := make(chan client.LogMessage, 3)
-	c, err := client.Direct(srv, client.Config{OnLog: func(m client.LogMessage) { logs <- m }})
+	c, err := inprocess.Connect(srv, client.Config{OnLog: func(m client.LogMessage) { logs <- m }})
 	if err != nil {
 		panic(err)
 	}

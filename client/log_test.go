@@ -47,8 +47,8 @@ func TestOnLog(t *testing.T) {
 			cfg.Era = EraLegacy
 			return stdioClient(t, pipeServer(t, fixtureServer(t), stdioOptions{}), cfg)
 		},
-		"direct": func(t *testing.T, cfg Config) *Client {
-			c, err := Direct(fixtureServer(t), cfg)
+		"in-process": func(t *testing.T, cfg Config) *Client {
+			c, err := coreClient(fixtureServer(t), cfg)
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = c.Close() })
 			return c

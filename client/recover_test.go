@@ -13,7 +13,7 @@ import (
 // the server is answered with (legacy), never the process's end.
 func TestHandlerPanicIsAnError(t *testing.T) {
 	boom := func(context.Context, json.RawMessage) (json.RawMessage, error) { panic("boom") }
-	c, err := Direct(fixtureServer(t), Config{Elicitation: boom})
+	c, err := coreClient(fixtureServer(t), Config{Elicitation: boom})
 	require.NoError(t, err)
 	_, err = c.CallTool(context.Background(), "greet_user", map[string]any{})
 	assert.ErrorContains(t, err, "the elicitation/create handler panicked: boom")

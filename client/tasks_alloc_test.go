@@ -10,7 +10,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/tasks"
 )
 
-// taskGetAllocsBudget bounds one TaskHandle.Get of a running task over Direct, the server's
+// taskGetAllocsBudget bounds one TaskHandle.Get of a running task in-process, the server's
 // tasks/get on the memory store included (measured 40): the request and its headers, the
 // decoded detail (taskWire, TaskDetail, the parsed times) and the server's read and answer.
 const taskGetAllocsBudget = 40
@@ -29,6 +29,6 @@ func TestTaskGetAllocsBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	t.Logf("%.1f allocations per TaskHandle.Get over Direct", allocs)
+	t.Logf("%.1f allocations per TaskHandle.Get in-process", allocs)
 	assert.LessOrEqual(t, allocs, float64(taskGetAllocsBudget))
 }

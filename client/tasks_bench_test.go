@@ -7,7 +7,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/tasks"
 )
 
-// BenchmarkTasks: the helper's requests over Direct against the memory store, the server's
+// BenchmarkTasks: the helper's requests in-process against the memory store, the server's
 // work included: op=create is CallToolTask of an optional tool (each task cancelled after),
 // op=get one poll of a running task.
 func BenchmarkTasks(b *testing.B) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/client"
+	"github.com/fastmcp-go/fastmcp/client/inprocess"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/tasks"
 	"github.com/fastmcp-go/fastmcp/tasks/memstore"
@@ -39,7 +40,7 @@ func ExampleClient_CallToolTask() {
 	x.Register(srv)
 	defer x.Close()
 
-	c, err := client.Direct(srv, client.Config{})
+	c, err := inprocess.Connect(srv, client.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}

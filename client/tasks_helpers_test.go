@@ -103,12 +103,12 @@ func (r *recorder) requireValid(t testing.TB) {
 	}
 }
 
-// directTasks is a Client over Direct to srv whose requests r records.
+// directTasks is a Client in-process to srv whose requests r records.
 func directTasks(t testing.TB, srv *fastmcp.Server, cfg Config) (*Client, *recorder) {
 	t.Helper()
 	cfg, err := cfg.withDefaults()
 	require.NoError(t, err)
-	r := &recorder{transport: directTransport{srv, cfg.RequestTimeout}}
+	r := &recorder{transport: coreTransport(srv, cfg.RequestTimeout)}
 	c, err := newClient(context.Background(), r, cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, c.Close()) })

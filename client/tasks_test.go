@@ -16,7 +16,7 @@ import (
 	"github.com/fastmcp-go/fastmcp/tasks"
 )
 
-// Against the conformance fixtures over Direct, in a synctest bubble (the tools sleep on its
+// Against the conformance fixtures in-process, in a synctest bubble (the tools sleep on its
 // clock): every way a task ends, awaited by polling. The server asks for polls every 300 ms,
 // so no poll coincides with the end of the tool's whole seconds.
 func TestTaskEndsAwaited(t *testing.T) {

@@ -24,7 +24,7 @@ import (
 func init() {
 	register(command{
 		Name:    "compare-clients",
-		Summary: "client-side cost per tools/call: the fastmcp client (both eras, and Direct) beside go-sdk's and mcp-go's",
+		Summary: "client-side cost per tools/call: the fastmcp client (both eras, and in-process) beside go-sdk's and mcp-go's",
 		Run:     compareClientsCmd,
 	})
 }
@@ -35,7 +35,7 @@ Measures the client side of a tools/call echo against one fastmcp server (fastmc
 serve, demo fixtures, its own process on 127.0.0.1), side by side in one run: the fastmcp
 client in 2026-07-28 and in the initialize era (2025-11-25), go-sdk's and mcp-go's clients
 (bench/peers/clients, built here with the Go toolchain, in each SDK's default revision and
-pinned to the initialize era), and the fastmcp client in-process (client.Direct, no
+pinned to the initialize era), and the fastmcp client in-process (inprocess.Connect, no
 transport: its figures include the server's work). Every client runs in its own process, one
 after another, in interleaved rounds (odd rounds in reverse order); the table shows medians
 (min–max) of the rounds.

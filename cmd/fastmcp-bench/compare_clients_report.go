@@ -157,7 +157,7 @@ func (c *clientComparison) busiest(key string) *loadtest.MachineState {
 func lineLabel(l clientLine) string {
 	switch {
 	case l.Direct:
-		return "fastmcp in-process (client.Direct)"
+		return "fastmcp in-process (inprocess.Connect)"
 	case l.Era == "legacy":
 		return l.Name + ", initialize pinned"
 	}

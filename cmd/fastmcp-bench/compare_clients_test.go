@@ -78,7 +78,7 @@ func TestClientComparisonReport(t *testing.T) {
 	assert.Equal(t, 32000.0, c.Summary["fastmcp@modern"].Rate, "the median of the rounds")
 	assert.Equal(t, 38000.0, c.Summary["fastmcp@modern"].SeqNs)
 	assert.Equal(t, 1, c.Summary["mcp-go@modern"].BusyRuns)
-	require.Len(t, c.Ratios, 2, "one comparison a revision; Direct is not compared")
+	require.Len(t, c.Ratios, 2, "one comparison a revision; the in-process line is not compared")
 	assert.Equal(t, clientRatio{Protocol: "2026-07-28", Ours: "fastmcp@modern", Peer: "mcp-go@modern", Rate: 5, SeqTime: 100.0 / 38,
 		CPU: (1e9 / 6400) / (1e9 / 32000), Allocs: 230.0 / 14, Goal: "ok"}, c.Ratios[0], "the faster peer of the revision, and the goal met at 5×")
 	assert.Equal(t, "mcp-go@legacy", c.Ratios[1].Peer)
@@ -93,7 +93,7 @@ func TestClientComparisonReport(t *testing.T) {
 	assert.Regexp(t, `(?m)^client\s+revision\s+1 caller: time/call\s+client CPU/call\s+allocs/call\s+bytes/call\s+32 callers: calls/s\s+client CPU/call\s+allocs/call\s+busy runs$`, s)
 	assert.Regexp(t, `(?m)^fastmcp\s+2026-07-28\s+38\.0µs \(35\.0µs–40\.0µs\)\s+19\.0µs \(17\.5µs–20\.0µs\)\s+14\.0\s+140\s+32000 \(30000–36000\)\s+31\.\dµs \(27\.\dµs–33\.\dµs\)\s+15\.0\s+0 of 3$`, s)
 	assert.Regexp(t, `(?m)^mcp-go, initialize pinned\s+2025-11-25\s+80\.0µs\s+40\.0µs\s+140\.0\s+1400\s+11000\s+90\.\dµs\s+141\.0\s+1 of 3$`, s)
-	assert.Regexp(t, `(?m)^fastmcp in-process \(client\.Direct\)\s+failed(\s+-){8}$`, s)
+	assert.Regexp(t, `(?m)^fastmcp in-process \(inprocess\.Connect\)\s+failed(\s+-){8}$`, s)
 	assert.Contains(t, s, "  2026-07-28  fastmcp@modern against mcp-go@modern: rate 5.00× (32 callers); per call with 1 caller 2.63× less time, 16.43× fewer allocations; client CPU per call 5.00× less (32 callers); goal rate ≥ 5×: ok\n")
 	assert.Contains(t, s, "  2025-11-25  fastmcp@legacy against mcp-go@legacy: rate 3.00× (32 callers);")
 	assert.Contains(t, s, "goal rate ≥ 5×: MISSED\n")
@@ -127,7 +127,7 @@ func TestWorkerArgv(t *testing.T) {
 	assert.Equal(t, []string{"/fb", "client-worker", "-client", "fastmcp", "-era", "modern", "-callers", "32", "-warmup", "200ms", "-duration", "1s",
 		"-url", "http://u/mcp"}, workerArgv(o, clientLines[0], "/fb", "/peers/clients", "http://u/mcp", 1), "a profile of the first round only")
 	assert.Equal(t, []string{"/fb", "client-worker", "-client", "direct", "-era", "modern", "-callers", "32", "-warmup", "200ms", "-duration", "1s"},
-		workerArgv(o, clientLines[6], "/fb", "/peers/clients", "http://u/mcp", 1), "Direct dials nothing")
+		workerArgv(o, clientLines[6], "/fb", "/peers/clients", "http://u/mcp", 1), "the in-process client dials nothing")
 }
 
 // TestClientWorker runs the worker of the fastmcp client as compare-clients does, with short

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fastmcp-go/fastmcp/bench/clientbench"
 	"github.com/fastmcp-go/fastmcp/client"
+	"github.com/fastmcp-go/fastmcp/client/inprocess"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
 )
@@ -41,7 +42,7 @@ var (
 func clientWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("client-worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	which := fs.String("client", "fastmcp", "fastmcp (over HTTP to -url) or direct (in-process, client.Direct)")
+	which := fs.String("client", "fastmcp", "fastmcp (over HTTP to -url) or direct (in-process, inprocess.Connect)")
 	era := fs.String("era", "modern", "modern (2026-07-28) or legacy (initialize, 2025-11-25)")
 	url := fs.String("url", "", "the server's MCP endpoint (not for direct)")
 	warmup := fs.Duration("warmup", 200*time.Millisecond, "unmeasured calls before each phase")
@@ -119,7 +120,7 @@ func workerClient(ctx context.Context, which, era, url string) (*client.Client, 
 			return nil, err
 		}
 		fixtures.Demo(srv)
-		return client.Direct(srv, cfg)
+		return inprocess.Connect(srv, cfg)
 	}
 	return nil, fmt.Errorf("-client fastmcp or direct, not %q", which)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fastmcp-go/fastmcp/client"
+	"github.com/fastmcp-go/fastmcp/client/inprocess"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/fixtures"
 	"github.com/fastmcp-go/fastmcp/internal/loadtest"
@@ -22,7 +23,7 @@ import (
 
 // startDemoServer serves the demo fixtures in the given revisions (all when none) on a
 // loopback port of this process and returns its endpoint URL and tool count (-1 when it does
-// not serve 2026-07-28, which Direct needs to count them).
+// not serve 2026-07-28, which the in-process client needs to count them).
 func startDemoServer(t *testing.T, dialects ...fastmcp.Dialect) (string, int) {
 	t.Helper()
 	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "run-target-test", Version: "1.0.0"}, &fastmcp.Config{Dialects: dialects})
@@ -38,9 +39,9 @@ func startDemoServer(t *testing.T, dialects ...fastmcp.Dialect) (string, int) {
 		require.NoError(t, h.Close(ctx))
 	})
 	if len(dialects) > 0 && !slices.Contains(dialects, fastmcp.Modern) {
-		return s.URL + "/mcp", -1 // Direct speaks 2026-07-28 only
+		return s.URL + "/mcp", -1 // the in-process client speaks 2026-07-28 only
 	}
-	c, err := client.Direct(core, client.Config{})
+	c, err := inprocess.Connect(core, client.Config{})
 	require.NoError(t, err)
 	defer c.Close()
 	tools, err := c.ListTools(context.Background())

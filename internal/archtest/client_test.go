@@ -31,17 +31,30 @@ func clientFiles(t *testing.T) map[string][]string {
 	return files
 }
 
-// TestClientCoreOnlyInDirect: the client reaches the server core only through client.Direct,
-// which lives in its own files, so the wire client stays independent of the core.
-func TestClientCoreOnlyInDirect(t *testing.T) {
-	for name, imports := range clientFiles(t) {
-		for _, p := range imports {
-			if !strings.HasPrefix(p, module+"/") || p == module+"/decode" {
-				continue
-			}
-			assert.True(t, strings.HasPrefix(name, "direct"), "%s imports %s; only direct*.go may import the server core", name, p)
+// TestClientReachesNeitherCoreNorExecutor: the client's non-test build depends on no package
+// of the server core (fastmcp and its subpackages) and not on the executor (pool, ants), so a
+// program that only dials servers links none of them; the in-process transport lives in
+// client/inprocess.
+func TestClientReachesNeitherCoreNorExecutor(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", module+"/client").Output()
+	require.NoError(t, err)
+	deps := strings.Fields(string(out))
+	require.Contains(t, deps, module+"/decode", "the dependencies are listed")
+	for _, dep := range deps {
+		for _, banned := range []string{module + "/fastmcp", module + "/pool", "github.com/panjf2000/ants"} {
+			assert.False(t, dep == banned || strings.HasPrefix(dep, banned+"/"), "client depends on %s", dep)
 		}
 	}
+}
+
+// TestClientStartsNoGoroutines: importing the client starts no goroutine (the executor's
+// pool, when the client reached it, started two at import), measured in a program that
+// imports only client.
+func TestClientStartsNoGoroutines(t *testing.T) {
+	out, err := exec.Command("go", "run", "./testdata/clientonly").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	count, stacks, _ := strings.Cut(string(out), "\n")
+	assert.Equal(t, "1", count, "goroutines running when main starts:\n%s", stacks)
 }
 
 // TestClientImportsNoNetHTTP: the client is built on fasthttp, never net/http.

@@ -41,14 +41,17 @@ var allowed = map[string][]string{
 	"stdio": {"fastmcp", "decode", "pool", "internal/defaults", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text", "golang.org/x/sys"},
-	// The client speaks the wire: decode and fasthttp only. client.Direct alone may take a
-	// *fastmcp.Server (the core and its rings, below), and only from direct*.go files
-	// (TestClientCoreOnlyInDirect). fasthttp depends on net/http, so the client may reach it
-	// but never import it (TestClientImportsNoNetHTTP).
-	"client": {"decode", "fastmcp", "pool", "internal/defaults", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
+	// The client speaks the wire: decode and fasthttp only, never the server core or the
+	// executor (TestClientReachesNeitherCoreNorExecutor), so a program that only dials servers
+	// links neither. The in-process transport (client/inprocess) reaches the client through
+	// client/internal/clientlink. fasthttp depends on net/http, so the client may reach it but
+	// never import it (TestClientImportsNoNetHTTP).
+	"client": {"decode", "client/internal/clientlink", "internal/defaults",
 		"github.com/valyala/fasthttp", "github.com/valyala/bytebufferpool", "github.com/klauspost/compress", "github.com/molecule-man/go-brrr",
-		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
-		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text", "golang.org/x/sys"},
+		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm", "golang.org/x/sys"},
+	// The link between the client and its in-process transport names neither side: the
+	// standard library alone.
+	"client/internal/clientlink": {},
 	// The bench binary's load generator measures an endpoint from outside, over the wire:
 	// fasthttp's codecs and HDR histograms, never the server packages it measures.
 	"internal/loadtest": {"internal/loopback", "github.com/valyala/fasthttp", "github.com/valyala/bytebufferpool", "github.com/klauspost/compress", "github.com/molecule-man/go-brrr",

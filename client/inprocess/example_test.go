@@ -1,4 +1,4 @@
-package client_test
+package inprocess_test
 
 import (
 	"context"
@@ -6,11 +6,12 @@ import (
 	"log"
 
 	"github.com/fastmcp-go/fastmcp/client"
+	"github.com/fastmcp-go/fastmcp/client/inprocess"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
 // A unit test of an application's tool with the real client, in-process.
-func ExampleDirect() {
+func Example() {
 	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "app", Version: "1.0.0"}, nil)
 	if err != nil {
 		log.Fatal(err)
@@ -24,7 +25,7 @@ func ExampleDirect() {
 			return fastmcp.ToolResult{Text: fmt.Sprint(in.A + in.B)}, nil
 		})
 
-	c, err := client.Direct(srv, client.Config{})
+	c, err := inprocess.Connect(srv, client.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
