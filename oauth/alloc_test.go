@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestAllocsBearerToken: parsing the Authorization header allocates nothing.
-func TestAllocsBearerToken(t *testing.T) {
+// TestAllocsCredential: parsing the Authorization header allocates nothing.
+func TestAllocsCredential(t *testing.T) {
 	values := [][]byte{[]byte("Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln")}
 	allocs := testing.AllocsPerRun(1000, func() {
-		if _, fault := bearerToken(values, DefaultMaxTokenBytes); fault != credentialOK {
+		if _, _, fault := credential(values, DefaultMaxTokenBytes); fault != credentialOK {
 			t.Fatal("refused")
 		}
 	})

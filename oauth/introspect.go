@@ -149,6 +149,7 @@ type introspection struct {
 	Audience  json.RawMessage `json:"aud"`
 	Expiry    *float64        `json:"exp"`
 	NotBefore *float64        `json:"nbf"`
+	Cnf       json.RawMessage `json:"cnf"`
 }
 
 // errRemembered refuses a token the endpoint refused within RefusalCacheTTL.
@@ -244,6 +245,11 @@ func (v *IntrospectionVerifier) check(r introspection) (*TokenInfo, error) {
 	if r.NotBefore != nil && now.Add(v.cfg.Leeway).Before(unixTime(*r.NotBefore)) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidToken, errNotYetValid)
 	}
+	jkt, err := confirmation(r.Cnf)
+	if err != nil {
+		return nil, err
+	}
+	info.DPoPThumbprint = jkt
 	if info.Subject == "" {
 		info.Subject = r.ClientID
 	}

@@ -298,6 +298,8 @@ type Token struct {
 	IssuedAt  time.Time
 	Extra     map[string]any // more claims (client_id, scp, …)
 	NoKid     bool           // leave kid out of the header
+	// JKT binds the token to a DPoP key: cnf {"jkt": JKT} (see [DPoPKey.Thumbprint]).
+	JKT string
 }
 
 // Mint signs t.
@@ -343,6 +345,7 @@ func (i *Issuer) Mint(t Token) (string, error) {
 	set("exp", t.Expiry.Unix(), !t.Expiry.IsZero())
 	set("nbf", t.NotBefore.Unix(), !t.NotBefore.IsZero())
 	set("iat", t.IssuedAt.Unix(), !t.IssuedAt.IsZero())
+	set("cnf", map[string]string{"jkt": t.JKT}, t.JKT != "")
 	payload, err := json.Marshal(claims)
 	if err != nil {
 		return "", err
