@@ -65,7 +65,9 @@ func TestDPoPRequiredExchanges(t *testing.T) {
 	}
 	// with makes a DPoP request with tok and a proof of key changed by tweak.
 	with := func(tok string, key *oauthtest.DPoPKey, tweak func(*oauthtest.Proof)) func(*testing.T, string) string {
-		return func(t *testing.T, a string) string { return post(a, "whoami", dpopHeaders(tok, f.proof(t, key, tok, tweak))...) }
+		return func(t *testing.T, a string) string {
+			return post(a, "whoami", dpopHeaders(tok, f.proof(t, key, tok, tweak))...)
+		}
 	}
 	bindingH, bindingB := dpopError("invalid_token", "The access token is not bound to the key of the DPoP proof")
 	missing := wantRefusal("401 Unauthorized", dpopChallenge, "")

@@ -184,7 +184,7 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, err
 	if err := v.check(claims, extra); err != nil {
 		return nil, err
 	}
-	scopes, _ := extra.scopes()     // checked
+	scopes, _ := extra.scopes()       // checked
 	jkt, _ := confirmation(extra.Cnf) // checked
 	return &TokenInfo{
 		Subject: claims.Subject, ClientID: extra.ClientID, Issuer: claims.Issuer,

@@ -29,9 +29,9 @@ type ResourceServer struct {
 	challenger   *challenger
 	proofs       *dpopChecker // nil with DPoPOff
 	cache        *tokenCache  // nil with NoTokenCache
-	public   map[string]bool
-	counters counters
-	now      func() time.Time
+	public       map[string]bool
+	counters     counters
+	now          func() time.Time
 }
 
 // New checks cfg and builds the resource server.
