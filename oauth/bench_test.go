@@ -89,3 +89,41 @@ func BenchmarkGatedCall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGateDPoP measures the gate's admission of a DPoP request whose token is cached:
+// a new proof each time (ES256 or EdDSA), its checks and the replay cache. The proofs are
+// made beforehand, a pool of them reused after forgetting the replay cache.
+func BenchmarkGateDPoP(b *testing.B) {
+	for _, alg := range []string{"ES256", "EdDSA"} {
+		b.Run("alg="+alg, func(b *testing.B) {
+			f := newDPoPFixture(b, DPoPConfig{Mode: DPoPRequired})
+			key, err := oauthtest.NewDPoPKey(alg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tok := f.token(b, key.Thumbprint(), "mcp:tools")
+			proofs := make([][]byte, 2000)
+			for i := range proofs {
+				proofs[i] = []byte(f.proof(b, key, tok, nil))
+			}
+			h := &listHeaders{names: []string{"Authorization", HeaderDPoP}, values: [][]byte{[]byte("DPoP " + tok), nil}}
+			r := streamable.GateRequest{Method: []byte("POST"), Path: []byte("/mcp"), Header: h}
+			ctx := context.Background()
+			next := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				if next == len(proofs) {
+					b.StopTimer()
+					f.rs.proofs.replay = newReplayCache(f.rs.cfg.DPoP.ProofWindow, f.rs.cfg.DPoP.MaxProofs)
+					next = 0
+					b.StartTimer()
+				}
+				h.values[1] = proofs[next]
+				next++
+				if d, _ := f.rs.Gate(ctx, r); d.Identity == nil {
+					b.Fatal("refused")
+				}
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -44,6 +45,26 @@ func NewDPoPKey(alg string) (*DPoPKey, error) {
 		return nil, err
 	}
 	return &DPoPKey{signer: s, alg: jose.SignatureAlgorithm(alg)}, nil
+}
+
+// DPoPKeyOf makes a key of a P-256 key (ES256), a P-384 key (ES384), an Ed25519 key
+// (EdDSA) or an RSA key (PS256), for keys that must be the same in every process (fuzz
+// workers).
+func DPoPKeyOf(s crypto.Signer) (*DPoPKey, error) {
+	switch k := s.(type) {
+	case *ecdsa.PrivateKey:
+		switch k.Curve {
+		case elliptic.P256():
+			return &DPoPKey{signer: s, alg: jose.ES256}, nil
+		case elliptic.P384():
+			return &DPoPKey{signer: s, alg: jose.ES384}, nil
+		}
+	case ed25519.PrivateKey:
+		return &DPoPKey{signer: s, alg: jose.EdDSA}, nil
+	case *rsa.PrivateKey:
+		return &DPoPKey{signer: s, alg: jose.PS256}, nil
+	}
+	return nil, fmt.Errorf("oauthtest: no DPoP algorithm for a %T", s)
 }
 
 // Public is the key's public JWK, as a proof's header carries it.
