@@ -2,11 +2,11 @@ package oauth
 
 import (
 	"bytes"
+	"context"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
