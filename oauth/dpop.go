@@ -79,7 +79,7 @@ type DPoPConfig struct {
 	// most ProofWindow/2 longer. When it is full, a valid request gets 503 with Retry-After
 	// rather than be admitted unchecked: it bounds the DPoP requests per second to about
 	// MaxProofs / (1.5 ProofWindow), 11,000 with the defaults. Zero means
-	// [DefaultMaxDPoPProofs], 1,000,000 (some 40 MB when full). Negative values are invalid.
+	// [DefaultMaxDPoPProofs], 1,000,000 (about 30 MB when full). Negative values are invalid.
 	MaxProofs int
 	// RequireNonce makes the server issue nonces (RFC 9449 §9): a proof without the current
 	// nonce, or the one before it, gets 401 use_dpop_nonce with the nonce in a DPoP-Nonce

@@ -279,6 +279,7 @@ func TestParseProof(t *testing.T) {
 		"jwk of a small RSA key":      rawProof(t, small, header("alg", "RS256", "jwk", jose.JSONWebKey{Key: &small.PublicKey}), claims),
 		"jwk whose alg is another":    rawProof(t, key, header("jwk", jose.JSONWebKey{Key: &key.PublicKey, Algorithm: "ES384"}), claims),
 		"unsupported critical header": rawProof(t, key, header("crit", []string{"exp"}, "exp", 1), claims),
+		"unencoded payload (b64)":     rawProof(t, key, header("crit", []string{"b64"}, "b64", true), claims),
 		"no jti":                      rawProof(t, key, header(), without("jti")),
 		"no htm":                      rawProof(t, key, header(), without("htm")),
 		"no htu":                      rawProof(t, key, header(), without("htu")),

@@ -19,7 +19,7 @@ const (
 	proofMissing
 	// proofRepeated: more than one DPoP header (RFC 9449 §4.3 check 1).
 	proofRepeated
-	// proofMalformed: over MaxProofBytes, not a compact JWS, typ not dpop+jwt, alg not
+	// proofMalformed: over MaxProofBytes, not a compact JWS, typ not dpop+jwt, crit, alg not
 	// allowed, no public jwk fitting alg (RSA under MinRSABits), a signature that does not
 	// verify with it, or claims missing or of the wrong type (checks 2 to 7).
 	proofMalformed
@@ -61,8 +61,9 @@ type proofClaims struct {
 }
 
 // parseProof verifies a DPoP proof on its own (RFC 9449 §4.3 checks 2 to 7): a compact JWS
-// whose protected header has typ dpop+jwt, an alg of algs and a public jwk fitting it, the
-// signature made with that key, and the claims jti, htm, htu and iat present. It checks
+// whose protected header has typ dpop+jwt, no crit, an alg of algs and a public jwk
+// fitting it, the signature made with that key, and the claims jti, htm, htu and iat
+// present. It checks
 // nothing against the request: that is [ResourceServer.checkProof]'s work.
 func parseProof(proof string, algs []jose.SignatureAlgorithm) (dpopProof, bool) {
 	jws, err := jose.ParseSignedCompact(proof, algs)
@@ -73,6 +74,9 @@ func parseProof(proof string, algs []jose.SignatureAlgorithm) (dpopProof, bool) 
 	typ, _ := h.ExtraHeaders[jose.HeaderType].(string)
 	if !strings.EqualFold(typ, "dpop+jwt") && !strings.EqualFold(typ, "application/dpop+jwt") {
 		return dpopProof{}, false
+	}
+	if _, crit := h.ExtraHeaders["crit"]; crit {
+		return dpopProof{}, false // a JWT knows no critical header (b64 false included)
 	}
 	jwk := h.JSONWebKey // go-jose refuses a private or invalid one
 	if jwk == nil || !keyFits(*jwk, h.Algorithm) {

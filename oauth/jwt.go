@@ -63,8 +63,9 @@ type JWTConfig struct {
 // allowlist; typ at+jwt (unless AllowAnyType); a key of the set with the token's kid (or
 // the set's only key when the token names none) whose type fits alg, whose own alg, if
 // any, is alg, and whose use, if any, is sig; the signature; iss; aud; exp, nbf and iat
-// with Leeway; a sub. The scopes come from scope (a space-separated string, RFC 9068) or
-// scp (a string or an array, as some providers issue).
+// with Leeway; a sub; a cnf, if any, that is an object whose jkt, if any, is a non-empty
+// string. The scopes come from scope (a space-separated string, RFC 9068) or scp (a string
+// or an array, as some providers issue); cnf.jkt becomes [TokenInfo.DPoPThumbprint].
 type JWTVerifier struct {
 	cfg  JWTConfig
 	algs []jose.SignatureAlgorithm

@@ -111,11 +111,19 @@ func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
 //     and no token needed;
 //   - PublicPaths: admitted without a token and without an identity (for the endpoint's
 //     own public routes, such as a health check);
-//   - no Authorization header, or one of another scheme: 401 with WWW-Authenticate: Bearer
-//     resource_metadata="…"[, scope="…"] (RequiredScopes), no error code, no body;
-//   - more than one Authorization header, or a Bearer header that is not "Bearer" and a
-//     b64token: 400 error="invalid_request";
+//   - no Authorization header, or one of a scheme the DPoP mode does not accept: 401 with
+//     WWW-Authenticate: Bearer resource_metadata="…"[, scope="…"] (RequiredScopes), no
+//     error code, no body (with DPoP allowed, a DPoP challenge follows; with DPoP
+//     required, only the DPoP one, algs="…" first);
+//   - more than one Authorization header, or a Bearer (or DPoP) header that is not the
+//     scheme and a b64token: 400 error="invalid_request";
 //   - a token over MaxTokenBytes, or one the verifier refuses: 401 error="invalid_token";
+//   - with the DPoP scheme (DPoP allowed or required), a proof that is missing or fails a
+//     check: 401 DPoP error="invalid_dpop_proof", or error="use_dpop_nonce" with a
+//     DPoP-Nonce header (the package doc lists them);
+//   - a DPoP-bound token sent as Bearer, or a token with the DPoP scheme not bound to the
+//     proof's key: 401 error="invalid_token"; a proof seen before: 401
+//     error="invalid_dpop_proof"; a full replay cache: 503 with Retry-After;
 //   - a token lacking RequiredScopes (plus the policy's scopes of the tool or prompt the
 //     Mcp-Method and Mcp-Name headers name): 403 error="insufficient_scope" with scope
 //     listing all of them;
