@@ -398,3 +398,64 @@ func TestDPoPStepUp(t *testing.T) {
 	assert.Equal(t, `DPoP error="insufficient_scope", error_description="The access token lacks scopes this request needs", algs="ES256 EdDSA", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="mcp:tools files:write"`,
 		required.Header["WWW-Authenticate"])
 }
+
+// TestDPoPAuthorizationFlow: the test issuer's authorization code flow with a DPoP proof
+// at its token endpoint issues a DPoP-bound token (token_type DPoP, cnf.jkt the proof's
+// key), which the resource server admits over the native listener with a proof of that
+// key and refuses with another; without a proof the flow issues a Bearer token.
+func TestDPoPAuthorizationFlow(t *testing.T) {
+	f := newDPoPFixture(t, DPoPConfig{Mode: DPoPAllowed})
+	f.rs.now = time.Now // the issuer mints at the real time
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	exchangeCode := func(proof string) (int, map[string]any) {
+		verifier := strings.Repeat("v", 43)
+		sum := sha256.Sum256([]byte(verifier))
+		q := "response_type=code&client_id=" + oauthtest.PublicClient + "&redirect_uri=http://127.0.0.1:1/cb&state=s&scope=mcp:tools" +
+			"&code_challenge_method=S256&code_challenge=" + base64.RawURLEncoding.EncodeToString(sum[:]) + "&resource=" + testResource
+		resp, err := client.Get(f.iss.URL + "/authorize?" + q)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusFound, resp.StatusCode)
+		loc, err := resp.Location()
+		require.NoError(t, err)
+		form := "grant_type=authorization_code&code=" + loc.Query().Get("code") + "&redirect_uri=http://127.0.0.1:1/cb&code_verifier=" + verifier + "&resource=" + testResource
+		req, err := http.NewRequest(http.MethodPost, f.iss.URL+"/token", strings.NewReader(form))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if proof != "" {
+			req.Header.Set("DPoP", proof)
+		}
+		resp, err = client.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var body map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+		return resp.StatusCode, body
+	}
+	tokenProof, err := f.key.Sign(oauthtest.Proof{Method: "POST", URL: f.iss.URL + "/token"})
+	require.NoError(t, err)
+	status, body := exchangeCode(tokenProof)
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, "DPoP", body["token_type"])
+	tok := body["access_token"].(string)
+
+	addr := startStack(t, stackNative, testCore(t, nil), streamable.ListenerConfig{Config: streamable.Config{RequestGate: f.rs.Gate}})
+	proof, err := f.key.Sign(oauthtest.Proof{Method: "POST", URL: testResource, AccessToken: tok})
+	require.NoError(t, err)
+	assert.Equal(t, wantResult("alice via mcp-client [mcp:tools]"), normalize(exchange(t, addr, post(addr, "whoami", dpopHeaders(tok, proof)...))))
+	stolen, err := f.other.Sign(oauthtest.Proof{Method: "POST", URL: testResource, AccessToken: tok})
+	require.NoError(t, err)
+	assert.Contains(t, exchange(t, addr, post(addr, "whoami", dpopHeaders(tok, stolen)...)), describeKeyBinding, "the token is useless without its key")
+
+	status, body = exchangeCode("")
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, "Bearer", body["token_type"])
+	assert.Equal(t, wantResult("alice via mcp-client [mcp:tools]"), normalize(exchange(t, addr, post(addr, "whoami", "Authorization: Bearer "+body["access_token"].(string)))))
+
+	badProof, err := f.key.Sign(oauthtest.Proof{Method: "POST", URL: f.iss.URL + "/other"})
+	require.NoError(t, err)
+	status, body = exchangeCode(badProof)
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Equal(t, "invalid_dpop_proof", body["error"])
+}

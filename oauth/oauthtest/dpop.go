@@ -10,7 +10,10 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"net/http"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
@@ -145,4 +148,41 @@ func (k *DPoPKey) Sign(p Proof) (string, error) {
 func AccessTokenHash(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// checkTokenProof checks a DPoP proof sent to the token endpoint at url (RFC 9449 §4.3, in
+// short: the resource server's checks are the oauth package's): typ dpop+jwt, an
+// asymmetric alg, the signature by the public jwk of the header, htm POST, htu url, iat
+// within 5 minutes, a jti. It returns the key's thumbprint.
+func checkTokenProof(proof, url string) (string, error) {
+	algs := []jose.SignatureAlgorithm{jose.RS256, jose.PS256, jose.ES256, jose.ES384, jose.EdDSA}
+	jws, err := jose.ParseSignedCompact(proof, algs)
+	if err != nil {
+		return "", err
+	}
+	h := jws.Signatures[0].Protected
+	if typ, _ := h.ExtraHeaders[jose.HeaderType].(string); typ != "dpop+jwt" || h.JSONWebKey == nil {
+		return "", errors.New("not a dpop+jwt with a jwk")
+	}
+	payload, err := jws.Verify(h.JSONWebKey)
+	if err != nil {
+		return "", err
+	}
+	var c struct {
+		JTI string  `json:"jti"`
+		HTM string  `json:"htm"`
+		HTU string  `json:"htu"`
+		IAT float64 `json:"iat"`
+	}
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return "", err
+	}
+	if c.JTI == "" || c.HTM != http.MethodPost || c.HTU != url || math.Abs(float64(time.Now().Unix())-c.IAT) > 300 {
+		return "", errors.New("claims do not fit the token request")
+	}
+	sum, err := h.JSONWebKey.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(sum), nil
 }
