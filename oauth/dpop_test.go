@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -458,4 +459,34 @@ func TestDPoPAuthorizationFlow(t *testing.T) {
 	status, body = exchangeCode(badProof)
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Equal(t, "invalid_dpop_proof", body["error"])
+}
+
+// TestDPoPReplayConcurrent: the same proof sent by many requests at once is admitted once.
+func TestDPoPReplayConcurrent(t *testing.T) {
+	f := newDPoPFixture(t, DPoPConfig{Mode: DPoPRequired})
+	tok := f.token(t, f.key.Thumbprint(), "mcp:tools")
+	require.NotNil(t, f.gateDPoP(t, tok, f.proof(t, f.key, tok, nil)).Identity) // the token is cached
+	proof := f.proof(t, f.key, tok, nil)
+	const n = 16
+	admitted := make(chan bool, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			<-start
+			d, err := f.rs.Gate(context.Background(), gateRequest("POST", "/mcp", "Authorization", "DPoP "+tok, "DPoP", proof))
+			admitted <- err == nil && d.Identity != nil
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(admitted)
+	count := 0
+	for ok := range admitted {
+		if ok {
+			count++
+		}
+	}
+	assert.Equal(t, 1, count)
+	assert.Equal(t, int64(n-1), f.rs.Stats().InvalidProof)
 }
