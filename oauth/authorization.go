@@ -1,15 +1,24 @@
 package oauth
 
+// authScheme is the scheme of a request's Authorization header.
+type authScheme uint8
+
+const (
+	schemeNone   authScheme = iota // no header, or one of another scheme, or malformed before one
+	schemeBearer                   // RFC 6750
+	schemeDPoP                     // RFC 9449 §7.1
+)
+
 // credentialFault is what is wrong with a request's Authorization header.
 type credentialFault uint8
 
 const (
 	credentialOK credentialFault = iota
-	// credentialMissing: no Authorization header, or one of another scheme (Basic, DPoP):
-	// 401 with a challenge and no error code (RFC 6750 §3.1).
+	// credentialMissing: no Authorization header, or one of another scheme (Basic, or one
+	// the mode does not accept): 401 with a challenge and no error code (RFC 6750 §3.1).
 	credentialMissing
-	// credentialMalformed: a Bearer header that is not "Bearer" 1*SP b64token: 400
-	// invalid_request.
+	// credentialMalformed: a Bearer or DPoP header that is not the scheme, 1*SP and a
+	// b64token (token68): 400 invalid_request.
 	credentialMalformed
 	// credentialRepeated: more than one Authorization header: 400 invalid_request.
 	credentialRepeated
@@ -17,50 +26,57 @@ const (
 	credentialTooLarge
 )
 
-// bearerToken extracts the bearer token of the Authorization header values (RFC 6750 §2.1,
-// RFC 9110 §11.6.2): the scheme is case-insensitive, one or more spaces separate it from
-// the token, surrounding whitespace is dropped, and the token is a b64token. The token
-// aliases values.
-func bearerToken(values [][]byte, maxTokenBytes int) ([]byte, credentialFault) {
+// credential extracts the access token of the Authorization header values and its scheme,
+// Bearer (RFC 6750 §2.1) or DPoP (RFC 9449 §7.1), whose syntax is the same (RFC 9110
+// §11.6.2): the scheme is case-insensitive, one or more spaces separate it from the token,
+// surrounding whitespace is dropped, and the token is a b64token. Another scheme is
+// credentialMissing with schemeNone. The token aliases values.
+func credential(values [][]byte, maxTokenBytes int) (authScheme, []byte, credentialFault) {
 	switch len(values) {
 	case 0:
-		return nil, credentialMissing
+		return schemeNone, nil, credentialMissing
 	case 1:
 	default:
-		return nil, credentialRepeated
+		return schemeNone, nil, credentialRepeated
 	}
 	v := trimSpace(values[0])
 	if len(v) == 0 {
-		return nil, credentialMalformed
+		return schemeNone, nil, credentialMalformed
 	}
 	i := 0
 	for i < len(v) && isTokenChar(v[i]) {
 		i++
 	}
 	if i == 0 {
-		return nil, credentialMalformed // no auth-scheme
+		return schemeNone, nil, credentialMalformed // no auth-scheme
 	}
-	if !asciiEqualFold(v[:i], "bearer") {
+	var s authScheme
+	switch {
+	case asciiEqualFold(v[:i], "bearer"):
+		s = schemeBearer
+	case asciiEqualFold(v[:i], "dpop"):
+		s = schemeDPoP
+	default:
 		if i < len(v) && v[i] != ' ' && v[i] != '\t' {
-			return nil, credentialMalformed // garbage after the scheme name
+			return schemeNone, nil, credentialMalformed // garbage after the scheme name
 		}
-		return nil, credentialMissing
+		return schemeNone, nil, credentialMissing
 	}
 	j := i
 	for j < len(v) && v[j] == ' ' {
 		j++
 	}
 	if j == i || j == len(v) {
-		return nil, credentialMalformed // "Bearer" alone, or not followed by a space
+		return s, nil, credentialMalformed // the scheme alone, or not followed by a space
 	}
 	tok := v[j:]
 	if !isB64Token(tok) {
-		return nil, credentialMalformed
+		return s, nil, credentialMalformed
 	}
 	if len(tok) > maxTokenBytes {
-		return nil, credentialTooLarge
+		return s, nil, credentialTooLarge
 	}
-	return tok, credentialOK
+	return s, tok, credentialOK
 }
 
 // isB64Token reports whether t is 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=".

@@ -5,42 +5,51 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-func TestBearerToken(t *testing.T) {
+func TestCredential(t *testing.T) {
+	const none, bearer, dpop = schemeNone, schemeBearer, schemeDPoP
 	tests := []struct {
 		name   string
 		values []string
+		scheme authScheme
 		token  string
 		fault  credentialFault
 	}{
-		{"absent", nil, "", credentialMissing},
-		{"Bearer", []string{"Bearer abc"}, "abc", credentialOK},
-		{"case-insensitive scheme", []string{"bEaReR abc"}, "abc", credentialOK},
-		{"several spaces", []string{"Bearer   abc"}, "abc", credentialOK},
-		{"surrounding whitespace", []string{" \tBearer abc\t "}, "abc", credentialOK},
-		{"b64token alphabet and padding", []string{"Bearer aZ09-._~+/=="}, "aZ09-._~+/==", credentialOK},
-		{"Basic", []string{"Basic YWxpY2U6cHc="}, "", credentialMissing},
-		{"DPoP", []string{"DPoP abc"}, "", credentialMissing},
-		{"another scheme alone", []string{"Negotiate"}, "", credentialMissing},
-		{"repeated", []string{"Bearer a", "Bearer b"}, "", credentialRepeated},
-		{"repeated, one of another scheme", []string{"Basic x", "Bearer b"}, "", credentialRepeated},
-		{"empty", []string{""}, "", credentialMalformed},
-		{"blank", []string{"   "}, "", credentialMalformed},
-		{"Bearer alone", []string{"Bearer"}, "", credentialMalformed},
-		{"Bearer and spaces", []string{"Bearer   "}, "", credentialMalformed},
-		{"tab instead of space", []string{"Bearer\tabc"}, "", credentialMalformed},
-		{"no separator", []string{"Bearerabc"}, "", credentialMissing},
-		{"two tokens", []string{"Bearer a b"}, "", credentialMalformed},
-		{"comma list", []string{"Bearer a, Bearer b"}, "", credentialMalformed},
-		{"padding inside", []string{"Bearer a=b"}, "", credentialMalformed},
-		{"only padding", []string{"Bearer =="}, "", credentialMalformed},
-		{"quote", []string{`Bearer a"b`}, "", credentialMalformed},
-		{"non-ASCII", []string{"Bearer a\xffb"}, "", credentialMalformed},
-		{"no scheme", []string{" =abc"}, "", credentialMalformed},
-		{"garbage after a scheme name", []string{"Bearer\"x"}, "", credentialMalformed},
-		{"at the limit", []string{"Bearer " + strings.Repeat("a", 16)}, strings.Repeat("a", 16), credentialOK},
-		{"over the limit", []string{"Bearer " + strings.Repeat("a", 17)}, "", credentialTooLarge},
+		{"absent", nil, none, "", credentialMissing},
+		{"Bearer", []string{"Bearer abc"}, bearer, "abc", credentialOK},
+		{"case-insensitive scheme", []string{"bEaReR abc"}, bearer, "abc", credentialOK},
+		{"several spaces", []string{"Bearer   abc"}, bearer, "abc", credentialOK},
+		{"surrounding whitespace", []string{" \tBearer abc\t "}, bearer, "abc", credentialOK},
+		{"b64token alphabet and padding", []string{"Bearer aZ09-._~+/=="}, bearer, "aZ09-._~+/==", credentialOK},
+		{"Basic", []string{"Basic YWxpY2U6cHc="}, none, "", credentialMissing},
+		{"DPoP", []string{"DPoP abc"}, dpop, "abc", credentialOK},
+		{"DPoP, case-insensitive", []string{"dpop  abc"}, dpop, "abc", credentialOK},
+		{"DPoP alone", []string{"DPoP"}, dpop, "", credentialMalformed},
+		{"DPoP with two tokens", []string{"DPoP a b"}, dpop, "", credentialMalformed},
+		{"DPoP over the limit", []string{"DPoP " + strings.Repeat("a", 17)}, dpop, "", credentialTooLarge},
+		{"DPoP without a separator", []string{"DPoPabc"}, none, "", credentialMissing},
+		{"another scheme alone", []string{"Negotiate"}, none, "", credentialMissing},
+		{"repeated", []string{"Bearer a", "Bearer b"}, none, "", credentialRepeated},
+		{"repeated, one of another scheme", []string{"Basic x", "Bearer b"}, none, "", credentialRepeated},
+		{"empty", []string{""}, none, "", credentialMalformed},
+		{"blank", []string{"   "}, none, "", credentialMalformed},
+		{"Bearer alone", []string{"Bearer"}, bearer, "", credentialMalformed},
+		{"Bearer and spaces", []string{"Bearer   "}, bearer, "", credentialMalformed},
+		{"tab instead of space", []string{"Bearer\tabc"}, bearer, "", credentialMalformed},
+		{"no separator", []string{"Bearerabc"}, none, "", credentialMissing},
+		{"two tokens", []string{"Bearer a b"}, bearer, "", credentialMalformed},
+		{"comma list", []string{"Bearer a, Bearer b"}, bearer, "", credentialMalformed},
+		{"padding inside", []string{"Bearer a=b"}, bearer, "", credentialMalformed},
+		{"only padding", []string{"Bearer =="}, bearer, "", credentialMalformed},
+		{"quote", []string{`Bearer a"b`}, bearer, "", credentialMalformed},
+		{"non-ASCII", []string{"Bearer a\xffb"}, bearer, "", credentialMalformed},
+		{"no scheme", []string{" =abc"}, none, "", credentialMalformed},
+		{"garbage after a scheme name", []string{"Bearer\"x"}, bearer, "", credentialMalformed},
+		{"garbage after another scheme's name", []string{"Basic\"x"}, none, "", credentialMalformed},
+		{"at the limit", []string{"Bearer " + strings.Repeat("a", 16)}, bearer, strings.Repeat("a", 16), credentialOK},
+		{"over the limit", []string{"Bearer " + strings.Repeat("a", 17)}, bearer, "", credentialTooLarge},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -48,8 +57,9 @@ func TestBearerToken(t *testing.T) {
 			for _, v := range tc.values {
 				values = append(values, []byte(v))
 			}
-			tok, fault := bearerToken(values, 16)
+			scheme, tok, fault := credential(values, 16)
 			assert.Equal(t, tc.fault, fault)
+			assert.Equal(t, tc.scheme, scheme)
 			if fault == credentialOK {
 				assert.Equal(t, tc.token, string(tok))
 			}
@@ -57,15 +67,16 @@ func TestBearerToken(t *testing.T) {
 	}
 }
 
-// FuzzBearerToken: the parser never panics, a token it returns is a non-empty b64token
-// within the limit that appears in the header, and a header it accepts keeps its token
-// when the scheme's case or the surrounding whitespace change.
-func FuzzBearerToken(f *testing.F) {
-	for _, s := range []string{"Bearer abc", "bearer a.b.c", "Basic x", "Bearer", "Bearer a b", " Bearer  x== ", "Bearer a=b", "\x00", "Bearer \xff"} {
+// FuzzCredential: the parser never panics, a token it returns is a non-empty b64token
+// within the limit that appears in the header, with the scheme Bearer or DPoP, and a header
+// it accepts keeps its token and scheme when the scheme's case or the surrounding
+// whitespace change.
+func FuzzCredential(f *testing.F) {
+	for _, s := range []string{"Bearer abc", "bearer a.b.c", "Basic x", "Bearer", "Bearer a b", " Bearer  x== ", "Bearer a=b", "\x00", "Bearer \xff", "DPoP a.b.c", "dpop"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, header string) {
-		tok, fault := bearerToken([][]byte{[]byte(header)}, 64)
+		scheme, tok, fault := credential([][]byte{[]byte(header)}, 64)
 		if fault != credentialOK {
 			assert.Nil(t, tok)
 			return
@@ -73,10 +84,13 @@ func FuzzBearerToken(f *testing.F) {
 		assert.True(t, isB64Token(tok))
 		assert.LessOrEqual(t, len(tok), 64)
 		assert.Contains(t, header, string(tok))
-		again, fault := bearerToken([][]byte{[]byte("  BEARER " + string(tok) + "\t")}, 64)
+		name := map[authScheme]string{schemeBearer: "BEARER", schemeDPoP: "DPOP"}[scheme]
+		require.NotEmpty(t, name, "a token comes with a scheme")
+		again, tok2, fault := credential([][]byte{[]byte("  " + name + " " + string(tok) + "\t")}, 64)
 		assert.Equal(t, credentialOK, fault)
-		assert.Equal(t, string(tok), string(again))
-		_, fault = bearerToken([][]byte{[]byte(header), []byte(header)}, 64)
+		assert.Equal(t, scheme, again)
+		assert.Equal(t, string(tok), string(tok2))
+		_, _, fault = credential([][]byte{[]byte(header), []byte(header)}, 64)
 		assert.Equal(t, credentialRepeated, fault)
 	})
 }

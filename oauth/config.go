@@ -91,6 +91,10 @@ type Config struct {
 	// Negative values are invalid.
 	TokenCacheTTL time.Duration
 
+	// DPoP makes the resource server accept DPoP-bound tokens (RFC 9449) or require them;
+	// the zero value accepts Bearer tokens only. See [DPoPConfig].
+	DPoP DPoPConfig
+
 	// Logger receives refusals at debug level and verifier failures at warn, naming a token
 	// only by [TokenHash]. Nil means slog.Default().
 	Logger *slog.Logger
@@ -147,6 +151,9 @@ func (c Config) resolve() (Config, error) {
 		defaults.Resolve(&c.RetryAfter, DefaultRetryAfter, "RetryAfter", ErrInvalidConfig),
 		defaults.Resolve(&c.TokenCacheTTL, DefaultTokenCacheTTL, "TokenCacheTTL", ErrInvalidConfig),
 	); err != nil {
+		return c, err
+	}
+	if c.DPoP, err = c.DPoP.resolve(); err != nil {
 		return c, err
 	}
 	if c.Logger == nil {

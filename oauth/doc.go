@@ -2,8 +2,8 @@
 // revisions 2025-06-18, 2025-11-25 and 2026-07-28): it publishes the protected resource
 // metadata (RFC 9728), checks the bearer token of every request before its body is read
 // (RFC 6750), verifies JWT access tokens against the issuer's key set (RFC 9068, RFC 8725)
-// or opaque tokens by introspection (RFC 7662), and enforces per-tool scopes at the
-// component boundary.
+// or opaque tokens by introspection (RFC 7662), accepts or requires tokens bound to a client
+// key with DPoP (RFC 9449), and enforces per-tool scopes at the component boundary.
 //
 //	verifier, _ := oauth.NewJWTVerifier(oauth.JWTConfig{
 //		Issuer:    "https://auth.example.com",
@@ -106,6 +106,74 @@
 // on its face costs no key set fetch. [ByIssuer] serves several authorization servers,
 // each with its own verifier (the principal is then the issuer and the subject).
 //
+// # DPoP
+//
+// [Config.DPoP] accepts access tokens bound to a client's key (RFC 9449): the token's
+// cnf.jkt (read by [JWTVerifier] and [IntrospectionVerifier] into
+// [TokenInfo.DPoPThumbprint]) names the key, and each request proves possession of it with
+// a DPoP header, a JWT signed by the key. [DPoPConfig.Mode] is one of:
+//
+//   - off (the default): Bearer only. Authorization: DPoP is another scheme (401 with the
+//     Bearer challenge, no error code). A DPoP-bound token sent as Bearer is refused, 401
+//     invalid_token "The access token is bound to a key, and this resource accepts bearer
+//     tokens only": its issuer bound it to a key this resource would not check, and RFC
+//     9449 §7.2 forbids that downgrade (it says so of a resource that takes both schemes;
+//     off takes it as the safe reading for one that takes Bearer alone).
+//   - allowed: unbound tokens as Bearer, bound ones with the DPoP scheme and a proof. A
+//     bound token sent as Bearer: 401 invalid_token "The access token is bound to a key:
+//     send it with the DPoP scheme and a proof". A 401 or 400 names both schemes, the
+//     request's first and with the error code: WWW-Authenticate: Bearer
+//     resource_metadata="…", scope="…", DPoP algs="ES256 …", resource_metadata="…",
+//     scope="…". A 403 names the request's scheme; [ResourceServer.StepUp]'s 403, which
+//     cannot tell it, names both with the error.
+//   - required: the DPoP scheme only; a Bearer request is answered as one without
+//     credentials, 401 WWW-Authenticate: DPoP algs="…", resource_metadata="…", scope="…".
+//
+// With allowed or required the metadata lists dpop_signing_alg_values_supported
+// ([DPoPConfig.Algorithms], by default every asymmetric one), and with required
+// dpop_bound_access_tokens_required: true.
+//
+// The proof is checked in the gate, before the body, in the order of RFC 9449 §4.3; each
+// refusal is 401 WWW-Authenticate: DPoP error="invalid_dpop_proof", error_description="…"
+// with the JSON body of the same error:
+//
+//   - no DPoP header: "The request has no DPoP header"; several: "The request has more
+//     than one DPoP header";
+//   - over MaxProofBytes, not a compact JWS, typ not dpop+jwt, alg not in Algorithms
+//     (never none or HMAC), no public jwk in the header that fits alg (RSA under MinRSABits
+//     neither), a signature that does not verify with it, a crit header, no jti, htm,
+//     htu or numeric iat: "The DPoP proof is not a dpop+jwt signed with an accepted
+//     algorithm by the public key in its header";
+//   - htm not the request's method: "The htm of the DPoP proof is not the request's
+//     method";
+//   - htu not the request's URI: "The htu of the DPoP proof is not the request's URI". The
+//     endpoint's public URL is configuration, never the Host header (which a proxy rewrites
+//     and an attacker chooses): the origin of [Config.Resource] followed by the request's
+//     path. The query and fragment are ignored, the scheme and host compare
+//     case-insensitively, a default port is the same as none, and the path compares
+//     percent-decoded, as the endpoint routes it. Behind a proxy that changes the path,
+//     Resource must be the URL clients call;
+//   - with RequireNonce, no nonce or one the server did not issue in this period or the
+//     last: 401 DPoP error="use_dpop_nonce", error_description="Resource server requires
+//     nonce in DPoP proof" and a DPoP-Nonce header with the current nonce, which the
+//     client puts in a new proof (RFC 9449 §9). The gate cannot add a header to an
+//     admitted response, so a client learns a new nonce this way, at most once a
+//     NonceLifetime. A nonce is an HMAC of the time period under NonceKey: nothing is
+//     stored, and replicas that share the key accept each other's;
+//   - iat further than ProofWindow from the server's clock, either way: "The iat of the
+//     DPoP proof is outside the accepted window";
+//   - ath missing or not base64url(SHA-256(access token)): "The ath of the DPoP proof is
+//     not the hash of the access token".
+//
+// The token is then verified as any (the token cache applies), and its cnf.jkt must equal
+// the RFC 7638 SHA-256 thumbprint of the proof's key: otherwise, an unbound token included,
+// 401 DPoP error="invalid_token", error_description="The access token is not bound to the
+// key of the DPoP proof". Last, the proof is remembered against replay: one accepted before
+// gets 401 invalid_dpop_proof "The DPoP proof has been used before". The replay cache is
+// the process's own: a proof replayed to another replica within its window is not
+// detected there, which the short window bounds. A cnf of another confirmation method
+// (x5t#S256, mTLS) is not checked.
+//
 // # Opaque tokens
 //
 // [IntrospectionVerifier] asks the authorization server (RFC 7662). A flood of junk tokens
@@ -141,6 +209,17 @@
 //     a call; a full cache forgets one at random. An outage (503) and a token not yet valid
 //     are never remembered; a token introspection called inactive that becomes active is
 //     refused for up to the TTL.
+//   - DPoPConfig.ProofWindow (1 min): a proof whose iat is further from now gets 401
+//     invalid_dpop_proof.
+//   - DPoPConfig.MaxProofBytes (8 KiB): a longer DPoP header gets 401 invalid_dpop_proof
+//     unparsed.
+//   - DPoPConfig.MaxProofs (1,000,000, about 30 MB): the proofs remembered against replay,
+//     each until its iat plus ProofWindow and at most half a window more, so the defaults
+//     sustain some 11,000 DPoP requests a second. Full, it does not forget one (that one
+//     could be replayed): a valid request gets 503 with Retry-After, no WWW-Authenticate,
+//     body {"error":"temporarily_unavailable","error_description":"The DPoP proof could
+//     not be checked now; retry later"}.
+//   - DPoPConfig.NonceLifetime (5 min): a nonce is accepted for one to two lifetimes.
 //   - Config.RetryAfter (5 s): the Retry-After of the 503, in whole seconds rounded up.
 //   - The verification budget: a tenth of the time left to the gate's deadline before it;
 //     past it, 503 with Retry-After.

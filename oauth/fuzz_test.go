@@ -1,7 +1,12 @@
 package oauth
 
 import (
+	"bytes"
 	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -85,5 +90,49 @@ func FuzzPeekIssuer(f *testing.F) {
 		} else {
 			assert.Empty(t, iss)
 		}
+	})
+}
+
+// FuzzParseProof: whatever the DPoP header, the proof parser never panics, and a proof it
+// accepts was signed by one of the seeds' keys (nobody can make one for a key they do not
+// hold), with the claims a proof needs and a thumbprint of 43 base64url characters.
+func FuzzParseProof(f *testing.F) {
+	seeds := map[string]bool{}
+	// Keys of fixed bytes: every fuzz worker must know the seeds' keys.
+	ec, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), bytes.Repeat([]byte{7}, 32))
+	require.NoError(f, err)
+	for _, signer := range []crypto.Signer{ec, ed25519.NewKeyFromSeed(bytes.Repeat([]byte{9}, 32))} {
+		key, err := oauthtest.DPoPKeyOf(signer)
+		require.NoError(f, err)
+		seeds[key.Thumbprint()] = true
+		for _, p := range []oauthtest.Proof{
+			{Method: "POST", URL: testResource, AccessToken: "tok"},
+			{Method: "GET", URL: testResource + "?q", Nonce: "n", Type: "application/dpop+jwt"},
+			{Type: "JWT", Method: "POST", URL: testResource},
+			{Claims: map[string]any{"jti": 1}},
+		} {
+			proof, err := key.Sign(p)
+			require.NoError(f, err)
+			f.Add(proof)
+		}
+	}
+	f.Add("eyJhbGciOiJub25lIn0.e30.")
+	f.Add("a.b.c")
+	f.Add("")
+	algs := signatureAlgorithms(DefaultAlgorithms())
+	f.Fuzz(func(t *testing.T, proof string) {
+		p, ok := parseProof(proof, algs)
+		if !ok {
+			assert.Equal(t, dpopProof{}, p)
+			return
+		}
+		assert.True(t, seeds[p.jkt], "a proof of a key of the seeds")
+		assert.Len(t, p.jkt, 43)
+		assert.NotEmpty(t, p.jti)
+		assert.NotEmpty(t, p.htm)
+		assert.NotEmpty(t, p.htu)
+		again, ok := parseProof(proof, algs)
+		assert.True(t, ok)
+		assert.Equal(t, p, again)
 	})
 }

@@ -64,8 +64,8 @@ type IntrospectionConfig struct {
 // IntrospectionVerifier verifies opaque tokens by asking the authorization server (RFC 7662):
 // POST token=…&token_type_hint=access_token with the resource server's credentials. An
 // inactive token, or an active one with another issuer or audience, an exp in the past, an
-// nbf in the future or neither sub nor client_id, is refused with an error wrapping
-// [ErrInvalidToken]; an endpoint that is unreachable or does not answer 200 with a JSON
+// nbf in the future, neither sub nor client_id, or a malformed cnf, is refused with an
+// error wrapping [ErrInvalidToken] (cnf.jkt becomes [TokenInfo.DPoPThumbprint]); an endpoint that is unreachable or does not answer 200 with a JSON
 // object within Timeout means the token could not be checked (the gate answers 503).
 //
 // Each unknown token costs one call: requests with the same token share the call in flight,
@@ -149,6 +149,7 @@ type introspection struct {
 	Audience  json.RawMessage `json:"aud"`
 	Expiry    *float64        `json:"exp"`
 	NotBefore *float64        `json:"nbf"`
+	Cnf       json.RawMessage `json:"cnf"`
 }
 
 // errRemembered refuses a token the endpoint refused within RefusalCacheTTL.
@@ -244,6 +245,11 @@ func (v *IntrospectionVerifier) check(r introspection) (*TokenInfo, error) {
 	if r.NotBefore != nil && now.Add(v.cfg.Leeway).Before(unixTime(*r.NotBefore)) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidToken, errNotYetValid)
 	}
+	jkt, err := confirmation(r.Cnf)
+	if err != nil {
+		return nil, err
+	}
+	info.DPoPThumbprint = jkt
 	if info.Subject == "" {
 		info.Subject = r.ClientID
 	}

@@ -63,8 +63,9 @@ type JWTConfig struct {
 // allowlist; typ at+jwt (unless AllowAnyType); a key of the set with the token's kid (or
 // the set's only key when the token names none) whose type fits alg, whose own alg, if
 // any, is alg, and whose use, if any, is sig; the signature; iss; aud; exp, nbf and iat
-// with Leeway; a sub. The scopes come from scope (a space-separated string, RFC 9068) or
-// scp (a string or an array, as some providers issue).
+// with Leeway; a sub; a cnf, if any, that is an object whose jkt, if any, is a non-empty
+// string. The scopes come from scope (a space-separated string, RFC 9068) or scp (a string
+// or an array, as some providers issue); cnf.jkt becomes [TokenInfo.DPoPThumbprint].
 type JWTVerifier struct {
 	cfg  JWTConfig
 	algs []jose.SignatureAlgorithm
@@ -120,6 +121,7 @@ type accessClaims struct {
 	Scope    json.RawMessage `json:"scope"`
 	Scp      json.RawMessage `json:"scp"`
 	ClientID string          `json:"client_id"`
+	Cnf      json.RawMessage `json:"cnf"`
 }
 
 func invalid(reason string) error { return fmt.Errorf("%w: %s", ErrInvalidToken, reason) }
@@ -183,17 +185,18 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, err
 	if err := v.check(claims, extra); err != nil {
 		return nil, err
 	}
-	scopes, _ := extra.scopes() // checked
+	scopes, _ := extra.scopes()       // checked
+	jkt, _ := confirmation(extra.Cnf) // checked
 	return &TokenInfo{
 		Subject: claims.Subject, ClientID: extra.ClientID, Issuer: claims.Issuer,
-		Audience: claims.Audience, Scopes: scopes,
+		Audience: claims.Audience, Scopes: scopes, DPoPThumbprint: jkt,
 		// The gate re-checks expiry against Expiry: it carries the leeway.
 		Expiry: claims.Expiry.Time().Add(v.cfg.Leeway),
 	}, nil
 }
 
 // check applies the claim rules of [JWTVerifier]: iss, aud, exp (required), nbf and iat
-// with Leeway, sub, and the form of the scopes.
+// with Leeway, sub, and the form of the scopes and of cnf.
 func (v *JWTVerifier) check(claims jwt.Claims, extra accessClaims) error {
 	if claims.Issuer != v.cfg.Issuer {
 		return invalid("iss is not the issuer")
@@ -214,8 +217,34 @@ func (v *JWTVerifier) check(claims jwt.Claims, extra accessClaims) error {
 	case claims.Subject == "":
 		return invalid("no sub")
 	}
+	if _, err := confirmation(extra.Cnf); err != nil {
+		return err
+	}
 	_, err := extra.scopes()
 	return err
+}
+
+// confirmation reads the key a token is bound to from its cnf claim (RFC 7800 §3.1, RFC
+// 9449 §6): its jkt, "" when there is no cnf or it has no jkt (another confirmation
+// method, which this package does not check). A cnf that is not an object, or a jkt that
+// is not a non-empty string, makes the token invalid.
+func confirmation(cnf json.RawMessage) (string, error) {
+	if cnf == nil {
+		return "", nil
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(cnf, &members) != nil || members == nil {
+		return "", invalid("cnf is not a JSON object")
+	}
+	raw, ok := members["jkt"]
+	if !ok {
+		return "", nil
+	}
+	var jkt string
+	if json.Unmarshal(raw, &jkt) != nil || jkt == "" {
+		return "", invalid("cnf.jkt is not a thumbprint")
+	}
+	return jkt, nil
 }
 
 func (c accessClaims) scopes() ([]string, error) {

@@ -20,6 +20,11 @@ type ProtectedResourceMetadata struct {
 	BearerMethodsSupported []string `json:"bearer_methods_supported"`
 	ResourceName           string   `json:"resource_name,omitempty"`
 	ResourceDocumentation  string   `json:"resource_documentation,omitempty"`
+	// DPoPSigningAlgValuesSupported and DPoPBoundAccessTokensRequired are RFC 9728's DPoP
+	// fields (RFC 9449 §5.1): the proof algorithms accepted, and whether only DPoP-bound
+	// tokens are.
+	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported,omitempty"`
+	DPoPBoundAccessTokensRequired bool     `json:"dpop_bound_access_tokens_required,omitempty"`
 }
 
 // metadataRoute is the gate's answer to each method at one metadata URL, made once.

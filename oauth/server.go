@@ -21,12 +21,17 @@ type ResourceServer struct {
 	verifier    Verifier // cfg.Verifier, accepting the root document's resource too
 	metadataURL string
 	// routes are the metadata documents by path: the path-based one, and the root one.
-	routes   map[string]metadataRoute
-	refusals refusals
-	cache    *tokenCache // nil with NoTokenCache
-	public   map[string]bool
-	counters counters
-	now      func() time.Time
+	routes map[string]metadataRoute
+	// bearer and dpop are the refusals of each scheme, nil for a scheme the mode does not
+	// accept; unavailable is the 503 of a token that could not be checked.
+	bearer, dpop *refusals
+	unavailable  *streamable.GateResponse
+	challenger   *challenger
+	proofs       *dpopChecker // nil with DPoPOff
+	cache        *tokenCache  // nil with NoTokenCache
+	public       map[string]bool
+	counters     counters
+	now          func() time.Time
 }
 
 // New checks cfg and builds the resource server.
@@ -61,7 +66,15 @@ func New(cfg Config) (*ResourceServer, error) {
 		}
 		rs.verifier = alsoAccepting(cfg.Verifier, origin)
 	}
-	rs.refusals = newRefusals(rs.metadataURL, cfg.RequiredScopes, cfg.RetryAfter)
+	rs.challenger = &challenger{metadataURL: rs.metadataURL, required: cfg.RequiredScopes, mode: cfg.DPoP.Mode, algs: algsParam(cfg.DPoP.Algorithms)}
+	rs.unavailable = unavailableResponse(cfg.RetryAfter, describeUnavailable)
+	if cfg.DPoP.Mode != DPoPRequired {
+		rs.bearer = newRefusals(rs.challenger, schemeBearer)
+	}
+	if cfg.DPoP.dpopOn() {
+		rs.dpop = newRefusals(rs.challenger, schemeDPoP)
+		rs.proofs = newDPoPChecker(cfg.DPoP, u, rs.challenger, cfg.RetryAfter)
+	}
 	if cfg.MaxCachedTokens != NoTokenCache {
 		rs.cache = newTokenCache(cfg.MaxCachedTokens, cfg.TokenCacheTTL)
 	}
@@ -70,7 +83,7 @@ func New(cfg Config) (*ResourceServer, error) {
 
 // Metadata returns the protected resource metadata of the endpoint (the path-based document).
 func (rs *ResourceServer) Metadata() ProtectedResourceMetadata {
-	return ProtectedResourceMetadata{
+	md := ProtectedResourceMetadata{
 		Resource:               rs.cfg.Resource,
 		AuthorizationServers:   rs.cfg.AuthorizationServers,
 		ScopesSupported:        rs.cfg.ScopesSupported,
@@ -78,6 +91,11 @@ func (rs *ResourceServer) Metadata() ProtectedResourceMetadata {
 		ResourceName:           rs.cfg.ResourceName,
 		ResourceDocumentation:  rs.cfg.ResourceDocumentation,
 	}
+	if rs.cfg.DPoP.dpopOn() {
+		md.DPoPSigningAlgValuesSupported = rs.cfg.DPoP.Algorithms
+		md.DPoPBoundAccessTokensRequired = rs.cfg.DPoP.Mode == DPoPRequired
+	}
+	return md
 }
 
 // MetadataURL is the URL of the path-based metadata document, the resource_metadata of every
@@ -93,11 +111,19 @@ func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
 //     and no token needed;
 //   - PublicPaths: admitted without a token and without an identity (for the endpoint's
 //     own public routes, such as a health check);
-//   - no Authorization header, or one of another scheme: 401 with WWW-Authenticate: Bearer
-//     resource_metadata="…"[, scope="…"] (RequiredScopes), no error code, no body;
-//   - more than one Authorization header, or a Bearer header that is not "Bearer" and a
-//     b64token: 400 error="invalid_request";
+//   - no Authorization header, or one of a scheme the DPoP mode does not accept: 401 with
+//     WWW-Authenticate: Bearer resource_metadata="…"[, scope="…"] (RequiredScopes), no
+//     error code, no body (with DPoP allowed, a DPoP challenge follows; with DPoP
+//     required, only the DPoP one, algs="…" first);
+//   - more than one Authorization header, or a Bearer (or DPoP) header that is not the
+//     scheme and a b64token: 400 error="invalid_request";
 //   - a token over MaxTokenBytes, or one the verifier refuses: 401 error="invalid_token";
+//   - with the DPoP scheme (DPoP allowed or required), a proof that is missing or fails a
+//     check: 401 DPoP error="invalid_dpop_proof", or error="use_dpop_nonce" with a
+//     DPoP-Nonce header (the package doc lists them);
+//   - a DPoP-bound token sent as Bearer, or a token with the DPoP scheme not bound to the
+//     proof's key: 401 error="invalid_token"; a proof seen before: 401
+//     error="invalid_dpop_proof"; a full replay cache: 503 with Retry-After;
 //   - a token lacking RequiredScopes (plus the policy's scopes of the tool or prompt the
 //     Mcp-Method and Mcp-Name headers name): 403 error="insufficient_scope" with scope
 //     listing all of them;
@@ -128,43 +154,109 @@ func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (s
 		rs.counters.public.Add(1)
 		return streamable.GateDecision{}, nil
 	}
-	tok, fault := bearerToken(r.Header.Values("Authorization"), rs.cfg.MaxTokenBytes)
+	scheme, tok, fault := credential(r.Header.Values("Authorization"), rs.cfg.MaxTokenBytes)
+	ref := rs.refusalsOf(scheme)
+	if ref == nil { // a scheme the mode does not accept: as if there were no credentials
+		scheme, fault, ref = schemeNone, credentialMissing, rs.refusalsOf(schemeNone)
+	}
 	switch fault {
 	case credentialMissing:
 		rs.counters.missing.Add(1)
-		return refuse(rs.refusals.missing)
+		return refuse(ref.missing)
 	case credentialMalformed:
 		rs.counters.malformed.Add(1)
-		return refuse(rs.refusals.malformed)
+		return refuse(ref.malformed)
 	case credentialRepeated:
 		rs.counters.malformed.Add(1)
-		return refuse(rs.refusals.repeated)
+		return refuse(ref.repeated)
 	case credentialTooLarge:
 		rs.counters.invalid.Add(1)
 		rs.cfg.Logger.Debug("oauth: token refused", "reason", "larger than MaxTokenBytes")
-		return refuse(rs.refusals.invalid)
+		return refuse(ref.invalid)
 	}
-	id, d, err := rs.verify(ctx, tok)
+	now := rs.now()
+	var proof dpopProof
+	if scheme == schemeDPoP {
+		var f proofFault
+		if proof, f = rs.proofs.check(r, tok, now); f != proofOK {
+			return rs.refuseProof(f, tok, now)
+		}
+	}
+	id, d, err := rs.verify(ctx, tok, ref)
 	if id == nil {
 		return d, err
 	}
 	info := id.Claims.(*TokenInfo)
+	switch {
+	case scheme == schemeBearer && info.DPoPThumbprint != "":
+		rs.counters.invalid.Add(1) // RFC 9449 §7.2: no downgrade of a bound token to Bearer
+		rs.cfg.Logger.Debug("oauth: token refused", "token", TokenHash(string(tok)), "reason", "DPoP-bound token sent as Bearer")
+		return refuse(ref.bound)
+	case scheme == schemeDPoP && info.DPoPThumbprint != proof.jkt:
+		rs.counters.invalid.Add(1)
+		rs.cfg.Logger.Debug("oauth: token refused", "token", TokenHash(string(tok)), "reason", "not bound to the DPoP proof's key")
+		return refuse(rs.proofs.refusals.keyBinding)
+	case scheme == schemeDPoP:
+		switch rs.proofs.remember(proof, now) {
+		case replaySeen:
+			return rs.refuseProof(proofReplayed, tok, now)
+		case replayFull:
+			rs.counters.unavailable.Add(1)
+			rs.cfg.Logger.Warn("oauth: DPoP proof not checked: the replay cache is full (DPoPConfig.MaxProofs)", "token", TokenHash(string(tok)))
+			return refuse(rs.proofs.refusals.full)
+		}
+	}
 	if needed := rs.needed(r.Header); !rs.implies().satisfies(info.Scopes, needed) {
 		rs.counters.insufficientScope.Add(1)
 		rs.cfg.Logger.Debug("oauth: insufficient scope", "token", TokenHash(string(tok)), "needed", needed)
 		if len(needed) == len(rs.cfg.RequiredScopes) {
-			return refuse(rs.refusals.scope)
+			return refuse(ref.scope)
 		}
-		return refuse(refusal(http.StatusForbidden, "insufficient_scope", describeScope, rs.metadataURL, needed))
+		return refuse(rs.challenger.refusal(scheme, http.StatusForbidden, "insufficient_scope", describeScope, needed))
 	}
 	rs.counters.admitted.Add(1)
+	if scheme == schemeDPoP {
+		rs.counters.dpopAdmitted.Add(1)
+	}
 	return streamable.GateDecision{Identity: id}, nil
+}
+
+// refusalsOf returns the refusals of a request of scheme s, nil when the mode does not
+// accept s; schemeNone gets the mode's main scheme's.
+func (rs *ResourceServer) refusalsOf(s authScheme) *refusals {
+	switch s {
+	case schemeBearer:
+		return rs.bearer
+	case schemeDPoP:
+		return rs.dpop
+	}
+	if rs.bearer != nil {
+		return rs.bearer
+	}
+	return rs.dpop
+}
+
+// proofReasons name the proof faults in logs.
+var proofReasons = [numProofFaults]string{
+	proofMissing: "no DPoP header", proofRepeated: "more than one DPoP header", proofMalformed: "malformed or badly signed",
+	proofMethod: "htm", proofURI: "htu", proofNonce: "nonce", proofTime: "iat", proofHash: "ath", proofReplayed: "replayed",
+}
+
+// refuseProof answers a DPoP proof with fault f, counting it.
+func (rs *ResourceServer) refuseProof(f proofFault, tok []byte, now time.Time) (streamable.GateDecision, error) {
+	if f == proofNonce {
+		rs.counters.nonceRequired.Add(1)
+	} else {
+		rs.counters.invalidProof.Add(1)
+		rs.cfg.Logger.Debug("oauth: DPoP proof refused", "token", TokenHash(string(tok)), "reason", proofReasons[f])
+	}
+	return refuse(rs.proofs.refusal(f, now))
 }
 
 // verify returns the identity of the token (Claims its *TokenInfo), from the cache or the
 // verifier; when it returns none, the decision and error are the gate's answer. A cached
 // identity is shared by the token's requests: nothing may modify it.
-func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Identity, streamable.GateDecision, error) {
+func (rs *ResourceServer) verify(ctx context.Context, tok []byte, ref *refusals) (*fastmcp.Identity, streamable.GateDecision, error) {
 	now := rs.now()
 	var key [sha256.Size]byte
 	if rs.cache != nil {
@@ -182,12 +274,12 @@ func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Iden
 	case errors.Is(err, ErrInvalidToken):
 		rs.counters.invalid.Add(1)
 		rs.cfg.Logger.Debug("oauth: token refused", "token", TokenHash(token), "reason", err)
-		d, err := refuse(rs.refusals.invalid)
+		d, err := refuse(ref.invalid)
 		return nil, d, err
 	case err != nil:
 		rs.counters.unavailable.Add(1)
 		rs.cfg.Logger.Warn("oauth: the token could not be checked", "token", TokenHash(token), "err", err)
-		d, err := refuse(rs.refusals.unavailable)
+		d, err := refuse(rs.unavailable)
 		return nil, d, err
 	case info == nil || info.Subject == "":
 		rs.counters.failed.Add(1)
@@ -195,7 +287,7 @@ func (rs *ResourceServer) verify(ctx context.Context, tok []byte) (*fastmcp.Iden
 		return nil, streamable.GateDecision{}, errors.New("oauth: verifier returned no subject")
 	case !info.Expiry.IsZero() && !now.Before(info.Expiry):
 		rs.counters.invalid.Add(1)
-		d, err := refuse(rs.refusals.invalid) // a verifier's own cache outlived the token
+		d, err := refuse(ref.invalid) // a verifier's own cache outlived the token
 		return nil, d, err
 	}
 	principal := info.Subject

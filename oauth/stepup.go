@@ -2,7 +2,6 @@ package oauth
 
 import (
 	"encoding/json"
-	"net/http"
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -31,5 +30,5 @@ func (rs *ResourceServer) StepUp(err *fastmcp.Error) *streamable.GateResponse {
 		return nil
 	}
 	rs.counters.stepUps.Add(1)
-	return refusal(http.StatusForbidden, "insufficient_scope", describeScope, rs.metadataURL, union(rs.cfg.RequiredScopes, scopes))
+	return rs.challenger.stepUp(union(rs.cfg.RequiredScopes, scopes))
 }

@@ -38,6 +38,11 @@ type TokenInfo struct {
 	Scopes []string
 	// Expiry is when the token expires.
 	Expiry time.Time
+	// DPoPThumbprint is the key the token is bound to (its cnf.jkt, RFC 9449 §6: the
+	// base64url SHA-256 JWK thumbprint of RFC 7638), empty for a token bound to none. A
+	// bound token is admitted only with the DPoP scheme and a proof signed by that key; a
+	// [Verifier] of your own must set it for the tokens it knows to be bound.
+	DPoPThumbprint string
 }
 
 // TokenInfoFrom returns the token information the gate attached to a request's context, or

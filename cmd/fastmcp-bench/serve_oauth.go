@@ -28,6 +28,8 @@ type oauthOptions struct {
 	toolScopes                                           []string
 	allowAnyType                                         bool
 	leeway                                               time.Duration
+	dpop                                                 oauth.DPoPMode
+	dpopNonce                                            bool
 
 	rs     *oauth.ResourceServer // built by build
 	policy *oauth.ScopePolicy
@@ -50,11 +52,21 @@ func (o *oauthOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.audiences, "oauth-audiences", "", "comma-separated further `audiences` tokens may name besides --oauth-resource and its origin (the resource of the root metadata, accepted without this flag)")
 	fs.BoolVar(&o.allowAnyType, "oauth-allow-any-typ", false, "accept JWT access tokens whatever their typ header (default: at+jwt, RFC 9068)")
 	fs.DurationVar(&o.leeway, "oauth-leeway", oauth.DefaultLeeway, "clock skew tolerated on exp, nbf and iat")
+	fs.Func("oauth-dpop", "`mode` of DPoP (RFC 9449): off (Bearer tokens only; the default), allowed (Bearer, and DPoP-bound tokens with a proof), required (DPoP-bound tokens with a proof only); a proof's htu must be --oauth-resource", func(v string) error {
+		m, err := oauth.ParseDPoPMode(v)
+		if err != nil {
+			return fmt.Errorf("want off, allowed or required, got %q", v)
+		}
+		o.dpop = m
+		return nil
+	})
+	fs.BoolVar(&o.dpopNonce, "oauth-dpop-nonce", false, "with --oauth-dpop: require server nonces in DPoP proofs (401 use_dpop_nonce with a DPoP-Nonce header; a new one every "+oauth.DefaultDPoPNonceLifetime.String()+")")
 }
 
 // enabled reports whether any --oauth-* flag was given.
 func (o *oauthOptions) enabled() bool {
-	return o.resource != "" || o.issuer != "" || o.jwks != "" || o.introspect != "" || o.scopes != "" || len(o.toolScopes) > 0
+	return o.resource != "" || o.issuer != "" || o.jwks != "" || o.introspect != "" || o.scopes != "" || len(o.toolScopes) > 0 ||
+		o.dpop != oauth.DPoPOff || o.dpopNonce
 }
 
 // build makes the resource server of the flags, if any. It may fetch the issuer's metadata.
@@ -64,6 +76,9 @@ func (o *oauthOptions) build(ctx context.Context, logger *slog.Logger) error {
 	}
 	if o.resource == "" || o.issuer == "" {
 		return usageError("--oauth-resource and --oauth-issuer go together")
+	}
+	if o.dpopNonce && o.dpop == oauth.DPoPOff {
+		return usageError("--oauth-dpop-nonce needs --oauth-dpop allowed or required")
 	}
 	required := splitList(o.scopes)
 	supported := required
@@ -109,11 +124,12 @@ func (o *oauthOptions) build(ctx context.Context, logger *slog.Logger) error {
 		Resource: o.resource, AuthorizationServers: []string{o.issuer},
 		ScopesSupported: supported, RequiredScopes: required, Policy: o.policy,
 		Verifier: verifier, Logger: logger,
+		DPoP: oauth.DPoPConfig{Mode: o.dpop, RequireNonce: o.dpopNonce},
 	})
 	if err != nil {
 		return err
 	}
-	logger.Info("oauth: resource server", "resource", o.resource, "metadata", o.rs.MetadataURL())
+	logger.Info("oauth: resource server", "resource", o.resource, "metadata", o.rs.MetadataURL(), "dpop", o.dpop, "dpop_nonce", o.dpopNonce)
 	return nil
 }
 

@@ -66,7 +66,9 @@ func (i *Issuer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveToken is the token endpoint: an authorization code, once, for the verifier of its
-// challenge, becomes a JWT access token for the resource the code was granted for.
+// challenge, becomes a JWT access token for the resource the code was granted for. With a
+// DPoP proof (RFC 9449 §5) the token is bound to the proof's key (cnf.jkt) and its
+// token_type is DPoP; a bad proof gets 400 invalid_dpop_proof.
 func (i *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
 	fail := func(code string) {
 		w.Header().Set("Content-Type", "application/json")
@@ -93,13 +95,26 @@ func (i *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
 		fail("invalid_target")
 		return
 	}
+	tokenType, jkt := "Bearer", ""
+	if proofs := r.Header.Values("DPoP"); len(proofs) > 0 {
+		var err error
+		if len(proofs) > 1 {
+			fail("invalid_dpop_proof")
+			return
+		}
+		if jkt, err = checkTokenProof(proofs[0], i.URL+"/token"); err != nil {
+			fail("invalid_dpop_proof")
+			return
+		}
+		tokenType = "DPoP"
+	}
 	tok, err := i.Mint(Token{Subject: "alice", Audience: g.resource, Scope: g.scope, Expiry: time.Now().Add(time.Hour),
-		IssuedAt: time.Now(), Extra: map[string]any{"client_id": PublicClient}})
+		IssuedAt: time.Now(), Extra: map[string]any{"client_id": PublicClient}, JKT: jkt})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600, "scope": g.scope})
+	_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": tokenType, "expires_in": 3600, "scope": g.scope})
 }

@@ -3,8 +3,10 @@
 // metadata served over loopback HTTP, tokens minted on demand, key rotation, outages
 // ([Fault]: down, garbage, hanging), an RFC 7662 introspection endpoint, and an
 // authorization code flow with PKCE and resource indicators for a pre-registered public
-// client, so that real OAuth clients can authorize against it. It is for tests only: its
-// keys are made per process and its endpoints trust anyone on loopback.
+// client, so that real OAuth clients can authorize against it. For DPoP (RFC 9449) it
+// makes client keys and proofs ([DPoPKey]), mints bound tokens ([Token].JKT), and its token
+// endpoint binds the token to the key of a DPoP proof sent with the request. It is for
+// tests only: its keys are made per process and its endpoints trust anyone on loopback.
 package oauthtest
 
 import (
@@ -282,6 +284,7 @@ func (i *Issuer) serveMetadata(w http.ResponseWriter, _ *http.Request) {
 		"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
 		"grant_types_supported": []string{"authorization_code"}, "token_endpoint_auth_methods_supported": []string{"none"},
 		"authorization_response_iss_parameter_supported": true,
+		"dpop_signing_alg_values_supported":              []string{"RS256", "PS256", "ES256", "ES384", "EdDSA"},
 	})
 }
 
@@ -298,6 +301,8 @@ type Token struct {
 	IssuedAt  time.Time
 	Extra     map[string]any // more claims (client_id, scp, …)
 	NoKid     bool           // leave kid out of the header
+	// JKT binds the token to a DPoP key: cnf {"jkt": JKT} (see [DPoPKey.Thumbprint]).
+	JKT string
 }
 
 // Mint signs t.
@@ -343,6 +348,7 @@ func (i *Issuer) Mint(t Token) (string, error) {
 	set("exp", t.Expiry.Unix(), !t.Expiry.IsZero())
 	set("nbf", t.NotBefore.Unix(), !t.NotBefore.IsZero())
 	set("iat", t.IssuedAt.Unix(), !t.IssuedAt.IsZero())
+	set("cnf", map[string]string{"jkt": t.JKT}, t.JKT != "")
 	payload, err := json.Marshal(claims)
 	if err != nil {
 		return "", err
