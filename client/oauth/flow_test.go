@@ -2,6 +2,9 @@ package oauth
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
@@ -11,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -477,4 +482,30 @@ func TestChallengeContext(t *testing.T) {
 	require.ErrorIs(t, p.Challenge(ctx, refusal(f, "")), context.Canceled)
 	close(release)
 	require.NoError(t, <-done)
+}
+
+// TestPrivateKeyJWT: client credentials with a private_key_jwt assertion (RFC 7523): iss and
+// sub the client, aud the issuer, a jti, a short life, signed with the key; no secret.
+func TestPrivateKeyJWT(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	f := newFakeAS(t)
+	f.as["token_endpoint_auth_methods_supported"] = []string{"private_key_jwt"}
+	now := time.Now()
+	p := newProvider(t, f, func(c *Config) {
+		c.Grant, c.ClientID, c.PrivateKey, c.AuthorizeUser = GrantClientCredentials, "svc", key, nil
+	})
+	p.now = func() time.Time { return now }
+	require.NoError(t, p.Challenge(context.Background(), refusal(f, "")))
+	form := f.tokenForms[0]
+	assert.Equal(t, "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", form.Get("client_assertion_type"))
+	assert.Empty(t, f.tokenHeaders[0].Get("Authorization"))
+	assert.Empty(t, form.Get("client_secret"))
+	tok, err := jwt.ParseSigned(form.Get("client_assertion"), []jose.SignatureAlgorithm{jose.ES256})
+	require.NoError(t, err)
+	var claims jwt.Claims
+	require.NoError(t, tok.Claims(&key.PublicKey, &claims))
+	require.NoError(t, claims.ValidateWithLeeway(jwt.Expected{Issuer: "svc", Subject: "svc", AnyAudience: jwt.Audience{f.URL}, Time: now}, 0))
+	assert.Len(t, claims.ID, 26)
+	assert.Equal(t, time.Minute, claims.Expiry.Time().Sub(claims.IssuedAt.Time()))
 }

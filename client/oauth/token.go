@@ -83,7 +83,7 @@ func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.ContentLength = int64(len(body))
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(body)), nil }
 		if t.dpop {
-			proof, err := t.p.dpop.proof(http.MethodPost, htu(req.URL), "", t.p.nonces.get(req.URL.String()), t.p.now())
+			proof, err := t.p.dpop.proof(http.MethodPost, htu(req.URL), "", t.p.nonces.get(tokenNonces+req.URL.String()), t.p.now())
 			if err != nil {
 				return nil, err
 			}
@@ -94,7 +94,7 @@ func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		nonce := resp.Header.Get("DPoP-Nonce")
-		t.p.nonces.set(req.URL.String(), nonce)
+		t.p.nonces.set(tokenNonces+req.URL.String(), nonce)
 		if !t.dpop || attempt > 0 || nonce == "" || resp.StatusCode != http.StatusBadRequest {
 			return resp, nil
 		}
