@@ -66,7 +66,8 @@ func (i *Issuer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveToken is the token endpoint: an authorization code, once, for the verifier of its
-// challenge, becomes a JWT access token for the resource the code was granted for.
+// challenge, becomes a JWT access token for the resource the code was granted for; with a
+// valid DPoP proof, a DPoP-bound one (cnf.jkt, token_type DPoP).
 func (i *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
 	fail := func(code string) {
 		w.Header().Set("Content-Type", "application/json")
@@ -93,13 +94,22 @@ func (i *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
 		fail("invalid_target")
 		return
 	}
+	extra, tokenType := map[string]any{"client_id": PublicClient}, "Bearer"
+	if proof := r.Header.Get("DPoP"); proof != "" { // a DPoP-bound token (RFC 9449 §5)
+		jkt, err := checkDPoPProof(proof, i.URL+"/token")
+		if err != nil {
+			fail("invalid_dpop_proof")
+			return
+		}
+		extra["cnf"], tokenType = map[string]any{"jkt": jkt}, "DPoP"
+	}
 	tok, err := i.Mint(Token{Subject: "alice", Audience: g.resource, Scope: g.scope, Expiry: time.Now().Add(time.Hour),
-		IssuedAt: time.Now(), Extra: map[string]any{"client_id": PublicClient}})
+		IssuedAt: time.Now(), Extra: extra})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600, "scope": g.scope})
+	_ = json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": tokenType, "expires_in": 3600, "scope": g.scope})
 }

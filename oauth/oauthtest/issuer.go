@@ -3,7 +3,8 @@
 // metadata served over loopback HTTP, tokens minted on demand, key rotation, outages
 // ([Fault]: down, garbage, hanging), an RFC 7662 introspection endpoint, and an
 // authorization code flow with PKCE and resource indicators for a pre-registered public
-// client, so that real OAuth clients can authorize against it. It is for tests only: its
+// client (DPoP-bound tokens for a client that presents a proof), so that real OAuth clients
+// can authorize against it. It is for tests only: its
 // keys are made per process and its endpoints trust anyone on loopback.
 package oauthtest
 
@@ -281,7 +282,7 @@ func (i *Issuer) serveMetadata(w http.ResponseWriter, _ *http.Request) {
 		"authorization_endpoint": i.URL + "/authorize", "token_endpoint": i.URL + "/token",
 		"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
 		"grant_types_supported": []string{"authorization_code"}, "token_endpoint_auth_methods_supported": []string{"none"},
-		"authorization_response_iss_parameter_supported": true,
+		"authorization_response_iss_parameter_supported": true, "dpop_signing_alg_values_supported": dpopAlgs,
 	})
 }
 
