@@ -26,7 +26,7 @@ import (
 // key's thumbprint.
 func verifyProof(t *testing.T, proof string) (dpopClaims, string) {
 	t.Helper()
-	sig, err := jose.ParseSigned(proof, []jose.SignatureAlgorithm{jose.ES256})
+	sig, err := jose.ParseSignedCompact(proof, []jose.SignatureAlgorithm{jose.ES256})
 	require.NoError(t, err)
 	require.Len(t, sig.Signatures, 1)
 	h := sig.Signatures[0].Header

@@ -147,7 +147,7 @@ func TestEndToEndDPoPAuthorizationServer(t *testing.T) {
 
 	issuerKey, err := oauthtest.PublicJWK(oauthtest.KeyRSA)
 	require.NoError(t, err)
-	jws, err := jose.ParseSigned(token, []jose.SignatureAlgorithm{jose.RS256})
+	jws, err := jose.ParseSignedCompact(token, []jose.SignatureAlgorithm{jose.RS256})
 	require.NoError(t, err)
 	raw, err := jws.Verify(issuerKey)
 	require.NoError(t, err)
@@ -160,7 +160,7 @@ func TestEndToEndDPoPAuthorizationServer(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &claims))
 	assert.Equal(t, resource, claims.Aud)
 
-	proof, err := jose.ParseSigned(cred.DPoP, []jose.SignatureAlgorithm{jose.ES256})
+	proof, err := jose.ParseSignedCompact(cred.DPoP, []jose.SignatureAlgorithm{jose.ES256})
 	require.NoError(t, err)
 	jwk := proof.Signatures[0].Header.JSONWebKey
 	require.NotNil(t, jwk)

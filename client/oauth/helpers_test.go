@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -152,6 +151,3 @@ func header(t *testing.T, p *Provider) string {
 	require.NoError(t, err)
 	return c.Authorization
 }
-
-// drain reads a body to its end (keep-alive).
-func drain(r io.Reader) { _, _ = io.Copy(io.Discard, r) }

@@ -19,7 +19,7 @@ var dpopAlgs = []jose.SignatureAlgorithm{jose.ES256, jose.RS256, jose.PS256, jos
 // htm POST, htu the endpoint's URL, iat within five minutes, a jti. It returns the key's
 // JWK SHA-256 thumbprint, which the token then names in cnf.jkt.
 func checkDPoPProof(proof, htu string) (string, error) {
-	sig, err := jose.ParseSigned(proof, dpopAlgs)
+	sig, err := jose.ParseSignedCompact(proof, dpopAlgs)
 	if err != nil || len(sig.Signatures) != 1 {
 		return "", errors.New("not a JWS")
 	}
