@@ -509,3 +509,18 @@ func TestPrivateKeyJWT(t *testing.T) {
 	assert.Len(t, claims.ID, 26)
 	assert.Equal(t, time.Minute, claims.Expiry.Time().Sub(claims.IssuedAt.Time()))
 }
+
+// TestOtherServer: a Provider sends its token to its server's origin only, and answers no
+// other server's challenge.
+func TestOtherServer(t *testing.T) {
+	f := newFakeAS(t)
+	p := newProvider(t, f)
+	ctx := context.Background()
+	require.NoError(t, p.Challenge(ctx, refusal(f, "")))
+	other := client.AuthRequest{Method: "POST", URL: "http://127.0.0.1:1/mcp"}
+	cred, err := p.Authorize(ctx, other)
+	require.NoError(t, err)
+	assert.Equal(t, client.AuthCredentials{}, cred)
+	require.ErrorIs(t, p.Challenge(ctx, &client.AuthChallenge{Request: other, Status: 401}), ErrInvalidConfig)
+	assert.Equal(t, "Bearer tok-1", header(t, p), "its own server still gets it")
+}

@@ -29,6 +29,7 @@ type Provider struct {
 	cur             atomic.Pointer[credential] // what Authorize sends; nil: nothing yet
 	sem             chan struct{}              // one authorization at a time; guards the fields below
 
+	origin    string                     // ServerURL's scheme and host: the only one tokens go to
 	servers   map[string]*serverMetadata // by issuer
 	issuer    string                     // the authorization server the state below belongs to
 	preIssuer string                     // the one the pre-registered client was first used with
@@ -64,7 +65,7 @@ func New(cfg Config) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Provider{cfg: cfg, server: server, now: time.Now, sem: make(chan struct{}, 1),
+	p := &Provider{cfg: cfg, server: server, origin: origin(cfg.ServerURL), now: time.Now, sem: make(chan struct{}, 1),
 		servers: map[string]*serverMetadata{}, stepUps: map[string]int{}}
 	hc := http.Client{}
 	if cfg.HTTPClient != nil {
@@ -93,12 +94,13 @@ func New(cfg Config) (*Provider, error) {
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Authorize implements client.Authorizer: the current token (none before the server's
-// first 401), and with a DPoP-bound one a fresh proof for the request. A token about to
+// first 401, and none for a request to another origin than ServerURL's), and with a
+// DPoP-bound one a fresh proof for the request. A token about to
 // expire is refreshed first when a refresh token allows.
 func (p *Provider) Authorize(ctx context.Context, req client.AuthRequest) (client.AuthCredentials, error) {
 	c := p.cur.Load()
-	if c == nil {
-		return client.AuthCredentials{}, nil
+	if c == nil || !p.sameOrigin(req.URL) {
+		return client.AuthCredentials{}, nil // never a token for another server
 	}
 	now := p.now()
 	if !c.expiry.IsZero() && now.Add(expirySkew).After(c.expiry) {
@@ -113,6 +115,15 @@ func (p *Provider) Authorize(ctx context.Context, req client.AuthRequest) (clien
 		out.DPoP = proof
 	}
 	return out, nil
+}
+
+// sameOrigin reports whether u is on ServerURL's origin; the common case, u starting with
+// it as written, costs a comparison.
+func (p *Provider) sameOrigin(u string) bool {
+	if n := len(p.origin); len(u) > n && u[:n] == p.origin && u[n] == '/' {
+		return true
+	}
+	return origin(u) == p.origin
 }
 
 // renew refreshes an expiring credential; it returns the credential to send, the old one
@@ -150,6 +161,9 @@ func (p *Provider) unlock() { <-p.sem }
 // grant); a 403 insufficient_scope re-authorizes with the union of the scopes asked for so
 // far and the challenge's, at most MaxStepUps times per scope set.
 func (p *Provider) Challenge(ctx context.Context, c *client.AuthChallenge) error {
+	if !p.sameOrigin(c.Request.URL) {
+		return fmt.Errorf("%w: %s is not the Provider's server %s", ErrInvalidConfig, origin(c.Request.URL), p.origin)
+	}
 	ch := readChallenge(c.WWWAuthenticate)
 	p.nonces.set(c.Request.URL, c.DPoPNonce)
 	if ch.err == "use_dpop_nonce" {
