@@ -129,6 +129,11 @@ type Config struct {
 	// only captured, its last 4 KiB explaining an exit). A slow Writer slows the server.
 	Stderr io.Writer
 
+	// Authorizer, when set, gives every HTTP request its credentials and answers the
+	// server's 401 and 403 challenges (see Authorizer; package client/oauth has an OAuth 2.1
+	// one). Nil sends none. It is not used over stdio.
+	Authorizer Authorizer
+
 	// Logger receives warnings (tools dropped for invalid annotations, dropped listen
 	// notifications). Default: slog.Default().
 	Logger *slog.Logger

@@ -79,6 +79,14 @@
 // client's resetTimeoutOnProgress): then each progress notification restarts RequestTimeout,
 // and Config.MaxTotalTimeout bounds the whole call.
 //
+// # Authorization
+//
+// Config.Authorizer gives every HTTP request its credentials (Authorization, and DPoP for a
+// DPoP-bound token) and answers the server's challenges: a 401, or a 403 with
+// WWW-Authenticate, goes to [Authorizer].Challenge, and the request is sent again when it
+// returns nil. Package client/oauth is an OAuth 2.1 Authorizer as the MCP authorization
+// spec asks of clients (discovery, registration, PKCE, step-up, refresh, DPoP).
+//
 // # Limits
 //
 // Each has a default and an error to test with errors.Is:
@@ -102,6 +110,8 @@
 //     counted (Subscription.Dropped), in both eras.
 //   - LogBuffer (64) log messages waiting for Config.OnLog; newer ones are dropped and
 //     counted (Client.LogsDropped).
+//   - MaxAuthChallenges (4) authorization challenges answered per request (with an
+//     Authorizer); the next refusal fails it with *HTTPError (its status, 401 or 403).
 //   - 5 resumptions (GET with Last-Event-ID) of a legacy call's event stream that ends
 //     before its response: ErrTooManyResumes.
 //

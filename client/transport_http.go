@@ -25,6 +25,8 @@ type httpTransport struct {
 	timeout time.Duration
 	// session is the Mcp-Session-Id a legacy server issued, sent on every later request.
 	session atomic.Pointer[string]
+	authz   Authorizer // Config.Authorizer (authorizer.go)
+	url     string     // scheme://host/path, as the Authorizer sees it
 }
 
 func newHTTPTransport(u *url.URL, cfg *Config) (transport, error) {
@@ -53,6 +55,8 @@ func newHTTPTransport(u *url.URL, cfg *Config) (transport, error) {
 		path:    path,
 		maxBody: cfg.MaxResponseBytes,
 		timeout: cfg.RequestTimeout,
+		authz:   cfg.Authorizer,
+		url:     endpointURL(u),
 	}, nil
 }
 
@@ -78,8 +82,13 @@ func (t *httpTransport) deadline(ctx context.Context, hdr *headers) time.Time {
 // exchange sends msg and reads the response head; the caller then owns pc's body.
 func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) (*pconn, time.Time, func() bool, error) {
 	deadline := t.deadline(ctx, hdr)
+	challenges := 0
 	for attempt := 0; ; attempt++ {
-		pc, stop, err := t.try(ctx, deadline, msg, hdr)
+		cred, err := t.credentials(ctx, msg)
+		if err != nil {
+			return nil, deadline, nil, err
+		}
+		pc, stop, err := t.try(ctx, deadline, msg, hdr, cred)
 		if errors.Is(err, errStale) && attempt == 0 {
 			continue // the server closed an idle connection as we reused it: once more, afresh
 		}
@@ -88,6 +97,13 @@ func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) 
 		}
 		if err != nil {
 			return nil, deadline, nil, t.ioErr(ctx, deadline, "sending the request", err)
+		}
+		if t.refused(pc) { // an authorization challenge: answered, then the request again
+			if err := t.challenge(ctx, pc, stop, msg, cred, &challenges); err != nil {
+				return nil, deadline, nil, err
+			}
+			deadline, attempt = t.deadline(ctx, hdr), -1
+			continue
 		}
 		return pc, deadline, stop, nil
 	}
@@ -98,7 +114,7 @@ func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) 
 var errStale = errors.New("client: stale pooled connection")
 
 // try sends msg on one pooled connection and reads the response head.
-func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte, hdr *headers) (*pconn, func() bool, error) {
+func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte, hdr *headers, cred AuthCredentials) (*pconn, func() bool, error) {
 	pc, err := t.pool.acquire(ctx, deadline)
 	if err != nil {
 		return nil, nil, err
@@ -110,7 +126,7 @@ func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte,
 		// Cancellation closes the socket's deadline, so a blocked read or write returns now.
 		stop = context.AfterFunc(ctx, func() { _ = pc.nc.SetDeadline(time.Unix(1, 0)) })
 	}
-	if err := t.writeRequest(pc, msg, hdr); err != nil {
+	if err := t.writeRequest(pc, msg, hdr, cred); err != nil {
 		stop()
 		t.pool.release(pc, false)
 		if reused && ctx.Err() == nil {
@@ -149,7 +165,7 @@ func (t *httpTransport) ioErr(ctx context.Context, deadline time.Time, what stri
 	return fmt.Errorf("client: %s: %w", what, err)
 }
 
-func (t *httpTransport) writeRequest(pc *pconn, msg []byte, hdr *headers) error {
+func (t *httpTransport) writeRequest(pc *pconn, msg []byte, hdr *headers, cred AuthCredentials) error {
 	w := pc.bw
 	if msg == nil { // the legacy standalone stream
 		w.WriteString("GET ")
@@ -181,6 +197,7 @@ func (t *httpTransport) writeRequest(pc *pconn, msg []byte, hdr *headers) error 
 	if s := t.session.Load(); s != nil {
 		writeHeader(w, "Mcp-Session-Id", *s)
 	}
+	writeCredentials(w, cred)
 	w.WriteString("\r\n\r\n")
 	w.Write(msg)
 	return w.Flush()

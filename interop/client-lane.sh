@@ -8,8 +8,12 @@
 #      legacy Listen test against the SDK 1.32.2 in its sessionful mode
 #      (fixtures/sdk1_sessionful.mjs);
 #   2. the conformance suite's client mode with `fastmcp-bench conformance-client` as the
-#      client under test, one run per non-auth scenario scored by --requirements 2026-07-28
-#      and 2025-11-25 (the auth/* scenarios need an OAuth client, later work).
+#      client under test, one run per scenario scored by --requirements 2026-07-28 (32, the
+#      25 auth/* ones included) and 2025-11-25 (18), each at its revision's wire
+#      (--spec-version), then the unscored extension scenarios client credentials (secret,
+#      private_key_jwt) and DPoP (with and without nonces) at both wires (--force: the suite
+#      runs extensions at 2025-11-25 by default). conformance-client's OAuth is the
+#      client/oauth package.
 #
 #   interop/client-lane.sh [SCENARIO...]   (default: every scenario below)
 #
@@ -25,9 +29,20 @@ source "$ROOT/interop/toolchain.sh"
 T="$ROOT/.tools"
 GO=${GO:-go}
 NPM=${NPM:-npm}
+AUTH=(auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3 auth/basic-cimd
+  auth/scope-from-www-authenticate auth/scope-from-scopes-supported auth/scope-omitted-when-undefined
+  auth/scope-step-up auth/scope-retry-limit auth/token-endpoint-auth-basic auth/token-endpoint-auth-post
+  auth/token-endpoint-auth-none auth/pre-registration) # scored by both revisions
 MODERN=(tools_call request-metadata sep-2322-client-request-state http-standard-headers
-  http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref)
-LEGACY=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
+  http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref "${AUTH[@]}"
+  auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported
+  auth/authorization-server-migration auth/iss-supported auth/iss-not-advertised
+  auth/iss-supported-missing auth/iss-wrong-issuer auth/iss-unexpected auth/iss-normalized
+  auth/metadata-issuer-mismatch)
+LEGACY=(initialize tools_call elicitation-sep1034-client-defaults sse-retry "${AUTH[@]}")
+# Unscored at both revisions ("extension"). Not run: auth/enterprise-managed-authorization
+# and auth/wif-jwt-bearer, which need grants client/oauth does not implement (interop/README.md).
+EXTENSIONS=(auth/client-credentials-jwt auth/client-credentials-basic auth/dpop auth/dpop-nonce)
 
 mkdir -p "$T/bin" "$T/logs" "$T/servers" "$T/results"
 PIDS=()
@@ -130,11 +145,11 @@ fi
 
 # ---- 2. the suite's client mode --------------------------------------------------------------
 
-# The scenario lists above must be the suite's own: the non-auth client scenarios of each
+# The scenario lists above must be the suite's own: the client scenarios of each
 # requirements file of the pinned suite.
 REQ="$T/node_modules/@modelcontextprotocol/conformance/requirements"
 for rev in 2026-07-28 2025-11-25; do
-  want=$(awk '/^client:/{on=1; next} /^[^ ]/{on=0} on && /^  - /{print $2}' "$REQ/$rev.yaml" | grep -v '^auth/' | sort | tr '\n' ' ')
+  want=$(awk '/^client:/{on=1; next} /^[^ ]/{on=0} on && /^  - /{print $2}' "$REQ/$rev.yaml" | sort | tr '\n' ' ')
   if [ "$rev" = 2026-07-28 ]; then have=$(printf '%s\n' "${MODERN[@]}" | sort | tr '\n' ' '); else have=$(printf '%s\n' "${LEGACY[@]}" | sort | tr '\n' ' '); fi
   if [ "$want" = "$have" ]; then
     ok "client scenarios of $rev match $REQ/$rev.yaml"
@@ -143,23 +158,27 @@ for rev in 2026-07-28 2025-11-25; do
   fi
 done
 
-# scenario REV NAME: one `conformance client --scenario NAME` run into .tools/results/client-REV/.
+# scenario REV NAME [--force]: one `conformance client --scenario NAME --spec-version REV` run
+# into .tools/results/client-REV/.
 scenario() {
   local rev=$1 name=$2 dir="$T/results/client-$1" rc=0 bad
   mkdir -p "$dir"
   timeout --kill-after=10 90 conformance client --command "$BIN conformance-client" \
-    --scenario "$name" -o "$dir" >"$T/logs/client-$rev-${name//\//_}.log" 2>&1 || rc=$?
+    --scenario "$name" --spec-version "$rev" ${3:+"$3"} -o "$dir" >"$T/logs/client-$rev-${name//\//_}.log" 2>&1 || rc=$?
   # shellcheck disable=SC2016 # JavaScript template literals, not shell expansions
   bad=$(node -e '
     const fs = require("fs"), path = require("path");
     const [dir, name] = process.argv.slice(1);
-    const runs = fs.readdirSync(dir).filter((d) => d.includes(name.replace(/\//g, "-"))).sort();
+    // The suite writes DIR/NAME-TIMESTAMP/ (auth/x: DIR/auth/x-TIMESTAMP/).
+    const parent = path.join(dir, path.dirname(name)), base = path.basename(name);
+    const runs = (fs.existsSync(parent) ? fs.readdirSync(parent) : [])
+      .filter((d) => d.startsWith(base + "-") && /^\d{4}-/.test(d.slice(base.length + 1))).sort();
     if (!runs.length) { console.log("no results"); process.exit(); }
-    const checks = JSON.parse(fs.readFileSync(path.join(dir, runs.at(-1), "checks.json"), "utf8"));
+    const checks = JSON.parse(fs.readFileSync(path.join(parent, runs.at(-1), "checks.json"), "utf8"));
     for (const c of checks) if (c.status === "FAILURE" || c.status === "WARNING")
       console.log(`${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
   ' "$dir" "$name")
-  if [ "$rc" -eq 0 ] && [ -z "$bad" ]; then
+  if [ "$rc" -eq 0 ] && [ -z "$bad" ] && ! grep -q '^SKIPPED' "$T/logs/client-$rev-${name//\//_}.log"; then
     ok "conformance client $rev $name"
   else
     fail "conformance client $rev $name (exit $rc; log .tools/logs/client-$rev-${name//\//_}.log)"
@@ -169,12 +188,16 @@ scenario() {
 
 if [ $# -gt 0 ]; then
   for name in "$@"; do
-    rev=2025-11-25
+    rev=2025-11-25 force=""
     for m in "${MODERN[@]}"; do [ "$m" = "$name" ] && rev=2026-07-28; done
-    scenario "$rev" "$name"
+    for m in "${EXTENSIONS[@]}"; do [ "$m" = "$name" ] && force=--force; done
+    scenario "$rev" "$name" ${force:+"$force"}
   done
 else
   for name in "${MODERN[@]}"; do scenario 2026-07-28 "$name"; done
   for name in "${LEGACY[@]}"; do scenario 2025-11-25 "$name"; done
+  for rev in 2026-07-28 2025-11-25; do
+    for name in "${EXTENSIONS[@]}"; do scenario "$rev" "$name" --force; done
+  done
 fi
 exit "$FAILED"

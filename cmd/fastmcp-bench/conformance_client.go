@@ -76,6 +76,12 @@ func runConformanceClient(ctx context.Context, args []string, stderr io.Writer) 
 	if os.Getenv(envVersion) == "2026-07-28" {
 		cfg.Era = client.EraModern
 	}
+	if strings.HasPrefix(name, "auth/") {
+		if cfg.Authorizer, err = conformanceAuthorizer(args[0], cc); err != nil {
+			fmt.Fprintf(stderr, "conformance-client %s: %v\n", name, err)
+			return 2
+		}
+	}
 	// The suite kills a client after 30 s; ending first says which step hung.
 	ctx, cancel := context.WithTimeout(ctx, 25*time.Second)
 	defer cancel()
@@ -241,14 +247,19 @@ const (
 	envContext  = "MCP_CONFORMANCE_CONTEXT"
 )
 
-// conformanceContext is MCP_CONFORMANCE_CONTEXT: the scenario's name and, for
-// http-custom-headers, the calls to make with their exact arguments.
+// conformanceContext is MCP_CONFORMANCE_CONTEXT: the scenario's name; for
+// http-custom-headers, the calls to make with their exact arguments; for
+// auth/pre-registration and auth/client-credentials-*, the client's credentials.
 type conformanceContext struct {
 	Name      string `json:"name"`
 	ToolCalls []struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	} `json:"toolCalls"`
+	ClientID         string `json:"client_id"`
+	ClientSecret     string `json:"client_secret"`
+	PrivateKeyPEM    string `json:"private_key_pem"`
+	SigningAlgorithm string `json:"signing_algorithm"`
 }
 
 // readConformanceContext parses MCP_CONFORMANCE_CONTEXT; unset is the zero context.

@@ -53,10 +53,24 @@ func TestConformanceClientUsage(t *testing.T) {
 	assert.Equal(t, 2, runConformanceClient(context.Background(), nil, &errOut))
 	assert.Equal(t, "Usage: MCP_CONFORMANCE_SCENARIO=NAME fastmcp-bench conformance-client URL\n", errOut.String())
 
-	t.Setenv(envScenario, "auth/metadata-default")
+	t.Setenv(envScenario, "auth/wif-jwt-bearer")
 	errOut.Reset()
 	assert.Equal(t, 2, runConformanceClient(context.Background(), []string{"http://127.0.0.1:1/mcp"}, &errOut))
-	assert.Equal(t, `conformance-client: unknown MCP_CONFORMANCE_SCENARIO "auth/metadata-default" (known: elicitation-sep1034-client-defaults, http-custom-headers, http-invalid-tool-headers, http-standard-headers, initialize, json-schema-ref-no-deref, request-metadata, sep-2322-client-request-state, sse-retry, tools_call)`+"\n", errOut.String())
+	assert.Equal(t, `conformance-client: unknown MCP_CONFORMANCE_SCENARIO "auth/wif-jwt-bearer" (known: `+
+		`auth/authorization-server-migration, auth/basic-cimd, auth/client-credentials-basic, auth/client-credentials-jwt, `+
+		`auth/dpop, auth/dpop-nonce, auth/iss-normalized, auth/iss-not-advertised, auth/iss-supported, auth/iss-supported-missing, `+
+		`auth/iss-unexpected, auth/iss-wrong-issuer, auth/metadata-default, auth/metadata-issuer-mismatch, auth/metadata-var1, `+
+		`auth/metadata-var2, auth/metadata-var3, auth/offline-access-not-supported, auth/offline-access-scope, auth/pre-registration, `+
+		`auth/resource-mismatch, auth/scope-from-scopes-supported, auth/scope-from-www-authenticate, auth/scope-omitted-when-undefined, `+
+		`auth/scope-retry-limit, auth/scope-step-up, auth/token-endpoint-auth-basic, auth/token-endpoint-auth-none, auth/token-endpoint-auth-post, `+
+		`elicitation-sep1034-client-defaults, http-custom-headers, http-invalid-tool-headers, http-standard-headers, initialize, json-schema-ref-no-deref, request-metadata, sep-2322-client-request-state, sse-retry, tools_call)`+"\n", errOut.String())
+
+	// An auth scenario whose context cannot configure the provider is a usage error too.
+	t.Setenv(envScenario, "auth/client-credentials-jwt")
+	t.Setenv(envContext, `{"name":"auth/client-credentials-jwt","client_id":"c","private_key_pem":"not PEM"}`)
+	errOut.Reset()
+	assert.Equal(t, 2, runConformanceClient(context.Background(), []string{"http://127.0.0.1:1/mcp"}, &errOut))
+	assert.Equal(t, "conformance-client auth/client-credentials-jwt: private_key_pem: no PEM block\n", errOut.String())
 
 	t.Setenv(envScenario, "http-custom-headers")
 	t.Setenv(envContext, "{")
@@ -96,15 +110,18 @@ func TestConformanceClientAgainstOurServer(t *testing.T) {
 }
 
 // TestConformanceClientImportsOnlyTheClient keeps the client under test honest: the suite
-// scores the client package, so conformance_client.go may use nothing else of this module.
+// scores the client package and its OAuth provider, so conformance_client.go and
+// conformance_auth.go may use nothing else of this module.
 func TestConformanceClientImportsOnlyTheClient(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "conformance_client.go", nil, parser.ImportsOnly)
-	require.NoError(t, err)
-	for _, imp := range f.Imports {
-		path, err := strconv.Unquote(imp.Path.Value)
+	for _, name := range []string{"conformance_client.go", "conformance_auth.go"} {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
 		require.NoError(t, err)
-		if strings.Contains(path, ".") { // not the standard library
-			assert.Equal(t, "github.com/fastmcp-go/fastmcp/client", path)
+		for _, imp := range f.Imports {
+			path, err := strconv.Unquote(imp.Path.Value)
+			require.NoError(t, err)
+			if strings.Contains(path, ".") { // not the standard library
+				assert.Contains(t, []string{"github.com/fastmcp-go/fastmcp/client", "github.com/fastmcp-go/fastmcp/client/oauth"}, path, name)
+			}
 		}
 	}
 }
