@@ -26,15 +26,19 @@ import (
 // protectedEndpoint serves a fastmcp core behind our resource server (package oauth: JWTs
 // checked against the test issuer's JWKS, audience the endpoint's URL, tool write needing
 // files:write) on host "native" (the fasthttp listener) or "net/http"
-// (streamable.NewHandler); it returns the endpoint's URL.
-func protectedEndpoint(t *testing.T, iss *oauthtest.Issuer, host string) string {
+// (streamable.NewHandler), in DPoP mode dpop; it returns the endpoint's URL.
+func protectedEndpoint(t *testing.T, iss *oauthtest.Issuer, host string, dpop rs.DPoPMode) string {
 	t.Helper()
 	policy := &rs.ScopePolicy{Tools: map[string][]string{"write": {"files:write"}}}
 	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "protected", Version: "1.0.0"}, &fastmcp.Config{Authorizer: policy})
 	require.NoError(t, err)
 	whoami := func(ctx context.Context, _ *fastmcp.Request, _ struct{}) (fastmcp.ToolResult, error) {
 		info := rs.TokenInfoFrom(ctx)
-		return fastmcp.ToolResult{Text: info.Subject + " [" + strings.Join(info.Scopes, " ") + "]"}, nil
+		text := info.Subject + " [" + strings.Join(info.Scopes, " ") + "]"
+		if info.DPoPThumbprint != "" {
+			text += " dpop"
+		}
+		return fastmcp.ToolResult{Text: text}, nil
 	}
 	fastmcp.AddTool(core, fastmcp.Tool{Name: "whoami", Description: "Who am I"}, whoami)
 	fastmcp.AddTool(core, fastmcp.Tool{Name: "write", Description: "Needs files:write"}, whoami)
@@ -77,55 +81,69 @@ func protectedEndpoint(t *testing.T, iss *oauthtest.Issuer, host string) string 
 	v, err := rs.NewJWTVerifier(rs.JWTConfig{Issuer: iss.URL, Audiences: []string{resource}, JWKS: rs.JWKSConfig{URL: iss.JWKSURL()}})
 	require.NoError(t, err)
 	server, err = rs.New(rs.Config{Resource: resource, AuthorizationServers: []string{iss.URL},
-		ScopesSupported: []string{"mcp:tools", "files:write"}, RequiredScopes: []string{"mcp:tools"}, Policy: policy, Verifier: v})
+		ScopesSupported: []string{"mcp:tools", "files:write"}, RequiredScopes: []string{"mcp:tools"}, Policy: policy, Verifier: v,
+		DPoP: rs.DPoPConfig{Mode: dpop}})
 	require.NoError(t, err)
 	return resource
 }
 
 // TestEndToEnd: our client, given only the endpoint's URL and the test issuer's
-// pre-registered public client, against our resource server, in both eras (and auto) over HTTP, on the native listener and on net/http: the
-// 401 starts discovery (PRM, then the issuer's metadata), the authorization code flow (PKCE,
+// pre-registered public client, against our resource server, in both eras (and auto) over
+// HTTP, on the native listener and on net/http, with bearer tokens and with DPoP-bound ones
+// (the server requiring DPoP: its challenge makes the client bind the token): the 401
+// starts discovery (PRM, then the issuer's metadata), the authorization code flow (PKCE,
 // resource, the RFC 9207 iss) and a real JWT verified against the issuer's JWKS; a tool
 // that needs more scope gets the 403 step-up, and the client re-authorizes with the union.
 func TestEndToEnd(t *testing.T) {
-	for _, tc := range []struct {
+	type end struct {
 		host string
 		era  client.Era
-	}{{"native", client.EraModern}, {"native", client.EraLegacy}, {"native", client.EraAuto}, {"net/http", client.EraModern}, {"net/http", client.EraLegacy}} {
-		t.Run("host="+tc.host+"/era="+tc.era.String(), func(t *testing.T) {
-			era := tc.era
-			iss, err := oauthtest.NewIssuer()
-			require.NoError(t, err)
-			defer iss.Close()
-			resource := protectedEndpoint(t, iss, tc.host)
-			p, err := oauth.New(oauth.Config{ServerURL: resource, ClientID: oauthtest.PublicClient,
-				RedirectURL: "http://127.0.0.1:1/callback", AuthorizeUser: oauth.FetchRedirect(nil)})
-			require.NoError(t, err)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			c, err := client.Connect(ctx, resource, client.Config{Era: era, Authorizer: p})
-			require.NoError(t, err)
-			defer c.Close()
-
-			res, err := c.CallTool(ctx, "whoami", nil)
-			require.NoError(t, err)
-			assert.JSONEq(t, `[{"type":"text","text":"alice [mcp:tools]"}]`, string(res.Content))
-			res, err = c.CallTool(ctx, "write", nil)
-			require.NoError(t, err)
-			assert.JSONEq(t, `[{"type":"text","text":"alice [mcp:tools files:write]"}]`, string(res.Content))
-			res, err = c.CallTool(ctx, "whoami", nil)
-			require.NoError(t, err)
-			assert.JSONEq(t, `[{"type":"text","text":"alice [mcp:tools files:write]"}]`, string(res.Content), "the stepped-up token, cached")
-
-			assert.Equal(t, []oauthtest.Authorization{{Scope: "mcp:tools", Resource: resource}, {Scope: "mcp:tools files:write", Resource: resource}},
-				iss.Authorizations())
-			assert.Equal(t, oauth.Stats{Authorizations: 2, TokenRequests: 2}, p.Stats())
-		})
+	}
+	ends := []end{{"native", client.EraModern}, {"native", client.EraLegacy}, {"native", client.EraAuto}, {"net/http", client.EraModern}, {"net/http", client.EraLegacy}}
+	for _, dpop := range []rs.DPoPMode{rs.DPoPOff, rs.DPoPRequired} {
+		for _, tc := range ends {
+			t.Run("dpop="+dpop.String()+"/host="+tc.host+"/era="+tc.era.String(), func(t *testing.T) {
+				endToEnd(t, tc.host, tc.era, dpop)
+			})
+		}
 	}
 }
 
-// TestEndToEndDPoPAuthorizationServer: the DPoP half our resource server does not check yet
-// (the resource server's DPoP is separate work): with DPoPAlways, the client's proof at the
+func endToEnd(t *testing.T, host string, era client.Era, dpop rs.DPoPMode) {
+	iss, err := oauthtest.NewIssuer()
+	require.NoError(t, err)
+	defer iss.Close()
+	resource := protectedEndpoint(t, iss, host, dpop)
+	p, err := oauth.New(oauth.Config{ServerURL: resource, ClientID: oauthtest.PublicClient,
+		RedirectURL: "http://127.0.0.1:1/callback", AuthorizeUser: oauth.FetchRedirect(nil)})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := client.Connect(ctx, resource, client.Config{Era: era, Authorizer: p})
+	require.NoError(t, err)
+	defer c.Close()
+
+	bound := ""
+	if dpop == rs.DPoPRequired {
+		bound = " dpop" // the tool saw a DPoP-bound token, its proof checked by the gate
+	}
+	res, err := c.CallTool(ctx, "whoami", nil)
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"type":"text","text":"alice [mcp:tools]`+bound+`"}]`, string(res.Content))
+	res, err = c.CallTool(ctx, "write", nil)
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"type":"text","text":"alice [mcp:tools files:write]`+bound+`"}]`, string(res.Content))
+	res, err = c.CallTool(ctx, "whoami", nil)
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"type":"text","text":"alice [mcp:tools files:write]`+bound+`"}]`, string(res.Content), "the stepped-up token, cached")
+
+	assert.Equal(t, []oauthtest.Authorization{{Scope: "mcp:tools", Resource: resource}, {Scope: "mcp:tools files:write", Resource: resource}},
+		iss.Authorizations())
+	assert.Equal(t, oauth.Stats{Authorizations: 2, TokenRequests: 2}, p.Stats())
+}
+
+// TestEndToEndDPoPAuthorizationServer: the authorization server's half of DPoP, seen from the
+// wire (TestEndToEnd has the resource server check it): with DPoPAlways, the client's proof at the
 // test issuer's token endpoint gets a DPoP-bound JWT (token_type DPoP, cnf.jkt the proof
 // key's thumbprint, signed by the issuer's key), and each request then carries it with the
 // DPoP scheme and a proof whose ath is the token's hash, signed by that same key.
@@ -133,7 +151,7 @@ func TestEndToEndDPoPAuthorizationServer(t *testing.T) {
 	iss, err := oauthtest.NewIssuer()
 	require.NoError(t, err)
 	defer iss.Close()
-	resource := protectedEndpoint(t, iss, "net/http")
+	resource := protectedEndpoint(t, iss, "net/http", rs.DPoPOff)
 	p, err := oauth.New(oauth.Config{ServerURL: resource, ClientID: oauthtest.PublicClient, DPoP: oauth.DPoPAlways,
 		RedirectURL: "http://127.0.0.1:1/callback", AuthorizeUser: oauth.FetchRedirect(nil)})
 	require.NoError(t, err)
