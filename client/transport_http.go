@@ -107,8 +107,16 @@ func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte,
 	_ = pc.nc.SetDeadline(deadline)
 	stop := func() bool { return true }
 	if ctx.Done() != nil {
-		// Cancellation closes the socket's deadline, so a blocked read or write returns now.
-		stop = context.AfterFunc(ctx, func() { _ = pc.nc.SetDeadline(time.Unix(1, 0)) })
+		// Cancellation closes the socket, so a blocked read or write returns now. A past
+		// deadline would not do: the reader lifts the head's deadline once a stream is open,
+		// and could lift the cancel's with it (issue 21). A closed socket stays closed. The
+		// caller stops this before the connection may go back to the pool.
+		stop = context.AfterFunc(ctx, func() {
+			pc.abort()
+			if testHookCancelled != nil {
+				testHookCancelled()
+			}
+		})
 	}
 	if err := t.writeRequest(pc, msg, hdr); err != nil {
 		stop()
@@ -206,6 +214,9 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 	h := &pc.hdr
 	if bytes.HasPrefix(h.ContentType(), []byte("text/event-stream")) {
 		if hdr != nil && hdr.longLived {
+			if testHookStreamHead != nil {
+				testHookStreamHead()
+			}
 			_ = pc.nc.SetDeadline(time.Time{})
 			deadline = time.Time{}.Add(1<<63 - 1)
 		}
@@ -217,7 +228,7 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 	status := h.StatusCode()
 	isJSON := bytes.HasPrefix(h.ContentType(), []byte("application/json"))
 	body, reusable, err := t.readBody(pc)
-	t.pool.release(pc, reusable && err == nil)
+	t.pool.release(pc, reusable && err == nil && stop())
 	if err != nil {
 		return nil, t.ioErr(ctx, deadline, "reading the response", err)
 	}
@@ -316,7 +327,7 @@ func (t *httpTransport) notify(ctx context.Context, msg []byte, hdr *headers) er
 	defer stop()
 	status := pc.hdr.StatusCode()
 	body, reusable, err := t.readBody(pc)
-	t.pool.release(pc, reusable && err == nil)
+	t.pool.release(pc, reusable && err == nil && stop())
 	if err != nil {
 		return t.ioErr(ctx, deadline, "reading the response", err)
 	}
@@ -350,6 +361,9 @@ func (t *httpTransport) serverStream(ctx context.Context, version string, opened
 	}
 	t.pool.release(nil, false)
 	defer t.pool.retire(pc)
+	if testHookStreamHead != nil {
+		testHookStreamHead()
+	}
 	_ = pc.nc.SetDeadline(time.Time{})
 	opened()
 	var body io.Reader = pc.br
