@@ -127,6 +127,7 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 	idb := requestID(req)
 	*bp = req[:0]
 	if err != nil {
+		err = c.rpcError(err, idb)
 		bufPool.Put(bp)
 		abandoned := ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
 		if abandoned && (!c.modern || !c.t.cancelsByClose()) {

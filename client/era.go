@@ -105,7 +105,7 @@ func (c *Client) sendInit(ctx context.Context, members []byte, hdr *headers) ([]
 	req := appendRequest(nil, id, "initialize", members, nil, 0)
 	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) { return c.onMessage(ctx, msg, 0, nil) })
 	if err != nil {
-		return nil, err
+		return nil, c.rpcError(err, requestID(req))
 	}
 	r, err := c.parseResponse(raw, requestID(req))
 	if err != nil {

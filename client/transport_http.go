@@ -232,16 +232,18 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 	if err != nil {
 		return nil, t.ioErr(ctx, deadline, "reading the response", err)
 	}
-	if len(body) > 0 && isJSON {
-		return body, nil // a JSON-RPC response, also for the 4xx of modern errors
+	ok := status >= 200 && status < 300
+	if ok && len(body) > 0 && isJSON {
+		return body, nil
 	}
-	if len(body) > 512 {
-		body = body[:512]
-	}
-	if status >= 200 && status < 300 {
+	if ok {
 		return nil, fmt.Errorf("%w: HTTP %d without a JSON or event-stream body", ErrMalformed, status)
 	}
-	return nil, &HTTPError{Status: status, Body: body}
+	he := &HTTPError{Status: status, Body: body[:min(len(body), 512)]}
+	if len(body) > 0 && isJSON {
+		he.rpc = body // a JSON-RPC error, as modern servers send with 4xx: the core reads it
+	}
+	return nil, he
 }
 
 // readBody reads a non-stream body and reports whether the connection may be reused: only

@@ -89,7 +89,8 @@ func TestUnsupportedVersionRetriedOnce(t *testing.T) {
 		reqs <- r
 		body := `{"jsonrpc":"2.0","id":` + idOf(r.body) + `,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"x"}}}`
 		if n.Add(1) == 2 {
-			body = `{"jsonrpc":"2.0","id":` + idOf(r.body) + `,"result":{"resultType":"complete","content":[]}}`
+			jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":{"resultType":"complete","content":[]}}`)
+			return true
 		}
 		w.WriteString("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
 		return true
