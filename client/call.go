@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -68,6 +69,9 @@ func (c *Client) request(ctx context.Context, method string, members []byte, hdr
 		retry = append(retry, extra...)
 		res, err = c.send(ctx, method, retry, hdr, o)
 	}
+	if err == nil && c.modern && !decode.Lookup(res, "resultType").Present() {
+		return nil, fmt.Errorf("%w: a %s result without resultType, which every 2026-07-28 result has: the server speaks the initialize era (Config.Era EraAuto finds it)", ErrMalformed, method)
+	}
 	if err == nil && resultTypeIs(res, "task") && !taskAllowed(c.modern, method, o) {
 		return nil, fmt.Errorf("%w: %s answered with a task (resultType \"task\"), which only a tools/call declaring the tasks extension may get", ErrMalformed, method)
 	}
@@ -77,8 +81,24 @@ func (c *Client) request(ctx context.Context, method string, members []byte, hdr
 // send performs one exchange under a new id; a -32022 naming a version this client speaks is
 // retried once with it, even the version just sent (the conformance suite's request-metadata
 // rejects a first request whatever it carries and expects exactly this retry).
+//
+// On a sessionful legacy HTTP connection, a 404 (the server does not know the session: it
+// restarted, or expired it) starts a new session with initialize, and the request is sent
+// once more in it: the 404 answered the POST itself, so the server never ran the request,
+// tools/call included. A request whose event stream broke and whose resumption was then
+// refused is not sent again, as it may have run; the session is renewed for the next one.
 func (c *Client) send(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) ([]byte, error) {
+	gen, inSession := c.sessionGen()
 	res, err := c.sendOnce(ctx, method, members, hdr, o)
+	if inSession && sessionLost(err) {
+		if rerr := c.renewSession(ctx, gen); rerr != nil {
+			return nil, errors.Join(err, rerr)
+		}
+		if errors.Is(err, errResumeRefused) {
+			return nil, err
+		}
+		return c.sendOnce(ctx, method, members, hdr, o)
+	}
 	var e *Error
 	if c.modern && errors.As(err, &e) && e.Code == CodeUnsupportedVersion {
 		if v := pickVersion(e.Data); v != "" {
@@ -239,7 +259,7 @@ func (c *Client) fulfil(ctx context.Context, res []byte) ([]byte, error) {
 		method := text(v, "method")
 		r, err := c.answer(ctx, method, decode.Lookup(v, "params").Raw())
 		if err != nil {
-			ferr = fmt.Errorf("client: input request %q (%s): %w", key, method, err)
+			ferr = &opError{fmt.Sprintf("input request %q (%s)", key, method), err}
 			return false
 		}
 		if n > 0 {
@@ -263,18 +283,22 @@ func (c *Client) fulfil(ctx context.Context, res []byte) ([]byte, error) {
 	return out, nil
 }
 
-// pickVersion chooses the revision to retry with from a -32022's data.supported.
-func pickVersion(data []byte) string {
+// supportedOf reads a -32022's data.supported.
+func supportedOf(data []byte) []string {
 	var d struct {
 		Supported []string `json:"supported"`
 	}
 	if json.Unmarshal(data, &d) != nil {
-		return ""
+		return nil
 	}
-	for _, v := range d.Supported {
-		if v == modernVersion {
-			return v
-		}
+	return d.Supported
+}
+
+// pickVersion chooses the revision to retry with from a -32022's data.supported: the modern
+// one, when named.
+func pickVersion(data []byte) string {
+	if slices.Contains(supportedOf(data), modernVersion) {
+		return modernVersion
 	}
 	return ""
 }

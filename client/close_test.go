@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -95,6 +96,7 @@ func TestConnectCloseLoop(t *testing.T) {
 		require.NoError(t, err, "connect %d", i)
 		closeWithin(t, c, 10*time.Second)
 	}
+	assert.Equal(t, int64(n), hf.deletes.Load(), "every Close ended its session with DELETE")
 }
 
 // Issue 21, 1, the modern long-lived round trip: Subscription.Close while the listen

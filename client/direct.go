@@ -21,9 +21,10 @@ func Direct(srv *fastmcp.Server, cfg Config) (*Client, error) {
 	if srv == nil {
 		return nil, errors.New("client: Direct: nil Server")
 	}
-	if cfg.Era != EraModern {
+	if cfg.Era != EraModern && cfg.Era != EraAuto {
 		return nil, errors.New("client: Direct speaks 2026-07-28 only: leave Config.Era EraModern")
 	}
+	cfg.Era = EraModern // the in-process server is modern: nothing to find out
 	if cfg.Command != "" {
 		return nil, errors.New("client: Direct: Config.Command is for stdio; leave it empty")
 	}

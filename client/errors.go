@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Errors a call can end with; test with errors.Is.
@@ -112,6 +113,19 @@ func (e *HTTPError) Unwrap() error {
 	}
 	return e.Err
 }
+
+// opError says what the client was doing when err happened, without repeating the
+// "client: " its text starts with when it is the client's own.
+type opError struct {
+	op  string
+	err error
+}
+
+func (e *opError) Error() string {
+	return "client: " + e.op + ": " + strings.TrimPrefix(e.err.Error(), "client: ")
+}
+
+func (e *opError) Unwrap() error { return e.err }
 
 // httpStatus is the HTTP status of a response err reports (0: none, or not over HTTP).
 func httpStatus(err error) int {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"net"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -93,4 +95,29 @@ func TestErrorResponseIDChecked(t *testing.T) {
 			assert.ErrorContains(t, err, "error response id "+tc.id+", want 1")
 		})
 	}
+}
+
+// Issue 21, 5: an error names the step that failed, once: a server that never answers the
+// head is "waiting for the response head" (not "sending the request"), and a refused dial
+// carries the package's prefix once.
+func TestErrorTextsNameTheStep(t *testing.T) {
+	var f *fakeServer
+	f = newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		<-f.done // reads the request, never answers
+		return false
+	})
+	c := connect(t, f.url(), Config{Era: EraModern, RequestTimeout: 50 * time.Millisecond})
+	_, err := c.CallTool(context.Background(), "echo", nil)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.EqualError(t, err, "client: waiting for the response head: context deadline exceeded")
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	c = connect(t, "http://"+addr+"/mcp", Config{Era: EraModern})
+	_, err = c.CallTool(context.Background(), "echo", nil)
+	assert.EqualError(t, err, "client: connecting to "+addr+": dial tcp "+addr+": connect: connection refused")
+	_, err = Connect(context.Background(), "http://"+addr+"/mcp", Config{Era: EraLegacy})
+	assert.EqualError(t, err, "client: initialize: connecting to "+addr+": dial tcp "+addr+": connect: connection refused")
 }

@@ -88,7 +88,7 @@ func (p *pool) acquire(ctx context.Context, deadline time.Time) (*pconn, error) 
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return nil, fmt.Errorf("%w: %w", ErrPoolTimeout, ctx.Err())
 			}
-			return nil, fmt.Errorf("client: waiting for a connection: %w", ctx.Err())
+			return nil, &stepError{"waiting for a connection", ctx.Err()}
 		case <-t.C:
 			return nil, fmt.Errorf("%w: %w", ErrPoolTimeout, context.DeadlineExceeded)
 		}
@@ -130,14 +130,14 @@ func (p *pool) dial(ctx context.Context, deadline time.Time) (*pconn, error) {
 	defer cancel()
 	nc, err := p.dialer.DialContext(dctx, "tcp", p.addr)
 	if err != nil {
-		return nil, fmt.Errorf("client: dial %s: %w", p.addr, err)
+		return nil, &stepError{"connecting to " + p.addr, err}
 	}
 	raw := nc
 	if p.tlsConf != nil {
 		tc := tls.Client(nc, p.tlsConf)
 		if err := tc.HandshakeContext(dctx); err != nil {
 			_ = nc.Close()
-			return nil, fmt.Errorf("client: TLS handshake with %s: %w", p.addr, err)
+			return nil, &stepError{"TLS handshake with " + p.addr, err}
 		}
 		nc = tc
 	}

@@ -87,11 +87,21 @@ func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) 
 			return nil, deadline, nil, err
 		}
 		if err != nil {
-			return nil, deadline, nil, t.ioErr(ctx, deadline, "sending the request", err)
+			return nil, deadline, nil, t.ioErr(ctx, deadline, "", err)
 		}
 		return pc, deadline, stop, nil
 	}
 }
+
+// stepError is a failed step of an exchange (connecting, sending, waiting for the head):
+// ioErr names the step in the error the caller gets.
+type stepError struct {
+	step string
+	err  error
+}
+
+func (e *stepError) Error() string { return e.step + ": " + e.err.Error() }
+func (e *stepError) Unwrap() error { return e.err }
 
 // errStale marks a reused connection that failed before the server sent a byte: the server
 // had closed it while idle, so the request never reached it and may be sent again.
@@ -122,18 +132,18 @@ func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte,
 		stop()
 		t.pool.release(pc, false)
 		if reused && ctx.Err() == nil {
-			return nil, nil, fmt.Errorf("%w: %w", errStale, err)
+			err = fmt.Errorf("%w: %w", errStale, err)
 		}
-		return nil, nil, err
+		return nil, nil, &stepError{"sending the request", err}
 	}
 	pc.hdr.Reset()
 	if err := pc.hdr.Read(pc.br); err != nil {
 		stop()
 		t.pool.release(pc, false)
 		if reused && err == io.EOF && ctx.Err() == nil { // fasthttp: nothing read at all
-			return nil, nil, fmt.Errorf("%w: %w", errStale, err)
+			err = fmt.Errorf("%w: %w", errStale, err)
 		}
-		return nil, nil, fmt.Errorf("reading the response head: %w", err)
+		return nil, nil, &stepError{"waiting for the response head", err}
 	}
 	if s := pc.hdr.Peek("Mcp-Session-Id"); len(s) > 0 {
 		if cur := t.session.Load(); cur == nil || *cur != string(s) {
@@ -144,9 +154,18 @@ func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte,
 	return pc, stop, nil
 }
 
-// ioErr reports a failed exchange, as the context's error when it ended the exchange.
-// fasthttp reports a read past the deadline as its own error, so the clock decides.
+// ioErr reports a failed exchange step, what (or, when empty, the step a *stepError names),
+// as the context's error when it ended the exchange. fasthttp reports a read past the
+// deadline as its own error, so the clock decides. The client's own errors that explain
+// themselves (ErrResponseTooLarge) are returned as they are.
 func (t *httpTransport) ioErr(ctx context.Context, deadline time.Time, what string, err error) error {
+	var se *stepError
+	if what == "" && errors.As(err, &se) {
+		what, err = se.step, se.err
+	}
+	if errors.Is(err, ErrResponseTooLarge) {
+		return err
+	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("client: %s: %w", what, ctx.Err())
 	}
@@ -159,7 +178,12 @@ func (t *httpTransport) ioErr(ctx context.Context, deadline time.Time, what stri
 
 func (t *httpTransport) writeRequest(pc *pconn, msg []byte, hdr *headers) error {
 	w := pc.bw
-	if msg == nil { // the legacy standalone stream
+	if msg == nil && hdr != nil && hdr.del { // the end of a legacy session
+		w.WriteString("DELETE ")
+		w.WriteString(t.path)
+		w.WriteString(" HTTP/1.1\r\nHost: ")
+		w.WriteString(t.host)
+	} else if msg == nil { // the legacy standalone stream
 		w.WriteString("GET ")
 		w.WriteString(t.path)
 		w.WriteString(" HTTP/1.1\r\nHost: ")
@@ -428,7 +452,7 @@ func (t *httpTransport) resume(ctx context.Context, deadline time.Time, hdr *hea
 		stop()
 		status := pc.hdr.StatusCode()
 		t.pool.release(pc, false)
-		return nil, nil, &HTTPError{Status: status}
+		return nil, nil, fmt.Errorf("%w: %w", errResumeRefused, &HTTPError{Status: status})
 	}
 	t.pool.release(nil, false)
 	var body io.Reader = pc.br
