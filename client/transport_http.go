@@ -330,7 +330,7 @@ func (t *httpTransport) readStream(ctx context.Context, deadline time.Time, pc *
 			return nil, t.ioErr(ctx, deadline, "reading the event stream", err)
 		}
 		if isResponseTo(data, id) {
-			return bytes.Clone(data), nil
+			return sr.take(data), nil // the response is the caller's: no copy
 		}
 		reply, err := onMessage(data)
 		if err != nil {
