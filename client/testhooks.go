@@ -7,4 +7,6 @@ var (
 	// testHookStreamHead runs when an event stream's head has been read, before the
 	// reader lifts the head's deadline.
 	testHookStreamHead func()
+	// testHookStdioWrite runs as the stdio writer takes a line, before it writes it.
+	testHookStdioWrite func(c *stdioConn, line []byte)
 )
