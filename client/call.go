@@ -135,6 +135,11 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 		hdr.timeout = c.cfg.MaxTotalTimeout
 		defer func() { err = pt.err(ctx, err) }()
 	}
+	if progress > 0 {
+		// After o.progressed is set: the registry's lock orders it before any delivery.
+		pc := c.progress.add(progress, o)
+		defer c.progress.remove(progress, pc)
+	}
 	hdr.version = c.currentVersion()
 	if c.modern {
 		hdr.method = method
@@ -142,7 +147,7 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 		hdr.resumable = true
 	}
 	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) {
-		return c.onMessage(ctx, msg, progress, o)
+		return c.onMessage(ctx, msg)
 	})
 	idb := requestID(req)
 	*bp = req[:0]
@@ -178,7 +183,7 @@ func (c *Client) cancelRemote(id int64) {
 
 // onMessage handles what the server sends before a response: progress and log notifications,
 // and (legacy) requests for input, whose response it returns.
-func (c *Client) onMessage(ctx context.Context, msg []byte, progress int64, o *callOpts) ([]byte, error) {
+func (c *Client) onMessage(ctx context.Context, msg []byte) ([]byte, error) {
 	m := msgPool.Get().(*decode.Message)
 	defer msgPool.Put(m)
 	if err := c.dec.Decode(m, msg); err != nil {
@@ -192,17 +197,10 @@ func (c *Client) onMessage(ctx context.Context, msg []byte, progress int64, o *c
 			c.notified(method, m.Params().Raw())
 			return nil, nil
 		}
-		if o != nil && o.progress != nil {
-			tok := decode.Lookup(m.Params().Raw(), "progressToken")
-			if tok.Type() == decode.TypeInteger && string(tok.Raw()) == strconv.FormatInt(progress, 10) {
-				var p Progress
-				if o.progressed != nil {
-					o.progressed()
-				}
-				if err := json.Unmarshal(m.Params().Raw(), &p); err == nil {
-					c.callProgress(o.progress, p)
-				}
-			}
+		// By token, from whichever stream carried it: this call's, another's, or a session's
+		// GET stream.
+		if tok := decode.Lookup(m.Params().Raw(), "progressToken"); tok.Type() == decode.TypeInteger {
+			c.deliverProgress(tok.Raw(), m.Params().Raw())
 		}
 		return nil, nil
 	case decode.KindRequest:

@@ -37,6 +37,8 @@ type Client struct {
 
 	// logs runs Config.OnLog (nil without one).
 	logs *logQueue
+	// progress routes notifications/progress to the calls made WithProgress, by token.
+	progress progressCalls
 	// session follows a legacy HTTP session across the server forgetting it (session.go).
 	session sessionState
 	// events routes the unsolicited notifications of an initialize-era connection to its

@@ -161,7 +161,7 @@ func (c *Client) startServerStream() {
 func (c *Client) sendInit(ctx context.Context, members []byte, hdr *headers) ([]byte, error) {
 	id := c.nextID.Add(1)
 	req := appendRequest(nil, id, "initialize", members, nil, 0)
-	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) { return c.onMessage(ctx, msg, 0, nil) })
+	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) { return c.onMessage(ctx, msg) })
 	if err != nil {
 		return nil, c.rpcError(err, requestID(req))
 	}
