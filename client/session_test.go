@@ -198,3 +198,30 @@ func TestCloseDeletesSession(t *testing.T) {
 	closeWithin(t, c, 5*time.Second)
 	assert.Less(t, time.Since(start), 2*time.Second, "the DELETE is bounded by RequestTimeout")
 }
+
+// A 204 without Content-Length has no body (RFC 9112 §6.3): go-sdk answers the session's
+// DELETE so, and a server may answer a notification so. Reading one must not wait for the
+// server to close the connection.
+func TestNoContentHasNoBody(t *testing.T) {
+	var deletes atomic.Int64
+	f := newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		switch head := string(r.head); {
+		case strings.HasPrefix(head, "GET "):
+			w.WriteString("HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n")
+			return true
+		case strings.HasPrefix(head, "DELETE "):
+			deletes.Add(1)
+		}
+		if id := idOf(r.body); id != "" {
+			jsonResp(w, legacyInitResult(id, "2025-11-25"), "Mcp-Session-Id: sess-1")
+			return true
+		}
+		w.WriteString("HTTP/1.1 204 No Content\r\n\r\n")
+		return true
+	})
+	// notifications/initialized is answered 204: Connect does not wait out RequestTimeout.
+	c := connect(t, f.url(), Config{Era: EraLegacy, RequestTimeout: time.Minute})
+	require.NoError(t, c.Ping(context.Background()))
+	closeWithin(t, c, 5*time.Second)
+	assert.Equal(t, int64(1), deletes.Load())
+}

@@ -275,6 +275,9 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 func (t *httpTransport) readBody(pc *pconn) ([]byte, bool, error) {
 	h := &pc.hdr
 	reusable := h.IsHTTP11() && !h.ConnectionClose()
+	if s := h.StatusCode(); s < 200 || s == 204 || s == 304 {
+		return nil, reusable, nil // no body, whatever the headers say (RFC 9112 §6.3): go-sdk's 204 to DELETE
+	}
 	switch n := h.ContentLength(); {
 	case n >= 0:
 		b, err := readFull(pc.br, int64(n), t.maxBody)
