@@ -11,7 +11,7 @@ import (
 // Direct returns a Client connected in-process to srv: each request is served by
 // srv.Dispatch on the caller's goroutine, with no transport, no framing and no copy of the
 // server's reply. It is for testing an application's tools with the real client in a unit
-// test. It speaks 2026-07-28 only (cfg.Era must be EraModern, its zero value); MRTR input
+// test. It speaks 2026-07-28 only (cfg.Era must be EraModern or the zero EraAuto); MRTR input
 // requests are answered by cfg's handlers as over any transport. cfg.Command must be empty;
 // the pool settings are unused.
 //
