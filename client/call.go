@@ -69,9 +69,6 @@ func (c *Client) request(ctx context.Context, method string, members []byte, hdr
 		retry = append(retry, extra...)
 		res, err = c.send(ctx, method, retry, hdr, o)
 	}
-	if err == nil && c.modern && !decode.Lookup(res, "resultType").Present() {
-		return nil, fmt.Errorf("%w: a %s result without resultType, which every 2026-07-28 result has: the server speaks the initialize era (Config.Era EraAuto finds it)", ErrMalformed, method)
-	}
 	if err == nil && resultTypeIs(res, "task") && !taskAllowed(c.modern, method, o) {
 		return nil, fmt.Errorf("%w: %s answered with a task (resultType \"task\"), which only a tools/call declaring the tasks extension may get", ErrMalformed, method)
 	}

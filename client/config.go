@@ -32,15 +32,17 @@ const (
 	// server/discover, and settles on 2026-07-28 when the answer is a modern result
 	// (resultType set) whose supportedVersions include it, or a modern error (-32020,
 	// -32021, or a -32022 naming 2026-07-28). Any other answer (a JSON-RPC or HTTP error, a
-	// result without resultType, supportedVersions without 2026-07-28, no answer to the
+	// result with neither resultType nor supportedVersions, supportedVersions without
+	// 2026-07-28, no answer to the
 	// stdio probe within DefaultProbeTimeout) falls back to the initialize handshake,
 	// offering the newest initialize-era revision the server named in supportedVersions
 	// (2025-11-25 when it named none). A server that cannot be reached, or that answers
 	// neither, fails Connect.
 	EraAuto Era = iota
 	// EraModern pins 2026-07-28: Connect sends nothing, and the first request finds out
-	// whether the server speaks it. A result without resultType (an initialize-era server
-	// answering a request it should not) is ErrMalformed.
+	// whether the server speaks it. As 2026-07-28 asks (SEP-2322), a result without
+	// resultType is taken as complete: an initialize-era server that answers without a
+	// handshake is then not told apart, which EraAuto does.
 	EraModern
 	// EraLegacy pins the initialize era, offering 2025-11-25; the server may answer with
 	// 2025-06-18 or 2025-03-26, which the connection then speaks.

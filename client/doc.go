@@ -7,11 +7,12 @@
 // [Connect] takes an http(s) URL of the server's endpoint, or an empty target with
 // Config.Command to start a server over stdio. By default (EraAuto) Connect talks to the
 // server: it sends server/discover and settles on 2026-07-28 when the answer is a modern
-// result whose supportedVersions include it; otherwise (an error, a result without
-// resultType, only initialize-era versions, no answer to the stdio probe within 2 s) it
+// result whose supportedVersions include it; otherwise (an error, a result with neither
+// resultType nor supportedVersions, only initialize-era versions, no answer to the stdio
+// probe within 2 s) it
 // performs the initialize handshake, offering the newest revision both sides speak. A
 // server that cannot be reached fails Connect. Config.Era pins an era instead: EraModern
-// (Connect sends nothing; a result without resultType is then ErrMalformed), EraLegacy
+// (Connect sends nothing, and takes a result without resultType as complete), EraLegacy
 // (initialize offering 2025-11-25) or EraLegacy20250618 (initialize at 2025-06-18 only).
 //
 // # Sessions

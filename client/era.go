@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/fastmcp-go/fastmcp/decode"
 )
 
 // Protocol revisions the client speaks.
@@ -44,8 +46,10 @@ func (c *Client) negotiate(ctx context.Context) error {
 		}
 		return c.initialize(ctx, legacyVersion, false)
 	}
-	if text(res, "resultType") == "" {
-		// An initialize-era server that answers without a handshake: not a modern one.
+	if !decode.Lookup(res, "resultType").Present() && !decode.Lookup(res, "supportedVersions").Present() {
+		// An initialize-era server that answers without a handshake: not a modern one. (A
+		// modern result may leave resultType out, meaning "complete" (SEP-2322), but a
+		// discover result names its supportedVersions.)
 		return c.initialize(ctx, legacyVersion, false)
 	}
 	d, err := c.storeDiscover(res)

@@ -167,19 +167,12 @@ func TestStdioDefaultEraLegacyServerAnswersProbe(t *testing.T) {
 	assert.False(t, c.Modern())
 }
 
-// Issue 21, 4: a connection pinned to 2026-07-28 refuses a result without resultType, which
-// only an initialize-era server sends.
-func TestPinnedModernRefusesResultWithoutResultType(t *testing.T) {
-	tr, rs := newRawServer(t, stdioOptions{})
-	c := stdioClient(t, tr, Config{Era: EraModern})
-	done := make(chan error, 1)
-	go func() {
-		_, err := c.ListTools(context.Background())
-		done <- err
-	}()
-	req := []byte(rs.read(t))
-	rs.write(t, `{"jsonrpc":"2.0","id":`+string(decode.Lookup(req, "id").Raw())+`,"result":{"tools":[]}}`)
-	err := <-done
-	require.ErrorIs(t, err, ErrMalformed)
-	assert.EqualError(t, err, "client: malformed response: a tools/list result without resultType, which every 2026-07-28 result has: the server speaks the initialize era (Config.Era EraAuto finds it)")
+// A modern discover result may leave resultType out (SEP-2322: "complete" is assumed): its
+// supportedVersions still make it a modern answer.
+func TestAutoDiscoverWithoutResultType(t *testing.T) {
+	f, reqs := eraFake(t, `{"jsonrpc":"2.0","id":%ID%,"result":{"supportedVersions":["2026-07-28"],"capabilities":{}}}`, "")
+	c := connect(t, f.url(), Config{})
+	assert.True(t, c.Modern())
+	<-reqs
+	assert.Empty(t, reqs, "no initialize")
 }

@@ -155,7 +155,7 @@ func TestTaskInvalidResponses(t *testing.T) {
 		{"create with an unknown status", `{"resultType":"task",` + task + `,"status":"paused"}`, func() error { _, _, err := c.CallToolTask(ctx, "x", nil); return err },
 			`client: malformed response: task t1 has status "paused"`},
 		{"get without resultType", `{` + task + `,"status":"working"}`, func() error { _, err := c.Task("t1").Get(ctx); return err },
-			`client: malformed response: a tasks/get result without resultType, which every 2026-07-28 result has: the server speaks the initialize era (Config.Era EraAuto finds it)`},
+			`client: malformed response: task answer with resultType "", want "complete"`},
 		{"get with another resultType", `{"resultType":"partial",` + task + `,"status":"working"}`, func() error { _, err := c.Task("t1").Get(ctx); return err },
 			`client: malformed response: task answer with resultType "partial", want "complete"`},
 		{"get of another task", `{"resultType":"complete",` + task + `,"status":"working"}`, func() error { _, err := c.Task("t2").Get(ctx); return err },

@@ -14,14 +14,6 @@ const sessionDeleteTimeout = 2 * time.Second
 // server refused: the request may have run, so it is never sent again.
 var errResumeRefused = errors.New("client: the server refused to resume the event stream")
 
-// session is the Mcp-Session-Id in use ("" for none).
-func (t *httpTransport) sessionID() string {
-	if s := t.session.Load(); s != nil {
-		return *s
-	}
-	return ""
-}
-
 // forgetSession drops the session id, so the next request (initialize) is sent without one.
 func (t *httpTransport) forgetSession() { t.session.Store(nil) }
 

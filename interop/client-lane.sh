@@ -203,7 +203,7 @@ scenario() {
     ok "conformance client $rev $name"
   else
     fail "conformance client $rev $name (exit $rc; log .tools/logs/client-$rev-${name//\//_}.log)"
-    [ -n "$bad" ] && printf '%s\n' "$bad" | sed 's/^/      /'
+    if [ -n "$bad" ]; then printf '%s\n' "$bad" | sed 's/^/      /'; fi
   fi
 }
 
