@@ -162,6 +162,8 @@ func (t *httpTransport) ioErr(ctx context.Context, deadline time.Time, what stri
 	var se *stepError
 	if what == "" && errors.As(err, &se) {
 		what, err = se.step, se.err
+	} else if what == "" {
+		what = "exchanging with the server"
 	}
 	if errors.Is(err, ErrResponseTooLarge) {
 		return err
