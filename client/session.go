@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"errors"
-	"net/http"
 	"sync/atomic"
 )
 
@@ -56,7 +55,7 @@ func (c *Client) sessionGen() (int64, bool) {
 
 // sessionLost reports whether err is the server's answer for a session it does not know:
 // HTTP 404 to a request that carried the session's id (2025-11-25 §Session Management).
-func sessionLost(err error) bool { return httpStatus(err) == http.StatusNotFound }
+func sessionLost(err error) bool { return httpStatus(err) == 404 }
 
 // renewSession starts a new session with initialize, without the old id, as the spec
 // requires after a 404 for it, unless another call did so since generation gen. The old
