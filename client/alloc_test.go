@@ -19,7 +19,7 @@ func TestCallToolAllocBudget(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	c := connect(t, newQuietServer(t), Config{})
+	c := connect(t, newQuietServer(t), Config{Era: EraModern})
 	ctx := context.Background()
 	args := []byte(`{"text":"x"}`)
 	_, err := c.CallTool(ctx, "echo", args)
@@ -35,7 +35,7 @@ func TestCallToolAllocBudget(t *testing.T) {
 
 // BenchmarkCallToolClientOnly: the client's own cost, against a server that allocates nothing.
 func BenchmarkCallToolClientOnly(b *testing.B) {
-	c := connect(b, newQuietServer(b), Config{})
+	c := connect(b, newQuietServer(b), Config{Era: EraModern})
 	ctx := context.Background()
 	args := []byte(`{"text":"x"}`)
 	b.ReportAllocs()
@@ -50,7 +50,7 @@ func BenchmarkCallToolClientOnly(b *testing.B) {
 // too), µs and allocs per call.
 func BenchmarkCallTool(b *testing.B) {
 	s := startServer(b, streamable.ListenerConfig{})
-	c := connect(b, s.URL(), Config{})
+	c := connect(b, s.URL(), Config{Era: EraModern})
 	ctx := context.Background()
 	args := []byte(`{"text":"x"}`)
 	b.ReportAllocs()
@@ -64,7 +64,7 @@ func BenchmarkCallTool(b *testing.B) {
 // BenchmarkCallToolParallel: 32 callers sharing one pool of four connections.
 func BenchmarkCallToolParallel(b *testing.B) {
 	s := startServer(b, streamable.ListenerConfig{})
-	c := connect(b, s.URL(), Config{})
+	c := connect(b, s.URL(), Config{Era: EraModern})
 	args := []byte(`{"text":"x"}`)
 	b.ReportAllocs()
 	b.SetParallelism(16) // 2 cores × 16 = 32 callers

@@ -1,10 +1,12 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"sync"
 	"time"
 
@@ -54,49 +56,109 @@ func (c *Client) storeDiscover(res []byte) (*DiscoverResult, error) {
 	return d, nil
 }
 
-// listAll follows a list method's pages, decoding each page's key array into T.
-func listAll[T any](ctx context.Context, c *Client, method, key string, each func(T) bool) ([]T, error) {
-	var out []T
-	seen := map[string]bool{}
+// fetchPage fetches the page of method after cursor (a raw JSON string as the server sent
+// it, echoed byte for byte; nil for the first page), decoding the page's key array into T.
+// It returns the raw next cursor, nil after the last page.
+func fetchPage[T any](ctx context.Context, c *Client, method, key string, cursor []byte) ([]T, []byte, error) {
 	var members []byte
+	if cursor != nil {
+		members = append([]byte(`"cursor":`), cursor...)
+	}
+	res, err := c.request(ctx, method, members, nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var items []T
+	if v := decode.Lookup(res, key); v.Present() {
+		if err := json.Unmarshal(v.Raw(), &items); err != nil {
+			return nil, nil, fmt.Errorf("%w: %s %s: %v", ErrMalformed, method, key, err)
+		}
+	}
+	next := decode.Lookup(res, "nextCursor")
+	if next.Type() != decode.TypeString {
+		return items, nil, nil
+	}
+	return items, bytes.Clone(next.Raw()), nil
+}
+
+// pages follows method's pages, handing each page's items to fn until it returns false,
+// within MaxPages and refusing a repeated cursor.
+func pages[T any](ctx context.Context, c *Client, method, key string, fn func([]T) bool) error {
+	seen := map[string]bool{}
+	var cursor []byte
 	for page := 0; ; page++ {
 		if page >= c.cfg.MaxPages {
-			return nil, fmt.Errorf("%w: %s after %d pages", ErrTooManyPages, method, c.cfg.MaxPages)
+			return fmt.Errorf("%w: %s after %d pages", ErrTooManyPages, method, c.cfg.MaxPages)
 		}
-		res, err := c.request(ctx, method, members, nil, nil)
+		items, next, err := fetchPage[T](ctx, c, method, key, cursor)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		var items []T
-		if v := decode.Lookup(res, key); v.Present() {
-			if err := json.Unmarshal(v.Raw(), &items); err != nil {
-				return nil, fmt.Errorf("%w: %s %s: %v", ErrMalformed, method, key, err)
-			}
+		if !fn(items) || next == nil {
+			return nil
 		}
+		if seen[string(next)] {
+			return fmt.Errorf("%w: %s returned cursor %s twice", ErrRepeatedCursor, method, next)
+		}
+		seen[string(next)] = true
+		cursor = next
+	}
+}
+
+// listAll follows a list method's pages and returns the items each keeps (nil: all).
+func listAll[T any](ctx context.Context, c *Client, method, key string, each func(T) bool) ([]T, error) {
+	var out []T
+	err := pages(ctx, c, method, key, func(items []T) bool {
 		for _, it := range items {
 			if each == nil || each(it) {
 				out = append(out, it)
 			}
 		}
-		next := decode.Lookup(res, "nextCursor")
-		if next.Type() != decode.TypeString {
-			return out, nil
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// listSeq iterates over a list method's items that each keeps (nil: all), fetching a page
+// when the previous one is used up. An error is yielded once, with a zero item, and ends it.
+func listSeq[T any](ctx context.Context, c *Client, method, key string, each func(T) bool) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		err := pages(ctx, c, method, key, func(items []T) bool {
+			for _, it := range items {
+				if (each == nil || each(it)) && !yield(it, nil) {
+					return false
+				}
+			}
+			return true
+		})
+		if err != nil {
+			var zero T
+			yield(zero, err)
 		}
-		cur := string(next.Raw())
-		if seen[cur] {
-			return nil, fmt.Errorf("%w: %s returned cursor %s twice", ErrRepeatedCursor, method, cur)
-		}
-		seen[cur] = true
-		members = append(append(members[:0], `"cursor":`...), next.Raw()...)
 	}
 }
 
-// ListTools returns every tool, following all pages. A tool with invalid x-mcp-header
-// annotations is dropped with a logged warning (SEP-2243); the others' annotations are
-// remembered for CallTool's Mcp-Param-* headers.
-func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
-	hs := map[string][]headerArg{}
-	tools, err := listAll(ctx, c, "tools/list", "tools", func(t Tool) bool {
+// listPage fetches one page after cursor ("" for the first) and the next cursor ("" after
+// the last).
+func listPage[T any](ctx context.Context, c *Client, method, key, cursor string) ([]T, string, error) {
+	var raw []byte
+	if cursor != "" {
+		raw = decode.AppendString(nil, cursor, false)
+	}
+	items, next, err := fetchPage[T](ctx, c, method, key, raw)
+	if err != nil || next == nil {
+		return items, "", err
+	}
+	return items, string(decode.Unquote(nil, next)), nil
+}
+
+// toolHeaderFilter keeps the tools whose x-mcp-header annotations are valid, logging the
+// others (SEP-2243), and collects the annotations of those it keeps into hs.
+func (c *Client) toolHeaderFilter(hs map[string][]headerArg) func(Tool) bool {
+	return func(t Tool) bool {
 		h, err := schemaHeaders(t.InputSchema)
 		if err != nil {
 			c.cfg.Logger.Warn("client: dropping a tool with invalid x-mcp-header annotations", "tool", t.Name, "err", err)
@@ -106,7 +168,15 @@ func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
 			hs[t.Name] = h
 		}
 		return true
-	})
+	}
+}
+
+// ListTools returns every tool, following all pages. A tool with invalid x-mcp-header
+// annotations is dropped with a logged warning (SEP-2243); the others' annotations are
+// remembered for CallTool's Mcp-Param-* headers.
+func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
+	hs := map[string][]headerArg{}
+	tools, err := listAll(ctx, c, "tools/list", "tools", c.toolHeaderFilter(hs))
 	if err != nil {
 		return nil, err
 	}

@@ -87,7 +87,7 @@ func TestModernAPI(t *testing.T) {
 
 func TestDiscoverCachedForTTL(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{})
+	c := connect(t, s.URL(), Config{Era: EraModern})
 	d1, err := c.Discover(context.Background())
 	require.NoError(t, err)
 	d2, err := c.Discover(context.Background())
@@ -101,7 +101,7 @@ func TestDiscoverCachedForTTL(t *testing.T) {
 
 func TestTypedCall(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{})
+	c := connect(t, s.URL(), Config{Era: EraModern})
 	st, err := Call[struct{}, fixtures.SleepStats](context.Background(), c, "sleep_stats", struct{}{})
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, st.Started, int64(0))
@@ -149,7 +149,7 @@ func TestMRTRAutoFulfilment(t *testing.T) {
 
 func TestMRTRWithoutHandler(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{})
+	c := connect(t, s.URL(), Config{Era: EraModern})
 	_, err := c.CallTool(context.Background(), "test_input_required_result_elicitation", nil)
 	require.Error(t, err)
 	// The server asks only for what the request declared: with no handlers it may refuse,
@@ -160,7 +160,7 @@ func TestMRTRWithoutHandler(t *testing.T) {
 
 func TestMcpParamHeader(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{})
+	c := connect(t, s.URL(), Config{Era: EraModern})
 	ctx := context.Background()
 	// Without a tools/list the client does not know the annotation: the server's -32020
 	// makes it re-list and retry once.

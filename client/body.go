@@ -14,7 +14,7 @@ func readFull(br *bufio.Reader, n int64, max int) ([]byte, error) {
 	}
 	b := make([]byte, n)
 	if _, err := io.ReadFull(br, b); err != nil {
-		return nil, fmt.Errorf("client: reading the response body: %w", err)
+		return nil, err
 	}
 	return b, nil
 }
@@ -23,7 +23,7 @@ func readFull(br *bufio.Reader, n int64, max int) ([]byte, error) {
 func readAllBounded(r io.Reader, max int) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
 	if err != nil {
-		return nil, fmt.Errorf("client: reading the response body: %w", err)
+		return nil, err
 	}
 	if len(b) > max {
 		return nil, fmt.Errorf("%w: body > %d bytes", ErrResponseTooLarge, max)
@@ -39,7 +39,7 @@ type chunkedReader struct {
 	err  error
 }
 
-var errBadChunk = errors.New("client: malformed chunked body")
+var errBadChunk = errors.New("malformed chunked body")
 
 func (c *chunkedReader) Read(p []byte) (int, error) {
 	if c.err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -77,8 +78,24 @@ func (c *Client) request(ctx context.Context, method string, members []byte, hdr
 // send performs one exchange under a new id; a -32022 naming a version this client speaks is
 // retried once with it, even the version just sent (the conformance suite's request-metadata
 // rejects a first request whatever it carries and expects exactly this retry).
+//
+// On a sessionful legacy HTTP connection, a 404 (the server does not know the session: it
+// restarted, or expired it) starts a new session with initialize, and the request is sent
+// once more in it: the 404 answered the POST itself, so the server never ran the request,
+// tools/call included. A request whose event stream broke and whose resumption was then
+// refused is not sent again, as it may have run; the session is renewed for the next one.
 func (c *Client) send(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) ([]byte, error) {
+	gen, inSession := c.sessionGen()
 	res, err := c.sendOnce(ctx, method, members, hdr, o)
+	if inSession && sessionLost(err) {
+		if rerr := c.renewSession(ctx, gen); rerr != nil {
+			return nil, errors.Join(err, rerr)
+		}
+		if errors.Is(err, errResumeRefused) {
+			return nil, err
+		}
+		return c.sendOnce(ctx, method, members, hdr, o)
+	}
 	var e *Error
 	if c.modern && errors.As(err, &e) && e.Code == CodeUnsupportedVersion {
 		if v := pickVersion(e.Data); v != "" {
@@ -115,6 +132,11 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 		hdr.timeout = c.cfg.MaxTotalTimeout
 		defer func() { err = pt.err(ctx, err) }()
 	}
+	if progress > 0 {
+		// After o.progressed is set: the registry's lock orders it before any delivery.
+		pc := c.progress.add(progress, o)
+		defer c.progress.remove(progress, pc)
+	}
 	hdr.version = c.currentVersion()
 	if c.modern {
 		hdr.method = method
@@ -122,11 +144,12 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 		hdr.resumable = true
 	}
 	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) {
-		return c.onMessage(ctx, msg, progress, o)
+		return c.onMessage(ctx, msg)
 	})
 	idb := requestID(req)
 	*bp = req[:0]
 	if err != nil {
+		err = c.rpcError(err, idb)
 		bufPool.Put(bp)
 		abandoned := ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
 		if abandoned && (!c.modern || !c.t.cancelsByClose()) {
@@ -157,7 +180,7 @@ func (c *Client) cancelRemote(id int64) {
 
 // onMessage handles what the server sends before a response: progress and log notifications,
 // and (legacy) requests for input, whose response it returns.
-func (c *Client) onMessage(ctx context.Context, msg []byte, progress int64, o *callOpts) ([]byte, error) {
+func (c *Client) onMessage(ctx context.Context, msg []byte) ([]byte, error) {
 	m := msgPool.Get().(*decode.Message)
 	defer msgPool.Put(m)
 	if err := c.dec.Decode(m, msg); err != nil {
@@ -171,17 +194,10 @@ func (c *Client) onMessage(ctx context.Context, msg []byte, progress int64, o *c
 			c.notified(method, m.Params().Raw())
 			return nil, nil
 		}
-		if o != nil && o.progress != nil {
-			tok := decode.Lookup(m.Params().Raw(), "progressToken")
-			if tok.Type() == decode.TypeInteger && string(tok.Raw()) == strconv.FormatInt(progress, 10) {
-				var p Progress
-				if o.progressed != nil {
-					o.progressed()
-				}
-				if err := json.Unmarshal(m.Params().Raw(), &p); err == nil {
-					c.callProgress(o.progress, p)
-				}
-			}
+		// By token, from whichever stream carried it: this call's, another's, or a session's
+		// GET stream.
+		if tok := decode.Lookup(m.Params().Raw(), "progressToken"); tok.Type() == decode.TypeInteger {
+			c.deliverProgress(tok.Raw(), m.Params().Raw())
 		}
 		return nil, nil
 	case decode.KindRequest:
@@ -238,7 +254,7 @@ func (c *Client) fulfil(ctx context.Context, res []byte) ([]byte, error) {
 		method := text(v, "method")
 		r, err := c.answer(ctx, method, decode.Lookup(v, "params").Raw())
 		if err != nil {
-			ferr = fmt.Errorf("client: input request %q (%s): %w", key, method, err)
+			ferr = &opError{fmt.Sprintf("input request %q (%s)", key, method), err}
 			return false
 		}
 		if n > 0 {
@@ -262,18 +278,22 @@ func (c *Client) fulfil(ctx context.Context, res []byte) ([]byte, error) {
 	return out, nil
 }
 
-// pickVersion chooses the revision to retry with from a -32022's data.supported.
-func pickVersion(data []byte) string {
+// supportedOf reads a -32022's data.supported.
+func supportedOf(data []byte) []string {
 	var d struct {
 		Supported []string `json:"supported"`
 	}
 	if json.Unmarshal(data, &d) != nil {
-		return ""
+		return nil
 	}
-	for _, v := range d.Supported {
-		if v == modernVersion {
-			return v
-		}
+	return d.Supported
+}
+
+// pickVersion chooses the revision to retry with from a -32022's data.supported: the modern
+// one, when named.
+func pickVersion(data []byte) string {
+	if slices.Contains(supportedOf(data), modernVersion) {
+		return modernVersion
 	}
 	return ""
 }

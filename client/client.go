@@ -37,6 +37,10 @@ type Client struct {
 
 	// logs runs Config.OnLog (nil without one).
 	logs *logQueue
+	// progress routes notifications/progress to the calls made WithProgress, by token.
+	progress progressCalls
+	// session follows a legacy HTTP session across the server forgetting it (session.go).
+	session sessionState
 	// events routes the unsolicited notifications of an initialize-era connection to its
 	// subscriptions and keeps the legacy HTTP GET stream (listen_legacy*.go).
 	events legacyEvents
@@ -52,8 +56,10 @@ var startStdio func(ctx context.Context, cfg *Config) (transport, error)
 // Connect connects to the MCP server at target, an http:// or https:// URL of its endpoint.
 // To start a server over stdio instead, leave target empty and set cfg.Command.
 //
-// With Era EraModern (the default) Connect sends nothing; EraLegacy performs the initialize
-// handshake and EraAuto probes server/discover first. Invalid configuration is an error.
+// With Era EraAuto (the default) Connect asks the server with server/discover and falls
+// back to the initialize handshake (see [EraAuto]): it fails when the server cannot be
+// reached or answers neither. EraModern sends nothing; EraLegacy and EraLegacy20250618
+// perform the handshake. Invalid configuration is an error.
 func Connect(ctx context.Context, target string, cfg Config) (*Client, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -89,7 +95,8 @@ func newClient(ctx context.Context, t transport, cfg Config) (*Client, error) {
 		_ = t.close()
 		return nil, err
 	}
-	c := &Client{cfg: cfg, t: t, dec: dec, modern: cfg.Era != EraLegacy, caps: capabilities(&cfg)}
+	c := &Client{cfg: cfg, t: t, dec: dec, modern: cfg.Era == EraAuto || cfg.Era == EraModern, caps: capabilities(&cfg)}
+	c.session.mu = make(chanMutex, 1)
 	if cfg.OnLog != nil {
 		c.logs = newLogQueue(cfg.OnLog, cfg.LogBuffer, func(r any) {
 			cfg.Logger.Error("client: Config.OnLog panicked", "panic", r)
@@ -109,13 +116,18 @@ func newClient(ctx context.Context, t transport, cfg Config) (*Client, error) {
 }
 
 // Close closes the connection: idle HTTP connections close at once, in-flight requests finish
-// on their own. Close is idempotent.
+// on their own. A legacy HTTP session is ended with DELETE first (bounded by 2 s, or
+// RequestTimeout when shorter; the answer is not awaited further and its failure ignored).
+// Close is idempotent.
 func (c *Client) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
 		c.events.closeAll(ErrClosed)
 		c.events.stopStream()
+		if h := c.sessionTransport(); h != nil {
+			h.endSession(c.currentVersion(), min(sessionDeleteTimeout, c.cfg.RequestTimeout))
+		}
 		err = c.t.close()
 		c.logs.close()
 	})

@@ -28,23 +28,40 @@ const (
 type Era uint8
 
 const (
-	// EraModern pins 2026-07-28: no handshake, per-request _meta. The default.
-	EraModern Era = iota
-	// EraAuto probes with server/discover and falls back to the initialize handshake when the
-	// answer is not a recognised modern one (HTTP: by the response's shape).
-	EraAuto
-	// EraLegacy pins the initialize era, offering 2025-11-25.
+	// EraAuto, the default, connects to a server of either era: Connect sends
+	// server/discover, and settles on 2026-07-28 when the answer is a modern result
+	// (resultType set) whose supportedVersions include it, or a modern error (-32020,
+	// -32021, or a -32022 naming 2026-07-28). Any other answer (a JSON-RPC or HTTP error, a
+	// result with neither resultType nor supportedVersions, supportedVersions without
+	// 2026-07-28, no answer to the
+	// stdio probe within DefaultProbeTimeout) falls back to the initialize handshake,
+	// offering the newest initialize-era revision the server named in supportedVersions
+	// (2025-11-25 when it named none). A server that cannot be reached, or that answers
+	// neither, fails Connect.
+	EraAuto Era = iota
+	// EraModern pins 2026-07-28: Connect sends nothing, and the first request finds out
+	// whether the server speaks it. As 2026-07-28 asks (SEP-2322), a result without
+	// resultType is taken as complete: an initialize-era server that answers without a
+	// handshake is then not told apart, which EraAuto does.
+	EraModern
+	// EraLegacy pins the initialize era, offering 2025-11-25; the server may answer with
+	// 2025-06-18 or 2025-03-26, which the connection then speaks.
 	EraLegacy
+	// EraLegacy20250618 pins the initialize era at 2025-06-18: initialize offers it, and a
+	// server answering another revision fails Connect.
+	EraLegacy20250618
 )
 
 func (e Era) String() string {
 	switch e {
-	case EraModern:
-		return "modern"
 	case EraAuto:
 		return "auto"
+	case EraModern:
+		return "modern"
 	case EraLegacy:
 		return "legacy"
+	case EraLegacy20250618:
+		return "legacy-2025-06-18"
 	}
 	return fmt.Sprintf("Era(%d)", uint8(e))
 }
@@ -106,7 +123,8 @@ type Config struct {
 	// initialize-era server logs at its own level.
 	LogLevel string
 
-	// Era selects modern (default), auto or legacy.
+	// Era selects how Connect settles the protocol revision: EraAuto (the default) talks
+	// to the server to find its era; EraModern, EraLegacy and EraLegacy20250618 pin one.
 	Era Era
 
 	// Elicitation, Sampling and Roots answer elicitation/create, sampling/createMessage and
@@ -180,7 +198,7 @@ func (c Config) withDefaults() (Config, error) {
 			*f.v = f.def
 		}
 	}
-	if c.Era > EraLegacy {
+	if c.Era > EraLegacy20250618 {
 		return c, fmt.Errorf("client: unknown Era %d", c.Era)
 	}
 	if c.LogLevel == "" {

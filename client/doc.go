@@ -5,8 +5,36 @@
 // # Connecting
 //
 // [Connect] takes an http(s) URL of the server's endpoint, or an empty target with
-// Config.Command to start a server over stdio. Config.Era pins 2026-07-28 (the default), pins
-// the initialize era, or probes (EraAuto).
+// Config.Command to start a server over stdio. By default (EraAuto) Connect talks to the
+// server: it sends server/discover and settles on 2026-07-28 when the answer is a modern
+// result whose supportedVersions include it; otherwise (an error, a result with neither
+// resultType nor supportedVersions, only initialize-era versions, no answer to the stdio
+// probe within 2 s) it
+// performs the initialize handshake, offering the newest revision both sides speak. A
+// server that cannot be reached fails Connect. Config.Era pins an era instead: EraModern
+// (Connect sends nothing, and takes a result without resultType as complete), EraLegacy
+// (initialize offering 2025-11-25) or EraLegacy20250618 (initialize at 2025-06-18 only).
+//
+// # Sessions
+//
+// A sessionful initialize-era HTTP server (one that issues Mcp-Session-Id) may forget the
+// session: it restarted, or expired it, and answers 404 to a request naming it. The client
+// then starts a new session with initialize, sent without the old id, and sends the request
+// once more: the 404 answered the POST itself, so the server did not run it (tools/call
+// included). A request whose event stream broke and whose resumption the server then
+// refused is not sent again, as it may have run; its error wraps the 404, and the next
+// request uses the new session. The old session's subscriptions end (EndRemote); a later
+// Listen uses the new session's GET stream. Close ends a session with DELETE, bounded by
+// 2 s (or RequestTimeout when shorter); its failure is ignored.
+//
+// # Errors
+//
+// A JSON-RPC error response is an [*Error], matched to the request by id (an error with
+// another request's id is ErrMalformed; id null is accepted). Over HTTP every non-2xx
+// response is an [*HTTPError] with its Status, whatever its body; when the body is a
+// JSON-RPC error, that *Error is HTTPError.Err and errors.As finds it too (a modern
+// server's 400 -32022, a session's 404). A step that fails names itself once:
+// "client: connecting to host:port: …", "client: waiting for the response head: …".
 //
 // To drive a server core in the same process (an application's unit tests, measurements), use
 // package client/inprocess: it returns the same Client with no transport. This package never
@@ -72,9 +100,18 @@
 // in both eras and over every transport (a modern request then carries logLevel, at
 // Config.LogLevel). It runs on a goroutine of its own so a slow hook never holds the reader.
 //
+// # Lists
+//
+// ListTools, ListResources, ListResourceTemplates and ListPrompts follow every page. The
+// iterators Tools, Resources, ResourceTemplates and Prompts fetch a page when the previous
+// one is used up (for t, err := range c.Tools(ctx)); List…Page takes and returns cursors,
+// one page at a time.
+//
 // # Progress and timeouts
 //
-// [WithProgress] asks for a call's progress. RequestTimeout bounds the call whatever the
+// [WithProgress] asks for a call's progress, routed by its token from whichever stream
+// carries it (a session's GET stream included); no callback runs after the call returns.
+// RequestTimeout bounds the call whatever the
 // progress, unless Config.ResetTimeoutOnProgress is set (off by default, as the TypeScript
 // client's resetTimeoutOnProgress): then each progress notification restarts RequestTimeout,
 // and Config.MaxTotalTimeout bounds the whole call.
@@ -100,6 +137,7 @@
 //   - MaxTotalTimeout (10 min) per call whose timeout restarts on progress
 //     (ResetTimeoutOnProgress): an error wrapping context.DeadlineExceeded.
 //   - MaxResponseBytes (16 MiB) per body or event, checked while reading: ErrResponseTooLarge.
+//     An event's data is held in one buffer that never grows past it.
 //   - MaxPages (1,000) per List call: ErrTooManyPages; a repeated cursor: ErrRepeatedCursor.
 //   - MaxInputRounds (10) per call: ErrTooManyRounds.
 //   - TaskAwaitTimeout (60 s) per Await whose context has no deadline: an error wrapping
@@ -114,6 +152,12 @@
 //     Authorizer); the next refusal fails it with *HTTPError (its status, 401 or 403).
 //   - 5 resumptions (GET with Last-Event-ID) of a legacy call's event stream that ends
 //     before its response: ErrTooManyResumes.
+//   - 2 s (or RequestTimeout when shorter) for the DELETE that Close sends to end a legacy
+//     session; past it Close goes on, the session left to the server's expiry.
+//   - Over stdio, Close waits up to DefaultCloseTimeout (2 s) for the lines already queued
+//     (a timed-out call's notifications/cancelled) to be written, then for the server to
+//     exit; a response line that is not JSON-RPC but names a pending call's id fails that
+//     call with ErrMalformed.
 //
 // A connection is reused only after an HTTP/1.1 response with a complete Content-Length body
 // and no Connection: close; event streams detach from the pool and close their socket at the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Errors a call can end with; test with errors.Is.
@@ -85,12 +86,52 @@ const (
 	CodeUnsupportedVersion = -32022
 )
 
-// HTTPError is a non-2xx HTTP response whose body is not a JSON-RPC error.
+// HTTPError is a non-2xx HTTP response. Every such response is one, whatever its body:
+// Status is the HTTP status, Body the first 512 bytes of the body, and Err the JSON-RPC
+// error the body carried, if it was one (a modern server's 400 -32022, a session's 404 with
+// a JSON-RPC error): errors.As finds both the *HTTPError and that *Error.
 type HTTPError struct {
 	Status int
-	Body   []byte // at most the first 512 bytes
+	Body   []byte
+	Err    *Error
+
+	// rpc is the whole JSON body, kept until the core has read the JSON-RPC error from it.
+	rpc []byte
 }
 
 func (e *HTTPError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("client: HTTP %d: %v", e.Status, e.Err)
+	}
 	return fmt.Sprintf("client: HTTP %d: %q", e.Status, e.Body)
+}
+
+// Unwrap returns the JSON-RPC error of the body, if any.
+func (e *HTTPError) Unwrap() error {
+	if e.Err == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// opError says what the client was doing when err happened, without repeating the
+// "client: " its text starts with when it is the client's own.
+type opError struct {
+	op  string
+	err error
+}
+
+func (e *opError) Error() string {
+	return "client: " + e.op + ": " + strings.TrimPrefix(e.err.Error(), "client: ")
+}
+
+func (e *opError) Unwrap() error { return e.err }
+
+// httpStatus is the HTTP status of a response err reports (0: none, or not over HTTP).
+func httpStatus(err error) int {
+	var he *HTTPError
+	if errors.As(err, &he) {
+		return he.Status
+	}
+	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/decode"
@@ -23,6 +24,15 @@ func TestSSEReader(t *testing.T) {
 	}
 	_, err := sr.next()
 	assert.ErrorIs(t, err, io.EOF)
+
+	// A data line longer than the reader's buffer, in CRLF, beside fields and comments.
+	long := strings.Repeat("v", 10000)
+	sr = newSSEReader(bytes.NewBufferString("id: e1\r\n: "+strings.Repeat("c", 5000)+"\r\ndata: "+long+"\r\ndata\r\nretry: 5\r\n\r\n"), 1<<14)
+	got, err := sr.next()
+	require.NoError(t, err)
+	assert.Equal(t, long+"\n", string(got))
+	assert.Equal(t, "e1", sr.lastID)
+	assert.Equal(t, 5, sr.retry)
 
 	_, err = newSSEReader(bytes.NewBufferString("data: 0123456789\n\n"), 8).next()
 	assert.ErrorIs(t, err, ErrResponseTooLarge)
@@ -45,6 +55,7 @@ func FuzzSSEReader(f *testing.F) {
 	f.Add([]byte("data: {}\n\n"), 16)
 	f.Add([]byte(":c\r\ndata:a\r\ndata:b\r\n\r\n"), 4)
 	f.Add(bytes.Repeat([]byte("x"), 5000), 100)
+	f.Add(append(append([]byte("id: 1\r\ndata: "), bytes.Repeat([]byte("y"), 9000)...), "\r\ndata: z\n\n"...), 1<<14)
 	f.Fuzz(func(t *testing.T, in []byte, max int) {
 		if max <= 0 || max > 1<<16 {
 			return
@@ -55,8 +66,8 @@ func FuzzSSEReader(f *testing.F) {
 			if err != nil {
 				return
 			}
-			if len(d) > max {
-				t.Fatalf("event of %d bytes over the bound %d", len(d), max)
+			if len(d) > max || cap(d) > max {
+				t.Fatalf("event of %d bytes (buffer %d) over the bound %d", len(d), cap(d), max)
 			}
 		}
 		t.Fatal("more events than input bytes")

@@ -60,6 +60,21 @@ func (t *toolHeaders) set(m map[string][]headerArg) {
 	t.mu.Unlock()
 }
 
+// merge records one tool's annotations (none: forgets any it had), keeping the others: the
+// page and iterator forms of tools/list see a page at a time.
+func (t *toolHeaders) merge(name string, hs []headerArg) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(hs) == 0 {
+		delete(t.tools, name)
+		return
+	}
+	if t.tools == nil {
+		t.tools = map[string][]headerArg{}
+	}
+	t.tools[name] = hs
+}
+
 // paramHeaders builds the Mcp-Param-* headers for args (a JSON object) from the tool's
 // annotations; null or absent arguments send no header.
 func paramHeaders(dst []paramHeader, hs []headerArg, args []byte) []paramHeader {

@@ -56,7 +56,7 @@ func TestListToolsDropsInvalidAnnotations(t *testing.T) {
 	})
 	var logs bytes.Buffer
 	var mu sync.Mutex
-	c := connect(t, f.url(), Config{Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil))})
+	c := connect(t, f.url(), Config{Era: EraModern, Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil))})
 	tools, err := c.ListTools(context.Background())
 	require.NoError(t, err)
 	require.Len(t, tools, 1)
@@ -82,7 +82,7 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // 32 concurrent callers share one pool of PoolSize connections.
 func TestConcurrentCallsSharePool(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{})
+	c := connect(t, s.URL(), Config{Era: EraModern})
 	var wg sync.WaitGroup
 	errs := make(chan error, 32*10)
 	for range 32 {

@@ -12,7 +12,7 @@ import (
 
 func TestModernCallTool(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{})
+	c := connect(t, s.URL(), Config{Era: EraModern})
 	ctx := context.Background()
 
 	r, err := c.CallTool(ctx, "echo", map[string]string{"text": "héllo"})

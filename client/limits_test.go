@@ -27,7 +27,7 @@ func TestServerClosesMidResponse(t *testing.T) {
 				w.WriteString(resp)
 				return false
 			})
-			c := connect(t, f.url(), Config{})
+			c := connect(t, f.url(), Config{Era: EraModern})
 			_, err := c.CallTool(context.Background(), "echo", nil)
 			require.Error(t, err)
 			assert.Equal(t, PoolStats{Dials: 1, Retired: 1}, c.Stats(), "a failed request closes its socket")
@@ -47,14 +47,14 @@ func TestMaxResponseBytes(t *testing.T) {
 				w.WriteString(resp)
 				return false
 			})
-			c := connect(t, f.url(), Config{MaxResponseBytes: 1024})
+			c := connect(t, f.url(), Config{Era: EraModern, MaxResponseBytes: 1024})
 			_, err := c.CallTool(context.Background(), "echo", nil)
 			assert.ErrorIs(t, err, ErrResponseTooLarge)
 		})
 	}
 	t.Run("our server", func(t *testing.T) {
 		s := startServer(t, streamable.ListenerConfig{})
-		c := connect(t, s.URL(), Config{MaxResponseBytes: 1024})
+		c := connect(t, s.URL(), Config{Era: EraModern, MaxResponseBytes: 1024})
 		_, err := c.CallTool(context.Background(), "echo", map[string]string{"text": strings.Repeat("y", 1024)})
 		assert.ErrorIs(t, err, ErrResponseTooLarge)
 		_, err = c.CallTool(context.Background(), "echo", map[string]string{"text": "fits"})
@@ -71,7 +71,7 @@ func TestRequestTimeout(t *testing.T) {
 		return false
 	})
 	close(ready)
-	c := connect(t, f.url(), Config{RequestTimeout: 100 * time.Millisecond})
+	c := connect(t, f.url(), Config{Era: EraModern, RequestTimeout: 100 * time.Millisecond})
 	start := time.Now()
 	_, err := c.CallTool(context.Background(), "echo", nil)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
@@ -112,7 +112,7 @@ func TestPagingBounds(t *testing.T) {
 			jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":`+page("same")+`}`)
 			return true
 		})
-		c := connect(t, f.url(), Config{})
+		c := connect(t, f.url(), Config{Era: EraModern})
 		_, err := c.ListTools(context.Background())
 		assert.ErrorIs(t, err, ErrRepeatedCursor)
 	})
@@ -123,7 +123,7 @@ func TestPagingBounds(t *testing.T) {
 			jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":`+page(strconv.Itoa(n))+`}`)
 			return true
 		})
-		c := connect(t, f.url(), Config{MaxPages: 3})
+		c := connect(t, f.url(), Config{Era: EraModern, MaxPages: 3})
 		_, err := c.ListTools(context.Background())
 		assert.ErrorIs(t, err, ErrTooManyPages)
 		assert.Equal(t, 3, n)
@@ -139,7 +139,7 @@ func TestPagingBounds(t *testing.T) {
 			jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":`+res+`}`)
 			return true
 		})
-		c := connect(t, f.url(), Config{})
+		c := connect(t, f.url(), Config{Era: EraModern})
 		tools, err := c.ListTools(context.Background())
 		require.NoError(t, err)
 		assert.Len(t, tools, 2)
@@ -161,6 +161,7 @@ func TestMaxInputRounds(t *testing.T) {
 	})
 	cfg := handlers()
 	cfg.MaxInputRounds = 2
+	cfg.Era = EraModern
 	c := connect(t, f.url(), cfg)
 	_, err := c.CallTool(context.Background(), "t", nil)
 	assert.ErrorIs(t, err, ErrTooManyRounds)

@@ -122,6 +122,7 @@ func (c *Client) Listen(ctx context.Context, f ListenFilter) (*Subscription, err
 			c.deliver(s, msg, ack)
 			return nil, nil
 		})
+		err = c.rpcError(err, requestID(req))
 		end := EndRemote
 		switch {
 		case s.local.Load() || (err != nil && ctx.Err() != nil):

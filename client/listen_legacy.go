@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/fastmcp-go/fastmcp/decode"
@@ -239,7 +238,7 @@ func (e *legacyEvents) subscribe(ctx context.Context, c *Client, uris []string) 
 				var re *Error
 				if !errors.As(err, &re) {
 					e.release(c, ok, true)
-					return nil, fmt.Errorf("client: resources/subscribe %s: %w", u, err)
+					return nil, &opError{"resources/subscribe " + u, err}
 				}
 				c.cfg.Logger.Warn("client: the server refused a resource subscription", "uri", u, "err", err)
 				continue

@@ -32,7 +32,7 @@ func (e *legacyEvents) startStream(c *Client, h *httpTransport) *legacyStream {
 	go func() {
 		defer close(ls.ended)
 		err := h.serverStream(ctx, c.currentVersion(), func() { open(nil) }, func(msg []byte) ([]byte, error) {
-			return c.onMessage(ctx, msg, 0, nil)
+			return c.onMessage(ctx, msg)
 		})
 		open(err)
 		if ctx.Err() != nil {
@@ -41,7 +41,7 @@ func (e *legacyEvents) startStream(c *Client, h *httpTransport) *legacyStream {
 		end := EndGraceful
 		if err != nil {
 			c.cfg.Logger.Debug("client: the legacy server stream ended", "err", err)
-			end, err = EndRemote, fmt.Errorf("client: the legacy event stream ended: %w", err)
+			end, err = EndRemote, &opError{"the legacy event stream ended", err}
 		}
 		e.mu.Lock()
 		ls.dead, ls.deadErr = true, err
@@ -109,7 +109,7 @@ func (e *legacyEvents) channel(ctx context.Context, c *Client) (*legacyStream, e
 			if errors.As(ls.openErr, &he) {
 				return nil, fmt.Errorf("%w: %w", ErrNoEventStream, ls.openErr)
 			}
-			return nil, fmt.Errorf("client: opening the legacy event stream: %w", ls.openErr)
+			return nil, &opError{"opening the legacy event stream", ls.openErr}
 		}
 		return ls, nil
 	}

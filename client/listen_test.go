@@ -14,7 +14,7 @@ import (
 
 func TestListen(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{})
+	c := connect(t, s.URL(), Config{Era: EraModern})
 	ctx := context.Background()
 	sub, err := c.Listen(ctx, ListenFilter{ToolsListChanged: true})
 	require.NoError(t, err)
@@ -51,7 +51,7 @@ func TestListenEnds(t *testing.T) {
 				w.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" + ack + tc.tail)
 				return false
 			})
-			c := connect(t, f.url(), Config{})
+			c := connect(t, f.url(), Config{Era: EraModern})
 			sub, err := c.Listen(context.Background(), ListenFilter{ToolsListChanged: true})
 			require.NoError(t, err)
 			<-sub.Done()
@@ -67,7 +67,7 @@ func TestListenEnds(t *testing.T) {
 // A full buffer drops the newest notifications and counts them.
 func TestListenDropsWhenFull(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{ListenBuffer: 1})
+	c := connect(t, s.URL(), Config{Era: EraModern, ListenBuffer: 1})
 	sub, err := c.Listen(context.Background(), ListenFilter{ToolsListChanged: true})
 	require.NoError(t, err)
 	defer sub.Close()

@@ -75,7 +75,7 @@ func TestOnLogLevelOnTheWire(t *testing.T) {
 		jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":{"resultType":"complete","content":[]}}`)
 		return true
 	})
-	c := connect(t, f.url(), Config{OnLog: func(LogMessage) {}, LogLevel: "warning", ClientName: "t", ClientVersion: "1"})
+	c := connect(t, f.url(), Config{Era: EraModern, OnLog: func(LogMessage) {}, LogLevel: "warning", ClientName: "t", ClientVersion: "1"})
 	_, err := c.CallTool(context.Background(), "echo", nil)
 	require.NoError(t, err)
 	r := <-reqs
@@ -83,7 +83,7 @@ func TestOnLogLevelOnTheWire(t *testing.T) {
 		`"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/logLevel":"warning"}}}`, string(r.body))
 	wireschema.RequireValid(t, "CallToolRequest", r.body)
 
-	c = connect(t, f.url(), Config{})
+	c = connect(t, f.url(), Config{Era: EraModern})
 	_, err = c.CallTool(context.Background(), "echo", nil)
 	require.NoError(t, err)
 	assert.NotContains(t, string((<-reqs).body), "logLevel")

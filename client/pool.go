@@ -28,7 +28,10 @@ type PoolStats struct {
 
 // pconn is one pooled HTTP/1.1 connection.
 type pconn struct {
-	nc        net.Conn
+	nc net.Conn
+	// raw is the TCP connection under nc (nc itself without TLS): abort closes it, without
+	// the close_notify a tls.Conn's Close would try to write.
+	raw       net.Conn
 	br        *bufio.Reader
 	bw        *bufio.Writer
 	hdr       fasthttp.ResponseHeader
@@ -85,7 +88,7 @@ func (p *pool) acquire(ctx context.Context, deadline time.Time) (*pconn, error) 
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return nil, fmt.Errorf("%w: %w", ErrPoolTimeout, ctx.Err())
 			}
-			return nil, fmt.Errorf("client: waiting for a connection: %w", ctx.Err())
+			return nil, &stepError{"waiting for a connection", ctx.Err()}
 		case <-t.C:
 			return nil, fmt.Errorf("%w: %w", ErrPoolTimeout, context.DeadlineExceeded)
 		}
@@ -127,19 +130,24 @@ func (p *pool) dial(ctx context.Context, deadline time.Time) (*pconn, error) {
 	defer cancel()
 	nc, err := p.dialer.DialContext(dctx, "tcp", p.addr)
 	if err != nil {
-		return nil, fmt.Errorf("client: dial %s: %w", p.addr, err)
+		return nil, &stepError{"connecting to " + p.addr, err}
 	}
+	raw := nc
 	if p.tlsConf != nil {
 		tc := tls.Client(nc, p.tlsConf)
 		if err := tc.HandshakeContext(dctx); err != nil {
 			_ = nc.Close()
-			return nil, fmt.Errorf("client: TLS handshake with %s: %w", p.addr, err)
+			return nil, &stepError{"TLS handshake with " + p.addr, err}
 		}
 		nc = tc
 	}
 	p.dials.Add(1)
-	return &pconn{nc: nc, br: bufio.NewReaderSize(nc, 4096), bw: bufio.NewWriterSize(nc, 4096)}, nil
+	return &pconn{nc: nc, raw: raw, br: bufio.NewReaderSize(nc, 4096), bw: bufio.NewWriterSize(nc, 4096)}, nil
 }
+
+// abort closes pc's socket from any goroutine: every read or write on it fails from now on.
+// pc is then never reused.
+func (pc *pconn) abort() { _ = pc.raw.Close() }
 
 // release returns pc's slot; pc goes back to the idle list when reusable and under its
 // request limit, and is closed otherwise. A nil pc (detached) only returns the slot.

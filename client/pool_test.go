@@ -23,7 +23,7 @@ func echo(t *testing.T, c *Client) {
 
 func TestPoolReusesConnections(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{})
+	c := connect(t, s.URL(), Config{Era: EraModern})
 	for range 10 {
 		echo(t, c)
 	}
@@ -36,7 +36,7 @@ func TestPoolReusesConnections(t *testing.T) {
 
 func TestPoolMaxRequestsRetires(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{PoolMaxRequests: 3})
+	c := connect(t, s.URL(), Config{Era: EraModern, PoolMaxRequests: 3})
 	for range 7 {
 		echo(t, c)
 	}
@@ -45,7 +45,7 @@ func TestPoolMaxRequestsRetires(t *testing.T) {
 
 func TestPoolIdleTimeoutRetires(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{PoolIdleTimeout: time.Minute})
+	c := connect(t, s.URL(), Config{Era: EraModern, PoolIdleTimeout: time.Minute})
 	p := c.t.(*httpTransport).pool
 	now := time.Unix(1000, 0)
 	p.nowForTest = func() time.Time { return now }
@@ -61,7 +61,7 @@ func TestPoolIdleTimeoutRetires(t *testing.T) {
 // An event stream detaches from the pool: its socket closes at the end and is never reused.
 func TestPoolEventStreamRetires(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{})
+	c := connect(t, s.URL(), Config{Era: EraModern})
 	_, err := c.CallTool(context.Background(), "test_tool_with_progress", nil, WithProgress(func(Progress) {}))
 	require.NoError(t, err)
 	echo(t, c)
@@ -82,7 +82,7 @@ func TestPoolRetiresUnreusableResponses(t *testing.T) {
 				w.WriteString(fmt.Sprintf(head, len(body), body))
 				return false
 			})
-			c := connect(t, f.url(), Config{})
+			c := connect(t, f.url(), Config{Era: EraModern})
 			echo(t, c)
 			echo(t, c)
 			assert.Equal(t, PoolStats{Dials: 2, Retired: 2}, c.Stats())
@@ -100,7 +100,7 @@ func TestPoolSizeCapsConnections(t *testing.T) {
 		jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":{"resultType":"complete","content":[]}}`)
 		return true
 	})
-	c := connect(t, f.url(), Config{PoolSize: 2, RequestTimeout: 5 * time.Second})
+	c := connect(t, f.url(), Config{Era: EraModern, PoolSize: 2, RequestTimeout: 5 * time.Second})
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() { echo(t, c) })
@@ -162,7 +162,7 @@ func TestPoolRetriesStaleConnectionOnce(t *testing.T) {
 		jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":{"resultType":"complete","content":[]}}`)
 		return false // closes without saying Connection: close
 	})
-	c := connect(t, f.url(), Config{})
+	c := connect(t, f.url(), Config{Era: EraModern})
 	for range 3 { // each reuse fails on the write or with nothing read, both retried
 		echo(t, c)
 	}
@@ -175,7 +175,7 @@ func TestPoolRetriesStaleConnectionOnce(t *testing.T) {
 // An idle connection closes after PoolIdleTimeout even when no request comes to notice.
 func TestPoolIdleConnectionsCloseOnTheirOwn(t *testing.T) {
 	s := startServer(t, streamable.ListenerConfig{})
-	c := connect(t, s.URL(), Config{PoolIdleTimeout: 20 * time.Millisecond})
+	c := connect(t, s.URL(), Config{Era: EraModern, PoolIdleTimeout: 20 * time.Millisecond})
 	echo(t, c)
 	require.Eventually(t, func() bool { return c.Stats().Retired == 1 }, 10*time.Second, time.Millisecond)
 	echo(t, c)

@@ -56,7 +56,7 @@ func TestProgressResetsTimeout(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				tr, rs := newRawServer(t, stdioOptions{requestTimeout: 30 * time.Second})
-				c := stdioClient(t, tr, Config{RequestTimeout: 30 * time.Second, MaxTotalTimeout: 2 * time.Minute, ResetTimeoutOnProgress: tc.reset})
+				c := stdioClient(t, tr, Config{Era: EraModern, RequestTimeout: 30 * time.Second, MaxTotalTimeout: 2 * time.Minute, ResetTimeoutOnProgress: tc.reset})
 				var got []float64
 				errs := make(chan error, 1)
 				start := time.Now()
@@ -107,7 +107,7 @@ func TestProgressResetsTimeoutHTTP(t *testing.T) {
 			return false
 		}
 	}
-	cfg := Config{RequestTimeout: request, MaxTotalTimeout: total, ResetTimeoutOnProgress: true}
+	cfg := Config{Era: EraModern, RequestTimeout: request, MaxTotalTimeout: total, ResetTimeoutOnProgress: true}
 	progress := WithProgress(func(Progress) {})
 
 	c := connect(t, newFake(t, stream(10)).url(), cfg) // 1 s of progress

@@ -30,7 +30,7 @@ func TestHandlerPanicIsAnError(t *testing.T) {
 
 // A panicking progress callback is logged; the call completes.
 func TestProgressCallbackPanic(t *testing.T) {
-	c := stdioClient(t, pipeServer(t, fixtureServer(t), stdioOptions{}), Config{})
+	c := stdioClient(t, pipeServer(t, fixtureServer(t), stdioOptions{}), Config{Era: EraModern})
 	calls := 0
 	res, err := c.CallTool(context.Background(), "test_tool_with_progress", nil, WithProgress(func(Progress) {
 		calls++

@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -97,7 +98,13 @@ func (c *Client) parseResponse(b, id []byte) (response, error) {
 	if m.Kind() != decode.KindResponse {
 		return response{}, fmt.Errorf("%w: a %s where a response was expected", ErrMalformed, m.Kind())
 	}
+	got := m.ID()
 	if e := m.Error(); e.Present() {
+		// An error answers this request when it carries its id, or null (the server could
+		// not read the id): one for another request is not this call's.
+		if id != nil && got.Type() != decode.TypeNull && (got.Type() != decode.TypeInteger || !bytes.Equal(got.Raw(), id)) {
+			return response{}, fmt.Errorf("%w: error response id %s, want %s", ErrMalformed, got.Raw(), id)
+		}
 		if e.Type() != decode.TypeObject {
 			return response{}, fmt.Errorf("%w: error is not an object", ErrMalformed)
 		}
@@ -107,7 +114,7 @@ func (c *Client) parseResponse(b, id []byte) (response, error) {
 		}
 		return response{err: re}, nil
 	}
-	if got := m.ID(); id != nil && (got.Type() != decode.TypeInteger || !bytes.Equal(got.Raw(), id)) {
+	if id != nil && (got.Type() != decode.TypeInteger || !bytes.Equal(got.Raw(), id)) {
 		return response{}, fmt.Errorf("%w: response id %s, want %s", ErrMalformed, got.Raw(), id)
 	}
 	r := m.Result()
@@ -115,6 +122,19 @@ func (c *Client) parseResponse(b, id []byte) (response, error) {
 		return response{}, fmt.Errorf("%w: result is not an object", ErrMalformed)
 	}
 	return response{result: r.Raw()}, nil
+}
+
+// rpcError reads the JSON-RPC error of an *HTTPError's body into its Err, for the
+// request with integer id. A body that is not an error response for it stays only Body.
+func (c *Client) rpcError(err error, id []byte) error {
+	var he *HTTPError
+	if errors.As(err, &he) && he.rpc != nil {
+		if r, perr := c.parseResponse(he.rpc, id); perr == nil && r.err != nil {
+			he.Err = r.err
+		}
+		he.rpc = nil
+	}
+	return err
 }
 
 // text returns the string member key of obj unescaped ("" when absent or not a string).

@@ -231,6 +231,9 @@ func (c *stdioConn) writeLoop() {
 	for {
 		select {
 		case line := <-c.writes:
+			if testHookStdioWrite != nil {
+				testHookStdioWrite(c, line)
+			}
 			if failed {
 				continue
 			}
@@ -239,16 +242,41 @@ func (c *stdioConn) writeLoop() {
 				c.fail(fmt.Errorf("%w: writing to it: %w", ErrServerExited, err))
 			}
 		case <-c.quit:
-			return
+			// Write what was queued before the shutdown (the notifications/cancelled of a
+			// call that just timed out, say), then stop.
+			for {
+				select {
+				case line := <-c.writes:
+					if !failed {
+						_, err := c.out.Write(line)
+						failed = err != nil
+					}
+				default:
+					return
+				}
+			}
 		}
 	}
 }
 
-// shutdown stops the writer and waits for it; out must be closed first, so that a write in
-// progress returns.
-func (c *stdioConn) shutdown() {
+// shutdown stops the writer once it has written the lines queued so far (waiting for that
+// at most timeout), then runs closeInput, which closes the server's input and so also ends
+// a write the server does not read, and waits for the writer.
+func (c *stdioConn) shutdown(timeout time.Duration, closeInput func()) {
+	stopped := make(chan struct{})
+	go func() {
+		c.writer.Wait()
+		close(stopped)
+	}()
 	close(c.quit)
-	c.writer.Wait()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case <-stopped:
+	case <-timer.C:
+	}
+	closeInput()
+	<-stopped
 }
 
 // fail marks the connection dead with err and fails every pending call with it, at once.

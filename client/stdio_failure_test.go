@@ -123,7 +123,7 @@ func TestStdioProgressGoesToItsCall(t *testing.T) {
 func TestStdioRequestTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr, rs := newRawServer(t, stdioOptions{requestTimeout: 30 * time.Second})
-		c := stdioClient(t, tr, Config{})
+		c := stdioClient(t, tr, Config{Era: EraModern})
 		errs := make(chan error, 1)
 		go func() {
 			_, err := c.CallTool(context.Background(), "echo", map[string]string{"text": "hi"})

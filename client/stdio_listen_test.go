@@ -13,7 +13,7 @@ import (
 // TestStdioListen: a subscriptions/listen stream over stdio gets its notifications by
 // subscriptionId, outlives nothing it should, and ends locally on Close.
 func TestStdioListen(t *testing.T) {
-	c := stdioClient(t, pipeServer(t, fixtureServer(t), stdioOptions{}), Config{})
+	c := stdioClient(t, pipeServer(t, fixtureServer(t), stdioOptions{}), Config{Era: EraModern})
 	s, err := c.Listen(context.Background(), ListenFilter{ToolsListChanged: true})
 	require.NoError(t, err)
 

@@ -30,8 +30,14 @@ func (c *stdioConn) readLoop() {
 			return
 		}
 		m.Reset()
-		if c.dec.Decode(&m, line) != nil {
-			continue // not JSON-RPC: a server that logs to stdout; nothing to match it to
+		if err := c.dec.Decode(&m, line); err != nil {
+			// Not JSON-RPC: a server that logs to stdout, nothing to match it to. But a line
+			// that starts as an answer to a pending call fails that call now, not at its
+			// timeout.
+			if id := headID(line); id != nil {
+				c.deliver(id, stdioResult{err: fmt.Errorf("%w: the server's line for request %s is not JSON-RPC: %v", ErrMalformed, id, err)})
+			}
+			continue
 		}
 		switch m.Kind() {
 		case decode.KindResponse:

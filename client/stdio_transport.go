@@ -102,19 +102,22 @@ func (t *stdioTransport) notify(ctx context.Context, msg []byte, _ *headers) err
 // notifications/cancelled the core then sends.
 func (t *stdioTransport) cancelsByClose() bool { return false }
 
-// close fails what is pending with ErrClosed, closes the server's standard input (which
-// tells it to finish and exit), waits for the process to exit (at most DefaultCloseTimeout,
+// close fails what is pending with ErrClosed, writes the lines already queued (the
+// notifications/cancelled of a call that just ended, at most the close timeout), closes the
+// server's standard input (which tells it to finish and exit), waits for the process to exit (at most DefaultCloseTimeout,
 // then kills it) and for its output to end (a grandchild may hold it open: bounded the same
 // way, then our end is closed), and for the handlers of server requests (bounded the same
 // way).
 func (t *stdioTransport) close() error {
 	t.closeOnce.Do(func() {
 		t.conn.fail(ErrClosed)
-		err := t.in.Close()
-		if errors.Is(err, os.ErrClosed) {
-			err = nil // the process exited, and exec closed its input already
-		}
-		t.conn.shutdown()
+		var err error
+		t.conn.shutdown(t.closeTimeout, func() {
+			err = t.in.Close()
+			if errors.Is(err, os.ErrClosed) {
+				err = nil // the process exited, and exec closed its input already
+			}
+		})
 		if t.exit != nil {
 			err = errors.Join(err, t.exit(t.closeTimeout))
 		}

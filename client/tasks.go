@@ -199,7 +199,7 @@ func requiresTasks(data []byte) bool {
 // errNotTerminal says what an Await saw last when it gave up.
 func errNotTerminal(id string, last TaskStatus, cause error) error {
 	if last == "" {
-		return fmt.Errorf("client: awaiting task %s: %w", id, cause)
+		return &opError{"awaiting task " + id, cause}
 	}
 	return fmt.Errorf("client: task %s still %s: %w", id, last, cause)
 }

@@ -179,7 +179,7 @@ func (h *TaskHandle) answerInputs(ctx context.Context, inputRequests []byte) err
 		method := text(v, "method")
 		r, err := h.c.answer(ctx, method, decode.Lookup(v, "params").Raw())
 		if err != nil {
-			ferr = fmt.Errorf("client: task %s input request %q (%s): %w", h.ID, key, method, err)
+			ferr = &opError{fmt.Sprintf("task %s input request %q (%s)", h.ID, key, method), err}
 			return false
 		}
 		if len(keys) > 0 {

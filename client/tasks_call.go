@@ -82,7 +82,7 @@ func (h *TaskHandle) Get(ctx context.Context) (*TaskDetail, error) {
 func (h *TaskHandle) Update(ctx context.Context, responses map[string]json.RawMessage) error {
 	obj, err := json.Marshal(responses)
 	if err != nil {
-		return fmt.Errorf("client: input responses of task %s: %w", h.ID, err)
+		return &opError{"input responses of task " + h.ID, err}
 	}
 	h.inputMu.Lock()
 	defer h.inputMu.Unlock()

@@ -106,6 +106,9 @@ func (r *recorder) requireValid(t testing.TB) {
 // directTasks is a Client in-process to srv whose requests r records.
 func directTasks(t testing.TB, srv *fastmcp.Server, cfg Config) (*Client, *recorder) {
 	t.Helper()
+	if cfg.Era == EraAuto {
+		cfg.Era = EraModern // the in-process server is modern; the tests count every request
+	}
 	cfg, err := cfg.withDefaults()
 	require.NoError(t, err)
 	r := &recorder{transport: coreTransport(srv, cfg.RequestTimeout)}

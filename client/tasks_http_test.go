@@ -39,7 +39,7 @@ func TestTasksOverHTTP(t *testing.T) {
 	url := serveHTTP(t, tasksServer(t, tasks.Options{PollInterval: 50 * time.Millisecond}))
 	var mu sync.Mutex
 	var asked []string
-	c := connect(t, url, Config{Elicitation: accept(`{"confirm":true}`, &asked, &mu)})
+	c := connect(t, url, Config{Era: EraModern, Elicitation: accept(`{"confirm":true}`, &asked, &mu)})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 
@@ -105,7 +105,7 @@ func TestTasksOverStdio(t *testing.T) {
 	srv := tasksServer(t, tasks.Options{PollInterval: 50 * time.Millisecond})
 	var mu sync.Mutex
 	var asked []string
-	c := stdioClient(t, pipeServer(t, srv, stdioOptions{}), Config{Elicitation: accept(`{"name":"partial-x","confirm":true}`, &asked, &mu)})
+	c := stdioClient(t, pipeServer(t, srv, stdioOptions{}), Config{Era: EraModern, Elicitation: accept(`{"name":"partial-x","confirm":true}`, &asked, &mu)})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, h, err := c.CallToolTask(ctx, "multi_input", nil)

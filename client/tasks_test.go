@@ -361,7 +361,7 @@ func TestTaskInputUnanswered(t *testing.T) {
 		require.NoError(t, err)
 		synctest.Wait()
 		_, err = h.Await(ctx)
-		assert.EqualError(t, err, `client: task `+h.ID+` input request "confirm" (elicitation/create): client: the elicitation/create handler panicked: boom`)
+		assert.EqualError(t, err, `client: task `+h.ID+` input request "confirm" (elicitation/create): the elicitation/create handler panicked: boom`)
 		assert.True(t, panicked.Load())
 		assert.Zero(t, sent.count("tasks/update"))
 		d, err = h.Get(ctx)

@@ -65,7 +65,7 @@ func TestWireTasks(t *testing.T) {
 		jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":`+res+`}`)
 		return true
 	})
-	cfg := Config{ClientName: "t", ClientVersion: "1", Elicitation: func(context.Context, json.RawMessage) (json.RawMessage, error) {
+	cfg := Config{Era: EraModern, ClientName: "t", ClientVersion: "1", Elicitation: func(context.Context, json.RawMessage) (json.RawMessage, error) {
 		return nil, nil
 	}}
 	c := connect(t, f.url(), cfg)
@@ -136,7 +136,7 @@ func TestTaskInvalidResponses(t *testing.T) {
 		jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":`+answer.Load().(string)+`}`)
 		return true
 	})
-	c := connect(t, f.url(), Config{})
+	c := connect(t, f.url(), Config{Era: EraModern})
 	ctx := context.Background()
 	task := `"taskId":"t1","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttlMs":null`
 	cases := []struct {
@@ -156,6 +156,8 @@ func TestTaskInvalidResponses(t *testing.T) {
 			`client: malformed response: task t1 has status "paused"`},
 		{"get without resultType", `{` + task + `,"status":"working"}`, func() error { _, err := c.Task("t1").Get(ctx); return err },
 			`client: malformed response: task answer with resultType "", want "complete"`},
+		{"get with another resultType", `{"resultType":"partial",` + task + `,"status":"working"}`, func() error { _, err := c.Task("t1").Get(ctx); return err },
+			`client: malformed response: task answer with resultType "partial", want "complete"`},
 		{"get of another task", `{"resultType":"complete",` + task + `,"status":"working"}`, func() error { _, err := c.Task("t2").Get(ctx); return err },
 			`client: malformed response: tasks/get for t2 answered for t1`},
 		{"completed without result", `{"resultType":"complete",` + task + `,"status":"completed"}`, func() error { _, err := c.Task("t1").Get(ctx); return err },
@@ -225,7 +227,7 @@ func TestWireAwaitInput(t *testing.T) {
 		return true
 	})
 	var asked atomic.Int64
-	c := connect(t, f.url(), Config{Elicitation: func(context.Context, json.RawMessage) (json.RawMessage, error) {
+	c := connect(t, f.url(), Config{Era: EraModern, Elicitation: func(context.Context, json.RawMessage) (json.RawMessage, error) {
 		asked.Add(1)
 		return json.RawMessage(`{"action":"decline"}`), nil
 	}})
@@ -247,6 +249,6 @@ func TestWireAwaitInput(t *testing.T) {
 	script.Store(&[]string{ask("sampling/createMessage")})
 	_, err = c.Task("t1").Await(ctx)
 	require.ErrorIs(t, err, ErrNoHandler)
-	assert.EqualError(t, err, `client: task t1 input request "ké" (sampling/createMessage): client: no handler for input request: sampling/createMessage`)
+	assert.EqualError(t, err, `client: task t1 input request "ké" (sampling/createMessage): no handler for input request: sampling/createMessage`)
 	assert.Empty(t, updates)
 }

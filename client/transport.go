@@ -62,6 +62,9 @@ type headers struct {
 	// resumed with GET and Last-Event-ID (SEP-1699); lastEventID is that header.
 	resumable   bool
 	lastEventID string
+	// del turns the bodiless request (normally the legacy GET stream) into the session's
+	// DELETE.
+	del bool
 	// timeout, when set, bounds the request instead of Config.RequestTimeout: the
 	// MaxTotalTimeout of a call whose timeout restarts on progress (the core keeps the
 	// restarting RequestTimeout itself).

@@ -96,7 +96,7 @@ func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) 
 			return nil, deadline, nil, err
 		}
 		if err != nil {
-			return nil, deadline, nil, t.ioErr(ctx, deadline, "sending the request", err)
+			return nil, deadline, nil, t.ioErr(ctx, deadline, "", err)
 		}
 		if t.refused(pc) { // an authorization challenge: answered, then the request again
 			if err := t.challenge(ctx, pc, stop, msg, cred, &challenges); err != nil {
@@ -108,6 +108,16 @@ func (t *httpTransport) exchange(ctx context.Context, msg []byte, hdr *headers) 
 		return pc, deadline, stop, nil
 	}
 }
+
+// stepError is a failed step of an exchange (connecting, sending, waiting for the head):
+// ioErr names the step in the error the caller gets.
+type stepError struct {
+	step string
+	err  error
+}
+
+func (e *stepError) Error() string { return e.step + ": " + e.err.Error() }
+func (e *stepError) Unwrap() error { return e.err }
 
 // errStale marks a reused connection that failed before the server sent a byte: the server
 // had closed it while idle, so the request never reached it and may be sent again.
@@ -123,25 +133,33 @@ func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte,
 	_ = pc.nc.SetDeadline(deadline)
 	stop := func() bool { return true }
 	if ctx.Done() != nil {
-		// Cancellation closes the socket's deadline, so a blocked read or write returns now.
-		stop = context.AfterFunc(ctx, func() { _ = pc.nc.SetDeadline(time.Unix(1, 0)) })
+		// Cancellation closes the socket, so a blocked read or write returns now. A past
+		// deadline would not do: the reader lifts the head's deadline once a stream is open,
+		// and could lift the cancel's with it (issue 21). A closed socket stays closed. The
+		// caller stops this before the connection may go back to the pool.
+		stop = context.AfterFunc(ctx, func() {
+			pc.abort()
+			if testHookCancelled != nil {
+				testHookCancelled()
+			}
+		})
 	}
 	if err := t.writeRequest(pc, msg, hdr, cred); err != nil {
 		stop()
 		t.pool.release(pc, false)
 		if reused && ctx.Err() == nil {
-			return nil, nil, fmt.Errorf("%w: %w", errStale, err)
+			err = fmt.Errorf("%w: %w", errStale, err)
 		}
-		return nil, nil, err
+		return nil, nil, &stepError{"sending the request", err}
 	}
 	pc.hdr.Reset()
 	if err := pc.hdr.Read(pc.br); err != nil {
 		stop()
 		t.pool.release(pc, false)
 		if reused && err == io.EOF && ctx.Err() == nil { // fasthttp: nothing read at all
-			return nil, nil, fmt.Errorf("%w: %w", errStale, err)
+			err = fmt.Errorf("%w: %w", errStale, err)
 		}
-		return nil, nil, fmt.Errorf("reading the response head: %w", err)
+		return nil, nil, &stepError{"waiting for the response head", err}
 	}
 	if s := pc.hdr.Peek("Mcp-Session-Id"); len(s) > 0 {
 		if cur := t.session.Load(); cur == nil || *cur != string(s) {
@@ -152,9 +170,20 @@ func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte,
 	return pc, stop, nil
 }
 
-// ioErr reports a failed exchange, as the context's error when it ended the exchange.
-// fasthttp reports a read past the deadline as its own error, so the clock decides.
+// ioErr reports a failed exchange step, what (or, when empty, the step a *stepError names),
+// as the context's error when it ended the exchange. fasthttp reports a read past the
+// deadline as its own error, so the clock decides. The client's own errors that explain
+// themselves (ErrResponseTooLarge) are returned as they are.
 func (t *httpTransport) ioErr(ctx context.Context, deadline time.Time, what string, err error) error {
+	var se *stepError
+	if what == "" && errors.As(err, &se) {
+		what, err = se.step, se.err
+	} else if what == "" {
+		what = "exchanging with the server"
+	}
+	if errors.Is(err, ErrResponseTooLarge) {
+		return err
+	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("client: %s: %w", what, ctx.Err())
 	}
@@ -167,7 +196,12 @@ func (t *httpTransport) ioErr(ctx context.Context, deadline time.Time, what stri
 
 func (t *httpTransport) writeRequest(pc *pconn, msg []byte, hdr *headers, cred AuthCredentials) error {
 	w := pc.bw
-	if msg == nil { // the legacy standalone stream
+	if msg == nil && hdr != nil && hdr.del { // the end of a legacy session
+		w.WriteString("DELETE ")
+		w.WriteString(t.path)
+		w.WriteString(" HTTP/1.1\r\nHost: ")
+		w.WriteString(t.host)
+	} else if msg == nil { // the legacy standalone stream
 		w.WriteString("GET ")
 		w.WriteString(t.path)
 		w.WriteString(" HTTP/1.1\r\nHost: ")
@@ -223,6 +257,9 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 	h := &pc.hdr
 	if bytes.HasPrefix(h.ContentType(), []byte("text/event-stream")) {
 		if hdr != nil && hdr.longLived {
+			if testHookStreamHead != nil {
+				testHookStreamHead()
+			}
 			_ = pc.nc.SetDeadline(time.Time{})
 			deadline = time.Time{}.Add(1<<63 - 1)
 		}
@@ -234,20 +271,22 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 	status := h.StatusCode()
 	isJSON := bytes.HasPrefix(h.ContentType(), []byte("application/json"))
 	body, reusable, err := t.readBody(pc)
-	t.pool.release(pc, reusable && err == nil)
+	t.pool.release(pc, reusable && err == nil && stop())
 	if err != nil {
 		return nil, t.ioErr(ctx, deadline, "reading the response", err)
 	}
-	if len(body) > 0 && isJSON {
-		return body, nil // a JSON-RPC response, also for the 4xx of modern errors
+	ok := status >= 200 && status < 300
+	if ok && len(body) > 0 && isJSON {
+		return body, nil
 	}
-	if len(body) > 512 {
-		body = body[:512]
-	}
-	if status >= 200 && status < 300 {
+	if ok {
 		return nil, fmt.Errorf("%w: HTTP %d without a JSON or event-stream body", ErrMalformed, status)
 	}
-	return nil, &HTTPError{Status: status, Body: body}
+	he := &HTTPError{Status: status, Body: body[:min(len(body), 512)]}
+	if len(body) > 0 && isJSON {
+		he.rpc = body // a JSON-RPC error, as modern servers send with 4xx: the core reads it
+	}
+	return nil, he
 }
 
 // readBody reads a non-stream body and reports whether the connection may be reused: only
@@ -255,6 +294,9 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 func (t *httpTransport) readBody(pc *pconn) ([]byte, bool, error) {
 	h := &pc.hdr
 	reusable := h.IsHTTP11() && !h.ConnectionClose()
+	if s := h.StatusCode(); s < 200 || s == 204 || s == 304 {
+		return nil, reusable, nil // no body, whatever the headers say (RFC 9112 §6.3): go-sdk's 204 to DELETE
+	}
 	switch n := h.ContentLength(); {
 	case n >= 0:
 		b, err := readFull(pc.br, int64(n), t.maxBody)
@@ -310,7 +352,7 @@ func (t *httpTransport) readStream(ctx context.Context, deadline time.Time, pc *
 			return nil, t.ioErr(ctx, deadline, "reading the event stream", err)
 		}
 		if isResponseTo(data, id) {
-			return bytes.Clone(data), nil
+			return sr.take(data), nil // the response is the caller's: no copy
 		}
 		reply, err := onMessage(data)
 		if err != nil {
@@ -333,7 +375,7 @@ func (t *httpTransport) notify(ctx context.Context, msg []byte, hdr *headers) er
 	defer stop()
 	status := pc.hdr.StatusCode()
 	body, reusable, err := t.readBody(pc)
-	t.pool.release(pc, reusable && err == nil)
+	t.pool.release(pc, reusable && err == nil && stop())
 	if err != nil {
 		return t.ioErr(ctx, deadline, "reading the response", err)
 	}
@@ -367,6 +409,9 @@ func (t *httpTransport) serverStream(ctx context.Context, version string, opened
 	}
 	t.pool.release(nil, false)
 	defer t.pool.retire(pc)
+	if testHookStreamHead != nil {
+		testHookStreamHead()
+	}
 	_ = pc.nc.SetDeadline(time.Time{})
 	opened()
 	var body io.Reader = pc.br
@@ -429,7 +474,7 @@ func (t *httpTransport) resume(ctx context.Context, deadline time.Time, hdr *hea
 		stop()
 		status := pc.hdr.StatusCode()
 		t.pool.release(pc, false)
-		return nil, nil, &HTTPError{Status: status}
+		return nil, nil, fmt.Errorf("%w: %w", errResumeRefused, &HTTPError{Status: status})
 	}
 	t.pool.release(nil, false)
 	var body io.Reader = pc.br

@@ -17,8 +17,9 @@ type ToolError struct {
 func (e *ToolError) Error() string { return fmt.Sprintf("client: tool %s failed: %s", e.Tool, e.Text) }
 
 // Call calls the tool name with in (marshalled as its arguments) and decodes its
-// structuredContent into Out, or, when the result has none, its first text block as JSON.
-// A tool error is a *ToolError.
+// structuredContent into Out, or, when the result has none, its first text block: as JSON,
+// or as it is when Out is string (a tool that answers in plain text). A tool error is a
+// *ToolError.
 func Call[In, Out any](ctx context.Context, c *Client, name string, in In, opts ...CallOption) (Out, error) {
 	var out Out
 	args, err := json.Marshal(in)
@@ -35,6 +36,10 @@ func Call[In, Out any](ctx context.Context, c *Client, name string, in In, opts 
 	}
 	src := []byte(r.StructuredContent)
 	if len(src) == 0 {
+		if s, ok := any(&out).(*string); ok {
+			*s = first // a plain-text result: the text itself, not JSON to decode
+			return out, nil
+		}
 		src = []byte(first)
 	}
 	if err := json.Unmarshal(src, &out); err != nil {

@@ -20,7 +20,7 @@ func TestWireModernCallTool(t *testing.T) {
 		jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":{"resultType":"complete","content":[]}}`)
 		return true
 	})
-	c := connect(t, f.url(), Config{ClientName: "t", ClientVersion: "1"})
+	c := connect(t, f.url(), Config{Era: EraModern, ClientName: "t", ClientVersion: "1"})
 	c.tools.set(map[string][]headerArg{"deploy": {{arg: "region", header: "Region"}, {arg: "n", header: "N"},
 		{arg: "empty", header: "Empty"}, {arg: "none", header: "None"}, {arg: "absent", header: "Absent"}}})
 	_, err := c.CallTool(context.Background(), "deploy", []byte(`{"region":"Hello, 世界","n":42,"empty":"","none":null}`))
@@ -89,12 +89,13 @@ func TestUnsupportedVersionRetriedOnce(t *testing.T) {
 		reqs <- r
 		body := `{"jsonrpc":"2.0","id":` + idOf(r.body) + `,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"x"}}}`
 		if n.Add(1) == 2 {
-			body = `{"jsonrpc":"2.0","id":` + idOf(r.body) + `,"result":{"resultType":"complete","content":[]}}`
+			jsonResp(w, `{"jsonrpc":"2.0","id":`+idOf(r.body)+`,"result":{"resultType":"complete","content":[]}}`)
+			return true
 		}
 		w.WriteString("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
 		return true
 	})
-	c := connect(t, f.url(), Config{})
+	c := connect(t, f.url(), Config{Era: EraModern})
 	_, err := c.CallTool(context.Background(), "echo", nil)
 	require.NoError(t, err)
 	first, second := <-reqs, <-reqs

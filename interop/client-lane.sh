@@ -6,7 +6,10 @@
 #      pinned legacy (with progress) and pinned modern (refused by the legacy-only SDK 1), then
 #      each spawned over stdio (--command) in eras auto and legacy; then the client package's
 #      legacy Listen test against the SDK 1.32.2 in its sessionful mode
-#      (fixtures/sdk1_sessionful.mjs);
+#      (fixtures/sdk1_sessionful.mjs); then Connect and Close, 1,000 times each in the
+#      initialize era, against the Go servers Close once hung on (issue 21): go-sdk's
+#      conformance server in its sessionful mode and mcp-go's conformance example, built
+#      from the bench/peers module (client.TestInteropCloseLoop);
 #   2. the conformance suite's client mode with `fastmcp-bench conformance-client` as the
 #      client under test, one run per scenario scored by --requirements 2026-07-28 (32, the
 #      25 auth/* ones included) and 2025-11-25 (18), each at its revision's wire
@@ -141,6 +144,43 @@ if [ $# -eq 0 ]; then
   else
     fail "sdk-1 sessionful http: server did not start"
   fi
+
+  # Connect/Close 1,000 times against the sessionful Go servers that hold the GET stream open.
+  # start_go NAME PORT CMD...: starts CMD (which listens on 127.0.0.1:PORT) and waits for the port.
+  start_go() {
+    local name=$1 port=$2 pid
+    shift 2
+    "$@" >"$T/logs/$name.stdout" 2>"$T/logs/$name.stderr" &
+    pid=$!
+    PIDS+=("$pid")
+    for _ in $(seq 100); do # a bounded wait for the listener
+      (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    echo "client-lane: $name is not listening on $port; stderr:" >&2
+    sed 's/^/  /' "$T/logs/$name.stderr" >&2
+    return 1
+  }
+  free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+  if (cd bench/peers &&
+    timeout --kill-after=10 300 "$GO" build -o "$T/bin/gosdk-everything" github.com/modelcontextprotocol/go-sdk/conformance/everything-server &&
+    timeout --kill-after=10 300 "$GO" build -o "$T/bin/mcpgo-conformance" github.com/mark3labs/mcp-go/examples/conformance); then
+    gp=$(free_port)
+    mp=$(free_port)
+    if start_go gosdk-sessionful "$gp" "$T/bin/gosdk-everything" -http "127.0.0.1:$gp" -stateless=false &&
+      CONFORMANCE_ADDR="127.0.0.1:$mp" start_go mcpgo-conformance "$mp" "$T/bin/mcpgo-conformance"; then
+      out=$(timeout --kill-after=5 300 env FASTMCP_CLOSE_LOOP_URLS="gosdk=http://127.0.0.1:$gp/ mcpgo=http://127.0.0.1:$mp/mcp" \
+        "$T/bin/client.test" -test.run '^TestInteropCloseLoop$' -test.v -test.timeout 280s 2>&1) || true
+      for s in gosdk mcpgo; do
+        if [[ "$out" == *"--- PASS: TestInteropCloseLoop/$s "* ]]; then ok "$s sessionful http: Connect/Close 1,000 times"; else fail "$s sessionful http: Connect/Close 1,000 times: $out"; fi
+      done
+    else
+      fail "go peers' conformance servers did not start"
+    fi
+  else
+    fail "go peers' conformance servers did not build"
+  fi
 fi
 
 # ---- 2. the suite's client mode --------------------------------------------------------------
@@ -182,7 +222,7 @@ scenario() {
     ok "conformance client $rev $name"
   else
     fail "conformance client $rev $name (exit $rc; log .tools/logs/client-$rev-${name//\//_}.log)"
-    [ -n "$bad" ] && printf '%s\n' "$bad" | sed 's/^/      /'
+    if [ -n "$bad" ]; then printf '%s\n' "$bad" | sed 's/^/      /'; fi
   fi
 }
 

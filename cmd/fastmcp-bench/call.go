@@ -34,7 +34,7 @@ func init() {
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("call", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	era := fs.String("era", "auto", "protocol era: auto, modern (2026-07-28) or legacy (2025-11-25)")
+	era := fs.String("era", "auto", "protocol era: auto (the default: server/discover, else initialize), modern (2026-07-28), legacy (initialize offering 2025-11-25) or 2025-06-18 (initialize pinned to it)")
 	timeout := fs.Duration("timeout", client.DefaultRequestTimeout, "bound of each request")
 	command := fs.String("command", "", "start this `command line` (split at spaces) as a stdio server instead of dialling a URL")
 	fs.Usage = func() {
@@ -67,8 +67,10 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cfg.Era = client.EraModern
 	case "legacy":
 		cfg.Era = client.EraLegacy
+	case "2025-06-18":
+		cfg.Era = client.EraLegacy20250618
 	default:
-		fmt.Fprintf(stderr, "call: --era must be auto, modern or legacy, got %q\n", *era)
+		fmt.Fprintf(stderr, "call: --era must be auto, modern, legacy or 2025-06-18, got %q\n", *era)
 		return 2
 	}
 	if *timeout <= 0 {

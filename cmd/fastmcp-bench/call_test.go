@@ -132,7 +132,7 @@ func TestCallCommandUsage(t *testing.T) {
 	}{
 		{nil, "Usage: fastmcp-bench call [flags] URL TOOL [key=value...]"},
 		{[]string{"http://127.0.0.1:1/mcp"}, "Usage: fastmcp-bench call"},
-		{[]string{"--era", "new", "http://127.0.0.1:1/mcp", "t"}, `call: --era must be auto, modern or legacy, got "new"`},
+		{[]string{"--era", "new", "http://127.0.0.1:1/mcp", "t"}, `call: --era must be auto, modern, legacy or 2025-06-18, got "new"`},
 		{[]string{"--timeout", "0s", "http://127.0.0.1:1/mcp", "t"}, "call: --timeout must be positive, got 0s"},
 		{[]string{"--nope"}, "flag provided but not defined: -nope"},
 		{[]string{"--command", "fastmcp-bench serve --stdio"}, "Usage: fastmcp-bench call"},

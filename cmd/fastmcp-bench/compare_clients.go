@@ -129,7 +129,7 @@ func parseCompareClients(args []string) (*compareClientsOptions, int) {
 // clientLine is one row of compare-clients: a client in one era.
 type clientLine struct {
 	Name   string `json:"name"`   // fastmcp, go-sdk, mcp-go, fastmcp-direct
-	Era    string `json:"era"`    // modern (the client's default) or legacy (initialize pinned)
+	Era    string `json:"era"`    // modern (2026-07-28 pinned) or legacy (initialize pinned)
 	Peer   bool   `json:"peer"`   // a peer SDK's client, run by bench/peers/clients
 	Direct bool   `json:"direct"` // in-process, no transport: not compared with the peers
 }

@@ -103,6 +103,7 @@ func workerClient(ctx context.Context, which, era, url string) (*client.Client, 
 	cfg := client.Config{ClientName: "fastmcp-bench", ClientVersion: version()}
 	switch era {
 	case "modern":
+		cfg.Era = client.EraModern // pinned: the figures are of 2026-07-28 whatever the server
 	case "legacy":
 		cfg.Era = client.EraLegacy
 	default:
