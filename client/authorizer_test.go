@@ -71,7 +71,7 @@ func TestAuthorizerChallengeThenRetry(t *testing.T) {
 		a.mu.Unlock()
 		return nil
 	}}
-	c := connect(t, f.url(), Config{Authorizer: a})
+	c := connect(t, f.url(), Config{Era: EraModern, Authorizer: a})
 	res, err := c.CallTool(context.Background(), "echo", nil)
 	require.NoError(t, err)
 	assert.JSONEq(t, `[{"type":"text","text":"ok"}]`, string(res.Content))
@@ -110,7 +110,7 @@ func TestAuthorizerChallengeLimit(t *testing.T) {
 		return true
 	})
 	a := &fakeAuthorizer{cred: AuthCredentials{Authorization: "Bearer stale"}, answer: func(*AuthChallenge, *fakeAuthorizer) error { return nil }}
-	c := connect(t, f.url(), Config{Authorizer: a})
+	c := connect(t, f.url(), Config{Era: EraModern, Authorizer: a})
 	_, err := c.CallTool(context.Background(), "echo", nil)
 	var he *HTTPError
 	require.ErrorAs(t, err, &he)
@@ -130,7 +130,7 @@ func TestAuthorizerChallengeError(t *testing.T) {
 		return true
 	})
 	a := &fakeAuthorizer{answer: func(*AuthChallenge, *fakeAuthorizer) error { return errNo }}
-	c := connect(t, f.url(), Config{Authorizer: a})
+	c := connect(t, f.url(), Config{Era: EraModern, Authorizer: a})
 	_, err := c.CallTool(context.Background(), "echo", nil)
 	require.ErrorIs(t, err, errNo)
 	assert.EqualError(t, err, "client: authorization: no consent")
@@ -140,7 +140,7 @@ func TestAuthorizerChallengeError(t *testing.T) {
 	a.answer = func(*AuthChallenge, *fakeAuthorizer) error { return nil }
 	a.cred = AuthCredentials{Authorization: "Bearer t"}
 	f2 := newFake(t, func(r *fakeReq, w *bufio.Writer) bool { writeOK(r, w); return true })
-	c2 := connect(t, f2.url(), Config{Authorizer: a})
+	c2 := connect(t, f2.url(), Config{Era: EraModern, Authorizer: a})
 	_, err = c2.CallTool(context.Background(), "echo", nil)
 	require.NoError(t, err)
 }
@@ -167,7 +167,7 @@ func TestAuthorizer403(t *testing.T) {
 				return true
 			})
 			a := &fakeAuthorizer{answer: func(*AuthChallenge, *fakeAuthorizer) error { return nil }}
-			c := connect(t, f.url(), Config{Authorizer: a})
+			c := connect(t, f.url(), Config{Era: EraModern, Authorizer: a})
 			_, err := c.CallTool(context.Background(), "echo", nil)
 			assert.Len(t, a.challenges, tc.challenges)
 			if tc.challenges == 0 {
@@ -193,7 +193,7 @@ func TestAuthorizerUnsafeCredentials(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newFake(t, func(r *fakeReq, w *bufio.Writer) bool { writeOK(r, w); return true })
-			c := connect(t, f.url(), Config{Authorizer: a})
+			c := connect(t, f.url(), Config{Era: EraModern, Authorizer: a})
 			_, err := c.CallTool(context.Background(), "echo", nil)
 			if a.authErr != nil {
 				require.ErrorIs(t, err, errDown)
@@ -211,7 +211,7 @@ func TestNoAuthorizer401(t *testing.T) {
 		w.WriteString("HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nContent-Type: text/plain\r\nContent-Length: " + strconv.Itoa(len("no")) + "\r\n\r\nno")
 		return true
 	})
-	c := connect(t, f.url(), Config{})
+	c := connect(t, f.url(), Config{Era: EraModern})
 	_, err := c.CallTool(context.Background(), "echo", nil)
 	var he *HTTPError
 	require.ErrorAs(t, err, &he)

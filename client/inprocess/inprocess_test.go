@@ -39,7 +39,7 @@ func connect(t testing.TB, cfg client.Config) *client.Client {
 func TestConnectConfig(t *testing.T) {
 	_, err := inprocess.Connect(nil, client.Config{})
 	assert.EqualError(t, err, "inprocess: nil Server")
-	for _, era := range []client.Era{client.EraAuto, client.EraLegacy} {
+	for _, era := range []client.Era{client.EraLegacy, client.EraLegacy20250618} {
 		_, err = inprocess.Connect(fixtureServer(t), client.Config{Era: era})
 		assert.EqualError(t, err, "inprocess: speaks 2026-07-28 only: leave Config.Era zero or EraModern", era.String())
 	}
