@@ -19,7 +19,7 @@ func main() {
 	if len(os.Args) != 4 {
 		log.Fatal("usage: call URL TOOL '{\"json\":\"args\"}'")
 	}
-	cfg := client.Config{Era: client.EraAuto} // server/discover, else initialize
+	cfg := client.Config{} // the default era: server/discover, else initialize
 	if err := call(context.Background(), os.Stdout, cfg, os.Args[1], os.Args[2], os.Args[3]); err != nil {
 		log.Fatal(err)
 	}
