@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -67,15 +68,18 @@ func TestCloseWhileStreamOpens(t *testing.T) {
 	hf := newHoldingFake(t)
 	paused := make(chan struct{})
 	cancelled := make(chan struct{})
-	testHookStreamHead = func() {
-		close(paused)
+	var pause, cancel1 sync.Once // each closes its channel once, whatever else calls the hook
+	streamHead := func() {
+		pause.Do(func() { close(paused) })
 		select {
 		case <-cancelled:
 		case <-time.After(10 * time.Second): // the cancel never came: let the test fail on Close
 		}
 	}
-	testHookCancelled = func() { close(cancelled) }
-	t.Cleanup(func() { testHookStreamHead, testHookCancelled = nil, nil })
+	onCancel := func() { cancel1.Do(func() { close(cancelled) }) }
+	testHookStreamHead.Store(&streamHead)
+	testHookCancelled.Store(&onCancel)
+	t.Cleanup(func() { testHookStreamHead.Store(nil); testHookCancelled.Store(nil) })
 
 	c, err := Connect(context.Background(), hf.url(), Config{Era: EraLegacy})
 	require.NoError(t, err)
@@ -111,16 +115,19 @@ func TestListenCloseWhileStreamOpens(t *testing.T) {
 	paused := make(chan struct{})
 	cancelled := make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
-	testHookStreamHead = func() {
-		close(paused)
+	var pause, cancel1 sync.Once // each closes its channel once, whatever else calls the hook
+	streamHead := func() {
+		pause.Do(func() { close(paused) })
 		cancel() // as Subscription.Close does, before the acknowledgement is read
 		select {
 		case <-cancelled:
 		case <-time.After(10 * time.Second):
 		}
 	}
-	testHookCancelled = func() { close(cancelled) }
-	t.Cleanup(func() { testHookStreamHead, testHookCancelled = nil, nil })
+	onCancel := func() { cancel1.Do(func() { close(cancelled) }) }
+	testHookStreamHead.Store(&streamHead)
+	testHookCancelled.Store(&onCancel)
+	t.Cleanup(func() { testHookStreamHead.Store(nil); testHookCancelled.Store(nil) })
 
 	done := make(chan error, 1)
 	go func() {

@@ -17,12 +17,13 @@ import (
 // server's input. The hook holds the writer on that line until Close has told it to stop,
 // the moment the line used to be lost.
 func TestStdioCancelledWrittenBeforeClose(t *testing.T) {
-	testHookStdioWrite = func(c *stdioConn, line []byte) {
+	hook := func(c *stdioConn, line []byte) {
 		if strings.Contains(string(line), "notifications/cancelled") {
 			<-c.quit
 		}
 	}
-	t.Cleanup(func() { testHookStdioWrite = nil })
+	testHookStdioWrite.Store(&hook)
+	t.Cleanup(func() { testHookStdioWrite.Store(nil) })
 	tr, rs := newRawServer(t, stdioOptions{requestTimeout: 50 * time.Millisecond})
 	c := stdioClient(t, tr, Config{Era: EraModern, RequestTimeout: 50 * time.Millisecond})
 	done := make(chan error, 1)

@@ -231,8 +231,8 @@ func (c *stdioConn) writeLoop() {
 	for {
 		select {
 		case line := <-c.writes:
-			if testHookStdioWrite != nil {
-				testHookStdioWrite(c, line)
+			if h := testHookStdioWrite.Load(); h != nil {
+				(*h)(c, line)
 			}
 			if failed {
 				continue

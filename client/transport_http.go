@@ -139,9 +139,7 @@ func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte,
 		// caller stops this before the connection may go back to the pool.
 		stop = context.AfterFunc(ctx, func() {
 			pc.abort()
-			if testHookCancelled != nil {
-				testHookCancelled()
-			}
+			runHook(&testHookCancelled)
 		})
 	}
 	if err := t.writeRequest(pc, msg, hdr, cred); err != nil {
@@ -257,9 +255,7 @@ func (t *httpTransport) roundTrip(ctx context.Context, req []byte, hdr *headers,
 	h := &pc.hdr
 	if bytes.HasPrefix(h.ContentType(), []byte("text/event-stream")) {
 		if hdr != nil && hdr.longLived {
-			if testHookStreamHead != nil {
-				testHookStreamHead()
-			}
+			runHook(&testHookStreamHead)
 			_ = pc.nc.SetDeadline(time.Time{})
 			deadline = time.Time{}.Add(1<<63 - 1)
 		}
@@ -409,9 +405,7 @@ func (t *httpTransport) serverStream(ctx context.Context, version string, opened
 	}
 	t.pool.release(nil, false)
 	defer t.pool.retire(pc)
-	if testHookStreamHead != nil {
-		testHookStreamHead()
-	}
+	runHook(&testHookStreamHead)
 	_ = pc.nc.SetDeadline(time.Time{})
 	opened()
 	var body io.Reader = pc.br

@@ -7,9 +7,10 @@
 #      each spawned over stdio (--command) in eras auto and legacy; then the client package's
 #      legacy Listen test against the SDK 1.32.2 in its sessionful mode
 #      (fixtures/sdk1_sessionful.mjs); then Connect and Close, 1,000 times each in the
-#      initialize era, against the Go servers Close once hung on (issue 21): go-sdk's
-#      conformance server in its sessionful mode and mcp-go's conformance example, built
-#      from the bench/peers module (client.TestInteropCloseLoop);
+#      initialize era, against every peer server of the lane (client.TestInteropCloseLoop):
+#      the two TypeScript servers, the SDK 1.32.2 sessionful one, and the Go servers Close
+#      once hung on (issue 21), go-sdk's conformance server in its sessionful mode and
+#      mcp-go's conformance example, built from the bench/peers module;
 #   2. the conformance suite's client mode with `fastmcp-bench conformance-client` as the
 #      client under test, one run per scenario scored by --requirements 2026-07-28 (32, the
 #      25 auth/* ones included) and 2025-11-25 (18), each at its revision's wire
@@ -75,6 +76,7 @@ export PATH="$T/node_modules/node/bin:$T/node_modules/.bin:$PATH"
 cp interop/servers/*.mjs "$T/servers/" # they import the npm packages, so they run from .tools
 BIN="$T/bin/fastmcp-bench"
 timeout --kill-after=10 300 "$GO" build -o "$BIN" ./cmd/fastmcp-bench
+timeout --kill-after=10 300 "$GO" test -c -o "$T/bin/client.test" ./client # the interop tests
 
 # ---- 1. third-party servers ------------------------------------------------------------------
 
@@ -112,6 +114,15 @@ expect_fail() {
   if [ "$rc" -eq 1 ] && [[ "$out" == *"$want"* ]]; then ok "$name"; else fail "$name (exit $rc): $out"; fi
 }
 
+# close_loop NAME URL: Connect (initialize era) and Close 1,000 times against URL
+# (client.TestInteropCloseLoop; every Close within 10 s).
+close_loop() {
+  local out
+  out=$(timeout --kill-after=5 300 env FASTMCP_CLOSE_LOOP_URLS="$1=$2" \
+    "$T/bin/client.test" -test.run '^TestInteropCloseLoop$' -test.v -test.timeout 280s 2>&1) || true
+  if [[ "$out" == *"--- PASS: TestInteropCloseLoop/$1 "* ]]; then ok "$1 http: Connect/Close 1,000 times"; else fail "$1 http: Connect/Close 1,000 times: $out"; fi
+}
+
 if [ $# -eq 0 ]; then
   for s in ts-v2 sdk-1; do
     if start_node "$s" "$s.mjs"; then
@@ -125,6 +136,7 @@ if [ $# -eq 0 ]; then
         expect_fail "$s http: call echo (modern) is refused" 'Unsupported protocol version: 2026-07-28' \
           "$BIN" call --era modern "$URL" echo text=x
       fi
+      close_loop "$s" "$URL"
     else
       fail "$s http: server did not start"
     fi
@@ -137,10 +149,10 @@ if [ $# -eq 0 ]; then
   # Legacy Listen against a sessionful server of another project (sdk-1.mjs is stateless):
   # the SDK 1.32.2 in its sessionful mode, the session's GET stream, resources/subscribe.
   cp fixtures/sdk1_sessionful.mjs "$T/servers/"
-  timeout --kill-after=10 300 "$GO" test -c -o "$T/bin/client.test" ./client
   if start_node sdk-1-sessionful sdk1_sessionful.mjs; then
     expect "sdk-1 sessionful http: legacy Listen" '--- PASS: TestInteropSessionfulListen' \
       env FASTMCP_SDK1_SESSIONFUL_URL="$URL" "$T/bin/client.test" -test.run '^TestInteropSessionfulListen$' -test.v
+    close_loop sdk-1-sessionful "$URL"
   else
     fail "sdk-1 sessionful http: server did not start"
   fi
