@@ -141,24 +141,36 @@ func (c *Client) handshake(ctx context.Context, offer string, exact bool) error 
 	if err := c.t.notify(ctx, appendNotification(nil, "notifications/initialized", nil), &headers{version: v}); err != nil {
 		return err
 	}
-	c.startServerStream()
+	c.startServerStream(ctx)
 	return nil
 }
 
 // startServerStream opens the standalone GET stream of a sessionful legacy HTTP connection,
 // where a server sends the requests it makes outside any call of ours (the configured
 // handlers answer them by POST) and its unsolicited notifications. It runs until Close or
-// until the server ends it; a later Listen opens another.
-func (c *Client) startServerStream() {
+// until the server ends it; a later Listen opens another. It waits for the stream's head
+// (bounded by RequestTimeout, or ctx) so that the server has the stream before the first
+// request after Connect: a server that answered a request on whichever stream it saw first
+// would otherwise depend on which of the two arrived first. A refused or unanswered stream
+// does not fail the handshake; Listen reports it.
+func (c *Client) startServerStream(ctx context.Context) {
 	h, ok := c.t.(*httpTransport)
 	if !ok || !h.sessionful() {
 		return
 	}
 	c.events.mu.Lock()
-	if c.events.stream == nil && c.events.ended == nil {
-		c.events.startStream(c, h)
+	ls := c.events.stream
+	if ls == nil && c.events.ended == nil {
+		ls = c.events.startStream(c, h)
 	}
 	c.events.mu.Unlock()
+	if ls == nil {
+		return
+	}
+	select {
+	case <-ls.opened:
+	case <-ctx.Done():
+	}
 }
 
 // sendInit sends initialize with no version header.

@@ -108,6 +108,18 @@ func TestListenLegacyHTTPSession(t *testing.T) {
 	assert.NoError(t, err)
 }
 
+// Connect returns once a sessionful server has answered the session's GET stream, so the
+// first request after it never races the stream: a server that answers a request on the
+// stream it saw first (the conformance suite's sse-retry one does) sees the two in order.
+func TestConnectWaitsForTheSessionStream(t *testing.T) {
+	for range 20 {
+		sf := newSessionfulFake(t)
+		c := connect(t, sf.url(), Config{Era: EraLegacy})
+		require.Equal(t, int64(1), sf.gets.Load(), "Connect returned before the server had the GET")
+		require.NoError(t, c.Close())
+	}
+}
+
 // The server ending its GET stream at an event boundary ends the subscriptions gracefully;
 // a stream that breaks ends them remotely. A later Listen opens a new stream.
 func TestListenLegacyHTTPStreamEnds(t *testing.T) {
