@@ -9,20 +9,41 @@ import (
 // EventKind names a change a listen stream may opt into.
 type EventKind uint8
 
-// The events of subscriptions/listen.
+// The events of subscriptions/listen, then the kinds addressed to one handler (a task's
+// watchers, a session's stream, a waiting server-to-client request), which the bus carries
+// between replicas like the others. The values are stable: buses put them on the wire.
 const (
 	ToolsListChanged EventKind = iota + 1
 	PromptsListChanged
 	ResourcesListChanged
 	ResourceUpdated
+	// TaskChanged: the task named by Topic changed state in the task store (Data: what its
+	// owner's watchers are to be sent, as the tasks extension encodes it).
+	TaskChanged
+	// SessionMessage: a message for the initialize-era session named by Topic, to whichever
+	// replica holds its stream (Data: as the session's transport encodes it).
+	SessionMessage
+	// Answer: a client's answer to the server-to-client request named by Topic, to whichever
+	// replica waits for it (Data: the JSON-RPC response).
+	Answer
 )
 
-// Event is one change published to listen streams.
+// MaxEventData bounds Event.Data: a bus may refuse (and count as dropped) a larger event.
+const MaxEventData = 1 << 20
+
+// Event is one change published to listen streams, or one message for a handler on
+// whichever replica holds it (the kinds from TaskChanged on). Events are small and
+// self-describing; a bus carries all four fields.
 type Event struct {
 	Kind EventKind
 	// URI is the resource that changed, for ResourceUpdated. It reaches the streams that listed
 	// exactly this URI in resourceSubscriptions.
 	URI string
+	// Topic names the addressee of the handler kinds: a task id, a session, a request.
+	Topic string
+	// Data is the payload of the handler kinds, opaque to the bus, at most MaxEventData
+	// bytes. A subscriber must not modify it.
+	Data []byte
 }
 
 // EventBus carries events to the listen streams of every Server that shares it: it is the seam

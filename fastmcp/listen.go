@@ -38,6 +38,12 @@ var (
 // policy change that alters what a list shows. It never blocks on a listen stream.
 func (s *Server) Publish(e Event) { s.bus.Publish(e) }
 
+// Subscribe registers deliver for every event the Server's bus delivers, of every kind, until
+// cancel: how extensions and transports act on the kinds addressed to a handler (TaskChanged,
+// SessionMessage, Answer), published by any replica sharing the bus. deliver must not block;
+// it may be called concurrently.
+func (s *Server) Subscribe(deliver func(Event)) (cancel func()) { return s.hub.Subscribe(deliver) }
+
 // NotifyResourceUpdated announces that the resource at uri changed: every listen stream that
 // listed exactly uri in resourceSubscriptions gets notifications/resources/updated. It never
 // blocks on a listen stream.
