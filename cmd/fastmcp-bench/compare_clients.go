@@ -36,7 +36,10 @@ serve, demo fixtures, its own process on 127.0.0.1), side by side in one run: th
 client in 2026-07-28 and in the initialize era (2025-11-25), go-sdk's and mcp-go's clients
 (bench/peers/clients, built here with the Go toolchain, in each SDK's default revision and
 pinned to the initialize era), and the fastmcp client in-process (inprocess.Connect, no
-transport: its figures include the server's work). Every client runs in its own process, one
+transport: its figures include the server's work), and the fastmcp client with client/oauth
+against a second fastmcp server that is an OAuth resource server (JWTs of a test issuer this
+process runs; the first call authorizes, the measured ones use the cached token), printed
+as the OAuth path's cost per call beside the plain line. Every client runs in its own process, one
 after another, in interleaved rounds (odd rounds in reverse order); the table shows medians
 (min–max) of the rounds.
 
@@ -132,12 +135,19 @@ type clientLine struct {
 	Era    string `json:"era"`    // modern (2026-07-28 pinned) or legacy (initialize pinned)
 	Peer   bool   `json:"peer"`   // a peer SDK's client, run by bench/peers/clients
 	Direct bool   `json:"direct"` // in-process, no transport: not compared with the peers
+	// OAuth: the fastmcp client with client/oauth against the same server as an OAuth
+	// resource server (a bearer JWT, cached after the first call): its cost beside the
+	// fastmcp line of its era, not compared with the peers.
+	OAuth bool `json:"oauth,omitempty"`
 }
 
 // key names a line: name@era.
 func (l clientLine) key() string { return l.Name + "@" + l.Era }
 
-const nameDirect = "fastmcp-direct"
+const (
+	nameDirect = "fastmcp-direct"
+	nameOAuth  = "fastmcp-oauth"
+)
 
 // clientLines are the rows, in the order of an even round.
 var clientLines = []clientLine{
@@ -148,6 +158,7 @@ var clientLines = []clientLine{
 	{Name: "mcp-go", Era: "modern", Peer: true},
 	{Name: "mcp-go", Era: "legacy", Peer: true},
 	{Name: nameDirect, Era: "modern", Direct: true},
+	{Name: nameOAuth, Era: "modern", OAuth: true},
 }
 
 func compareClientsCmd(ctx context.Context, args []string) int {
@@ -180,8 +191,14 @@ func compareClientsCmd(ctx context.Context, args []string) int {
 		return 1
 	}
 	defer srv.stop()
+	protected, stopProtected, err := startProtectedServer(ctx, bin, serverCPU)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "compare-clients:", err)
+		return 1
+	}
+	defer stopProtected()
 
-	cc := &clientComparison{Server: srv.url, Rounds: o.rounds, Callers: o.callers, Duration: o.duration, Warmup: o.warmup,
+	cc := &clientComparison{Server: srv.url, Protected: protected, Rounds: o.rounds, Callers: o.callers, Duration: o.duration, Warmup: o.warmup,
 		Pinned: o.pin, Lines: clientLines, Results: map[string][]clientbench.Result{}, Machine: map[string][]*loadtest.MachineState{}}
 	per := 2*(o.warmup+o.duration) + 300*time.Millisecond // two phases and the process's start
 	live.printf("fastmcp-bench compare-clients: %d clients × %d rounds × 2 phases of %s (+%s warm-up) against %s, %d callers, GOMAXPROCS %d: about %s",
@@ -198,7 +215,11 @@ func compareClientsCmd(ctx context.Context, args []string) int {
 			if ctx.Err() != nil {
 				return 1
 			}
-			argv := workerArgv(o, l, bin, peersBin, srv.url, round)
+			url := srv.url
+			if l.OAuth {
+				url = protected
+			}
+			argv := workerArgv(o, l, bin, peersBin, url, round)
 			if clientCPU >= 0 {
 				argv = append([]string{"taskset", "-c", strconv.Itoa(clientCPU)}, argv...)
 			}
@@ -245,6 +266,8 @@ func workerArgv(o *compareClientsOptions, l clientLine, bin, peersBin, url strin
 		argv = []string{peersBin, "-client", l.Name}
 	case l.Direct:
 		argv = []string{bin, "client-worker", "-client", "direct"}
+	case l.OAuth:
+		argv = []string{bin, "client-worker", "-client", "oauth"}
 	}
 	argv = append(argv, "-era", l.Era, "-callers", strconv.Itoa(o.callers),
 		"-warmup", o.warmup.String(), "-duration", o.duration.String())

@@ -19,13 +19,15 @@ const clientRateGoal = 5.0
 // clientComparison is what compare-clients measured: every round's result per line, and the
 // medians and ratios computed from them.
 type clientComparison struct {
-	Server   string        `json:"server"`
-	Rounds   int           `json:"rounds"`
-	Callers  int           `json:"callers"`
-	Duration time.Duration `json:"duration_ns"`
-	Warmup   time.Duration `json:"warmup_ns"`
-	Pinned   bool          `json:"pinned"`
-	Lines    []clientLine  `json:"lines"`
+	Server string `json:"server"`
+	// Protected is the same server as an OAuth resource server, for the OAuth line.
+	Protected string        `json:"protected_server,omitempty"`
+	Rounds    int           `json:"rounds"`
+	Callers   int           `json:"callers"`
+	Duration  time.Duration `json:"duration_ns"`
+	Warmup    time.Duration `json:"warmup_ns"`
+	Pinned    bool          `json:"pinned"`
+	Lines     []clientLine  `json:"lines"`
 	// Results[key] are the line's results, one a round; Machine[key] the machine's state
 	// during each.
 	Results map[string][]clientbench.Result     `json:"results"`
@@ -112,7 +114,7 @@ func (c *clientComparison) summarize() {
 	c.Ratios = nil
 	for _, l := range c.Lines {
 		ours, ok := c.Summary[l.key()]
-		if l.Peer || l.Direct || !ok {
+		if l.Peer || l.Direct || l.OAuth || !ok {
 			continue
 		}
 		peer := ""
@@ -158,6 +160,8 @@ func lineLabel(l clientLine) string {
 	switch {
 	case l.Direct:
 		return "fastmcp in-process (inprocess.Connect)"
+	case l.OAuth:
+		return "fastmcp + client/oauth (bearer JWT, cached)"
 	case l.Era == "legacy":
 		return l.Name + ", initialize pinned"
 	}
@@ -201,6 +205,24 @@ func (c *clientComparison) ratioLines() []string {
 	return out
 }
 
+// oauthLines are the OAuth path's cost per call: each OAuth line against the fastmcp line of
+// its era (the same server without the resource server), the difference of the medians.
+func (c *clientComparison) oauthLines() []string {
+	var out []string
+	for _, l := range c.Lines {
+		o, ok := c.Summary[l.key()]
+		b, bok := c.Summary[clientLine{Name: nameFastmcp, Era: l.Era}.key()]
+		if !l.OAuth || !ok || !bok {
+			continue
+		}
+		out = append(out, fmt.Sprintf("  %s  with 1 caller %+.1f µs per call (%+.1f µs client CPU), %+.1f allocations and %+.0f bytes per call; "+
+			"%d callers: rate %.2f× of without, client CPU per call %+.1f µs",
+			o.Protocol, (o.SeqNs-b.SeqNs)/1e3, (o.SeqCPUNs-b.SeqCPUNs)/1e3, o.SeqAllocs-b.SeqAllocs, o.SeqBytes-b.SeqBytes,
+			c.Callers, div(o.Rate, b.Rate), (o.ConcCPUNs-b.ConcCPUNs)/1e3))
+	}
+	return out
+}
+
 // printClientComparison prints compare-clients' table, ratios and notes.
 func printClientComparison(w io.Writer, rep *runReport) {
 	c := rep.Clients
@@ -218,6 +240,13 @@ func printClientComparison(w io.Writer, rep *runReport) {
 	tw.Flush()
 	if lines := c.ratioLines(); len(lines) > 0 {
 		fmt.Fprintln(w, "\nfastmcp's client against the faster peer client of the same revision (ratios of the medians):")
+		for _, l := range lines {
+			fmt.Fprintln(w, l)
+		}
+	}
+	if lines := c.oauthLines(); len(lines) > 0 {
+		fmt.Fprintln(w, "\nThe OAuth path's cost per call with a cached token (client/oauth, bearer JWT), against the fastmcp line of")
+		fmt.Fprintln(w, "the same revision; the protected server also checks the token (cached verification):")
 		for _, l := range lines {
 			fmt.Fprintln(w, l)
 		}

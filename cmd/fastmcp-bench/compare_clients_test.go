@@ -59,6 +59,7 @@ func TestClientComparisonReport(t *testing.T) {
 		"mcp-go@modern":  {fakeResult("2026-07-28", 6000, 100, 230), fakeResult("2026-07-28", 6400, 100, 230), fakeResult("2026-07-28", 7000, 100, 230)},
 		"mcp-go@legacy":  {fakeResult("2025-11-25", 11000, 80, 140), fakeResult("2025-11-25", 11000, 80, 140), fakeResult("2025-11-25", 11000, 80, 140)},
 		// fastmcp-direct failed every round: its row says so.
+		"fastmcp-oauth@modern": {fakeResult("2026-07-28", 24000, 41, 15), fakeResult("2026-07-28", 24000, 41, 15), fakeResult("2026-07-28", 24000, 41, 15)},
 	}
 	for _, l := range clientLines {
 		rs, ok := rounds[l.key()]
@@ -78,7 +79,7 @@ func TestClientComparisonReport(t *testing.T) {
 	assert.Equal(t, 32000.0, c.Summary["fastmcp@modern"].Rate, "the median of the rounds")
 	assert.Equal(t, 38000.0, c.Summary["fastmcp@modern"].SeqNs)
 	assert.Equal(t, 1, c.Summary["mcp-go@modern"].BusyRuns)
-	require.Len(t, c.Ratios, 2, "one comparison a revision; the in-process line is not compared")
+	require.Len(t, c.Ratios, 2, "one comparison a revision; the in-process and OAuth lines are not compared")
 	assert.Equal(t, clientRatio{Protocol: "2026-07-28", Ours: "fastmcp@modern", Peer: "mcp-go@modern", Rate: 5, SeqTime: 100.0 / 38,
 		CPU: (1e9 / 6400) / (1e9 / 32000), Allocs: 230.0 / 14, Goal: "ok"}, c.Ratios[0], "the faster peer of the revision, and the goal met at 5×")
 	assert.Equal(t, "mcp-go@legacy", c.Ratios[1].Peer)
@@ -97,6 +98,8 @@ func TestClientComparisonReport(t *testing.T) {
 	assert.Contains(t, s, "  2026-07-28  fastmcp@modern against mcp-go@modern: rate 5.00× (32 callers); per call with 1 caller 2.63× less time, 16.43× fewer allocations; client CPU per call 5.00× less (32 callers); goal rate ≥ 5×: ok\n")
 	assert.Contains(t, s, "  2025-11-25  fastmcp@legacy against mcp-go@legacy: rate 3.00× (32 callers);")
 	assert.Contains(t, s, "goal rate ≥ 5×: MISSED\n")
+	assert.Contains(t, s, "  2026-07-28  with 1 caller +3.0 µs per call (+1.5 µs client CPU), +1.0 allocations and +10 bytes per call; "+
+		"32 callers: rate 0.75× of without, client CPU per call +10.4 µs\n", "the OAuth line against fastmcp@modern")
 	assert.Contains(t, s, "FAILED fastmcp-direct@modern round 1: boom\n")
 	assert.Contains(t, s, "Some clients failed every round")
 	assert.Same(t, busy, c.busiest("mcp-go@legacy"))
@@ -128,6 +131,8 @@ func TestWorkerArgv(t *testing.T) {
 		"-url", "http://u/mcp"}, workerArgv(o, clientLines[0], "/fb", "/peers/clients", "http://u/mcp", 1), "a profile of the first round only")
 	assert.Equal(t, []string{"/fb", "client-worker", "-client", "direct", "-era", "modern", "-callers", "32", "-warmup", "200ms", "-duration", "1s"},
 		workerArgv(o, clientLines[6], "/fb", "/peers/clients", "http://u/mcp", 1), "the in-process client dials nothing")
+	assert.Equal(t, []string{"/fb", "client-worker", "-client", "oauth", "-era", "modern", "-callers", "32", "-warmup", "200ms", "-duration", "1s",
+		"-url", "http://p/mcp"}, workerArgv(o, clientLines[7], "/fb", "/peers/clients", "http://p/mcp", 1))
 }
 
 // TestClientWorker runs the worker of the fastmcp client as compare-clients does, with short
@@ -157,7 +162,7 @@ func TestClientWorker(t *testing.T) {
 	assert.Contains(t, errOut.String(), "client-worker: ")
 	errOut.Reset()
 	assert.Equal(t, 1, clientWorker(context.Background(), []string{"-client", "other"}, &out, &errOut))
-	assert.Equal(t, "client-worker: -client fastmcp or direct, not \"other\"\n", errOut.String())
+	assert.Equal(t, "client-worker: -client fastmcp, oauth or direct, not \"other\"\n", errOut.String())
 }
 
 // TestCompareClientsQuick is a short real run: every client, peers included, against one
@@ -172,7 +177,7 @@ func TestCompareClientsQuick(t *testing.T) {
 	c := readReport(t, js).Clients
 	require.NotNil(t, c)
 	want := map[string]string{"fastmcp@modern": "2026-07-28", "fastmcp@legacy": "2025-11-25", "go-sdk@modern": "2026-07-28",
-		"go-sdk@legacy": "2025-11-25", "mcp-go@modern": "2026-07-28", "mcp-go@legacy": "2025-11-25", "fastmcp-direct@modern": "2026-07-28"}
+		"go-sdk@legacy": "2025-11-25", "mcp-go@modern": "2026-07-28", "mcp-go@legacy": "2025-11-25", "fastmcp-direct@modern": "2026-07-28", "fastmcp-oauth@modern": "2026-07-28"}
 	for key, protocol := range want {
 		s, ok := c.Summary[key]
 		require.True(t, ok, key)
@@ -182,6 +187,7 @@ func TestCompareClientsQuick(t *testing.T) {
 	}
 	assert.Len(t, c.Ratios, 2)
 	assert.Regexp(t, `(?m)^  2026-07-28  fastmcp@modern against (go-sdk|mcp-go)@modern: rate \d+\.\d\d× \(8 callers\);`, out)
+	assert.Regexp(t, `(?m)^  2026-07-28  with 1 caller [+-]\d+\.\d µs per call`, out, "the OAuth path's cost, printed")
 	assert.Regexp(t, `(?m)^round 1/1  go-sdk@legacy\s+2025-11-25: `, errOut, "a progress line per client")
 	assert.Regexp(t, `(?m)^(Machine over the whole run: load .* on \d+ CPUs|Machine state not measured)`, out)
 }

@@ -42,7 +42,7 @@ var (
 func clientWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("client-worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	which := fs.String("client", "fastmcp", "fastmcp (over HTTP to -url) or direct (in-process, inprocess.Connect)")
+	which := fs.String("client", "fastmcp", "fastmcp (over HTTP to -url), oauth (the same with client/oauth, to an OAuth resource server) or direct (in-process, inprocess.Connect)")
 	era := fs.String("era", "modern", "modern (2026-07-28) or legacy (initialize, 2025-11-25)")
 	url := fs.String("url", "", "the server's MCP endpoint (not for direct)")
 	warmup := fs.Duration("warmup", 200*time.Millisecond, "unmeasured calls before each phase")
@@ -110,6 +110,13 @@ func workerClient(ctx context.Context, which, era, url string) (*client.Client, 
 		return nil, fmt.Errorf("-era modern or legacy, not %q", era)
 	}
 	switch which {
+	case "oauth":
+		a, err := oauthAuthorizer(url)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Authorizer = a
+		fallthrough
 	case "fastmcp":
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
@@ -123,5 +130,5 @@ func workerClient(ctx context.Context, which, era, url string) (*client.Client, 
 		fixtures.Demo(srv)
 		return inprocess.Connect(srv, cfg)
 	}
-	return nil, fmt.Errorf("-client fastmcp or direct, not %q", which)
+	return nil, fmt.Errorf("-client fastmcp, oauth or direct, not %q", which)
 }
