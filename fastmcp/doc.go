@@ -276,6 +276,15 @@
 // request's id is "fastmcp-" and 22 base64url characters (128 random bits); an answer counts
 // once, and only with the principal the request was made for: any other (unknown, late,
 // repeated, foreign) is ignored.
+//   - Replicas: with a shared [Config.EventBus], an answer that reaches a replica holding no
+//     request with its id is published as an [Answer] event (Topic: a digest of the id and
+//     the answer's principal; Data: the response), and the replica whose request has the id
+//     delivers it under the same rules, so a load balancer need not route answers by client.
+//     Only ids of the minted shape are forwarded, and only answers of at most
+//     [MaxEventData] (1 MiB) bytes: a larger one is dropped (and logged) and its request
+//     runs to its deadline. An answer of another principal, or one no replica waits for, is
+//     dropped as on one process. A replica that has sent such requests stays subscribed for
+//     their answers while it drains ([Server.CloseSubscriptions]).
 //   - At most [DefaultMaxOutstandingRequests] (10,000; [Config.MaxOutstandingRequests])
 //     requests await answers, server-wide; a round that would pass it sends nothing and is
 //     -32603 "Server input request capacity exhausted".

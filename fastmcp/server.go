@@ -69,6 +69,9 @@ type Server struct {
 	// outstanding holds the server-to-client requests awaiting the client's answer (see
 	// Server.Answer).
 	outstanding outstanding
+	// answersOnBus subscribes deliverAnswer to a configured EventBus, once, before the first
+	// server-to-client request goes out (see legacy_answer_bus.go).
+	answersOnBus sync.Once
 
 	now func() time.Time // test hook
 }
