@@ -40,7 +40,7 @@ func TestParseStateKeys(t *testing.T) {
 		{"unpadded", strings.TrimRight(b64Key(1, 32), "="), nil, "line 1 is not standard base64 (openssl rand -base64 32 makes a key)"},
 		{"short", b64Key(1, 31), nil, "line 1: a key of 31 bytes, at least 32 are needed"},
 		{"repeated", k1 + "\n# again\n" + k1, nil, "line 3 repeats the key of line 1"},
-		{"too many", manyKeys(fastmcp.MaxStateKeys+1), nil, "line 9: more than 8 keys"},
+		{"too many", manyKeys(fastmcp.MaxStateKeys + 1), nil, "line 9: more than 8 keys"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
