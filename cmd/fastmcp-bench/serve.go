@@ -57,7 +57,8 @@ serves no extension. --tasks-ttl sets how long a task lives (its ttlMs).
 
 --state-key-file shares the requestState keys between replicas, so that a multi round-trip
 retry may land on any of them: one key per line, standard base64 of at least 32 random bytes
-(openssl rand -base64 32); blank lines and lines starting with # are ignored; at most 8 keys.
+(openssl rand -base64 32); blank lines and lines starting with # are ignored; at most 8 keys
+and 64 KiB. A file that does not parse stops serve before it listens (exit status 2).
 The first key seals, every key opens. SIGHUP rereads the file (a file that does not parse is
 logged and the keys in use stay). To rotate with no refused retry, add the new key as the
 second line on every replica and SIGHUP them, then move it first and SIGHUP, then remove the
