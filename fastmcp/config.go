@@ -40,6 +40,8 @@ const (
 	DefaultMaxOutstandingRequests = 10_000
 	// MinStateKeyBytes is the shortest requestState sealing key accepted.
 	MinStateKeyBytes = 32
+	// MaxStateKeys is the largest number of keys in Config.StateKeys or Server.SetStateKeys.
+	MaxStateKeys = 8
 )
 
 // ErrInvalidConfig is wrapped by the error NewServer returns for an invalid [Config].
@@ -92,9 +94,14 @@ type Config struct {
 
 	// StateKey seals multi round-trip requestState (AES-256-GCM under a key derived from it).
 	// It must be at least [MinStateKeyBytes] long; share it between replicas that serve the
-	// same clients. If nil, a random key is made per process, and a retry that reaches another
-	// process is answered with a new input request.
+	// same clients. It is StateKeys with one key; set one of the two. If both are nil, a
+	// random key is made per process, and a retry that reaches another process is refused
+	// (-32602 "Invalid or expired request state").
 	StateKey []byte
+	// StateKeys are the requestState keys, for rotation: the first seals, every one opens.
+	// Each must be at least [MinStateKeyBytes] long, all distinct, at most [MaxStateKeys].
+	// [Server.SetStateKeys] replaces them while serving.
+	StateKeys [][]byte
 	// StateTTL bounds how long a requestState is valid. If zero, [DefaultStateTTL] is used;
 	// at most [MaxStateTTL]. Negative values are invalid.
 	StateTTL time.Duration
@@ -168,8 +175,16 @@ func (c Config) resolve() (Config, error) {
 	case c.StateTTL == 0:
 		c.StateTTL = DefaultStateTTL
 	}
-	if c.StateKey != nil && len(c.StateKey) < MinStateKeyBytes {
-		return c, fmt.Errorf("%w: StateKey has %d bytes, want at least %d", ErrInvalidConfig, len(c.StateKey), MinStateKeyBytes)
+	if c.StateKey != nil {
+		if c.StateKeys != nil {
+			return c, fmt.Errorf("%w: set StateKey or StateKeys, not both", ErrInvalidConfig)
+		}
+		c.StateKeys = [][]byte{c.StateKey}
+	}
+	if c.StateKeys != nil {
+		if err := checkStateKeys(c.StateKeys); err != nil {
+			return c, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+		}
 	}
 	if err := cmp.Or(
 		defaults.Resolve(&c.SubscriptionBuffer, DefaultSubscriptionBuffer, "SubscriptionBuffer", ErrInvalidConfig),

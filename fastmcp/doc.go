@@ -97,8 +97,12 @@
 // the answers with [Request.InputResponse] and its own state with [Request.State]; a partial
 // answer is met by asking again for what is missing. The server checks what it can before the
 // handler runs: the shapes of the retry envelope, and the state, which is sealed (encrypted and
-// authenticated with [Config.StateKey], or a random per-process key) and bound to the method,
-// the component, its arguments and the caller, and expires. An input request the request's
+// authenticated with [Config.StateKeys], or a random per-process key) and bound to the method,
+// the component, its arguments and the caller, and expires. Replicas that share the keys open
+// each other's states; the first key seals, every key opens, and [Server.SetStateKeys]
+// replaces them while serving, so a key rotates with no refused retry (add the new key second
+// everywhere, then move it first, then drop the old one after [Config.StateTTL]). A state
+// sealed under a key no longer held is -32602 "Invalid or expired request state". An input request the request's
 // client capabilities do not allow is -32021 with data.requiredCapabilities; a completion
 // handler cannot ask for input (-32603).
 //
@@ -234,7 +238,8 @@
 //     [MaxStateTTL], 900 s) and at most 16 KiB; a state that is expired, longer, tampered with
 //     or issued for another request or caller is -32602 "Invalid or expired request state". A
 //     handler state too large to seal in 16 KiB is -32603 "Server produced an invalid result".
-//     [Config.StateKey] needs at least [MinStateKeyBytes] (32) bytes.
+//     Each of [Config.StateKeys] needs at least [MinStateKeyBytes] (32) bytes, at most
+//     [MaxStateKeys] (8) of them.
 //   - Subscriptions: at most [MaxResourceSubscriptions] (1,000) URIs per listen request,
 //     otherwise -32602; at most [DefaultSubscriptionBuffer] (100) resources/updated events
 //     queued per stream ([Config.SubscriptionBuffer]): on overflow the stream ends with its
@@ -271,6 +276,15 @@
 // request's id is "fastmcp-" and 22 base64url characters (128 random bits); an answer counts
 // once, and only with the principal the request was made for: any other (unknown, late,
 // repeated, foreign) is ignored.
+//   - Replicas: with a shared [Config.EventBus], an answer that reaches a replica holding no
+//     request with its id is published as an [Answer] event (Topic: a digest of the id and
+//     the answer's principal; Data: the response), and the replica whose request has the id
+//     delivers it under the same rules, so a load balancer need not route answers by client.
+//     Only ids of the minted shape are forwarded, and only answers of at most
+//     [MaxEventData] (1 MiB) bytes: a larger one is dropped (and logged) and its request
+//     runs to its deadline. An answer of another principal, or one no replica waits for, is
+//     dropped as on one process. A replica that has sent such requests stays subscribed for
+//     their answers while it drains ([Server.CloseSubscriptions]).
 //   - At most [DefaultMaxOutstandingRequests] (10,000; [Config.MaxOutstandingRequests])
 //     requests await answers, server-wide; a round that would pass it sends nothing and is
 //     -32603 "Server input request capacity exhausted".

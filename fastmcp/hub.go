@@ -24,7 +24,9 @@ const (
 	// replica holds its stream (Data: as the session's transport encodes it).
 	SessionMessage
 	// Answer: a client's answer to the server-to-client request named by Topic, to whichever
-	// replica waits for it (Data: the JSON-RPC response).
+	// replica waits for it (Data: the JSON-RPC response). Topic is the hex SHA-256 of the
+	// request id and the principal the answer came with, so that only an answer from the
+	// request's own principal completes it.
 	Answer
 )
 
@@ -54,7 +56,10 @@ type Event struct {
 // Publish, and calls Subscribe once, in NewServer, with the function that fans an event out to
 // its own listen streams; it cancels that subscription in [Server.CloseSubscriptions]. A bus
 // therefore delivers each event once per subscribed Server (the publishing one included), not
-// once per listen stream.
+// once per listen stream. A Server that sends requests to initialize-era clients subscribes
+// once more, before the first goes out, for the [Answer] events of the other replicas; it
+// holds that subscription for its life, so that requests in flight while it drains still get
+// their answers.
 //
 // Implementations must be safe for concurrent use.
 type EventBus interface {

@@ -72,16 +72,28 @@ func (o *outstanding) add(ids []string, principal string, round *inputRound, max
 }
 
 // take removes and returns the request with the id literal id, when principal is the one it
-// was made for; nil otherwise (the request, if any, keeps waiting).
-func (o *outstanding) take(id []byte, principal string) *pendingInput {
+// was made for; nil otherwise (the request, if any, keeps waiting). held reports whether a
+// request has the id, whoever it was made for.
+func (o *outstanding) take(id []byte, principal string) (p *pendingInput, held bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	p = o.byID[string(id)]
+	if p == nil || p.principal != principal {
+		return nil, p != nil
+	}
+	delete(o.byID, string(id))
+	return p, true
+}
+
+// principal returns the principal the request with the id literal id was made for.
+func (o *outstanding) principal(id []byte) (string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	p := o.byID[string(id)]
-	if p == nil || p.principal != principal {
-		return nil
+	if p == nil {
+		return "", false
 	}
-	delete(o.byID, string(id))
-	return p
+	return p.principal, true
 }
 
 // withdraw removes the ids still registered and returns them: the requests still unanswered.
@@ -206,6 +218,8 @@ type inputAnswers struct {
 // ("" when none): it must be the one the request was made for. Answer reports false when
 // no outstanding request has the id (a late, repeated or foreign answer) or the principal
 // differs: the transport ignores it, and a request of another principal keeps waiting.
+// With a shared EventBus an answer whose id no request here has is also published, for the
+// replica whose request has it (see forwardAnswer), and still reported false.
 // Answer copies what it keeps: the transport may release m when it returns. It is safe for
 // concurrent use.
 func (s *Server) answer(m *decode.Message, principal string) bool {
@@ -216,8 +230,11 @@ func (s *Server) answer(m *decode.Message, principal string) bool {
 	if id.Type() != decode.TypeString {
 		return false // our ids are strings: a number is not ours
 	}
-	p := s.outstanding.take(id.Raw(), principal)
+	p, held := s.outstanding.take(id.Raw(), principal)
 	if p == nil {
+		if !held {
+			s.forwardAnswer(m, id.Raw(), principal)
+		}
 		return false
 	}
 	p.round.deliver(p.slot, m)
@@ -251,6 +268,7 @@ func (s *Server) bridgeInput(ctx context.Context, r *Request, c *ConnState, sink
 	for i := range ids {
 		ids[i] = mintID()
 	}
+	s.subscribeAnswers()
 	round := newInputRound(len(keys))
 	if !s.outstanding.add(ids, principalOf(ctx), round, s.cfg.MaxOutstandingRequests) {
 		s.cfg.Logger.Warn("fastmcp: server-to-client requests at capacity", "limit", s.cfg.MaxOutstandingRequests)

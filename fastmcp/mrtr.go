@@ -119,7 +119,7 @@ func (s *Server) openRetry(ctx context.Context, r *Request, identity string, arg
 	if !rs.Present() {
 		return nil
 	}
-	payload, err := s.sealer.Open(rs.Text(), s.binding(ctx, r.method, identity, args), s.now())
+	payload, err := s.sealer.Load().Open(rs.Text(), s.binding(ctx, r.method, identity, args), s.now())
 	if err != nil {
 		s.cfg.Logger.Debug("fastmcp: refused requestState", "method", r.method, "err", err)
 		return errInvalidState
@@ -194,7 +194,7 @@ func (s *Server) appendInputRequired(ctx context.Context, dst []byte, r *Request
 		return nil, missing.error()
 	}
 	payload := joinState(keys, ir)
-	token, err := s.sealer.Seal(nil, sealstate.State{Binding: s.binding(ctx, r.method, identity, args), Payload: payload}, s.now())
+	token, err := s.sealer.Load().Seal(nil, sealstate.State{Binding: s.binding(ctx, r.method, identity, args), Payload: payload}, s.now())
 	if err != nil {
 		s.cfg.Logger.Error("fastmcp: cannot seal requestState", "method", r.method, "err", err)
 		return nil, errInvalidResult

@@ -99,7 +99,7 @@ func (r *Request) TraceContext() (traceparent, tracestate, baggage string) {
 
 // State returns the state the handler sealed into its previous input-required result, or nil
 // on a first round. The server has verified it: it was sealed by this server (or a replica
-// sharing its StateKey) for the same method, component, arguments and principal, and has not
+// sharing one of its StateKeys) for the same method, component, arguments and principal, and has not
 // expired. For an initialize-era request it is InputRequired.State of the previous round,
 // kept in process, never sealed.
 func (r *Request) State() []byte { return r.state }

@@ -43,7 +43,7 @@ type Server struct {
 	info    Implementation
 	cfg     Config
 	decoder *decode.Decoder
-	sealer  *sealstate.Sealer
+	sealer  atomic.Pointer[sealstate.Sealer] // replaced by SetStateKeys
 	bus     EventBus
 	hub     *hub // fans events out to this server's listen streams; the bus when cfg.EventBus is nil
 	// methodLabels are an Observer's label sets of each method (for tools/call and
@@ -69,6 +69,9 @@ type Server struct {
 	// outstanding holds the server-to-client requests awaiting the client's answer (see
 	// Server.Answer).
 	outstanding outstanding
+	// answersOnBus subscribes deliverAnswer to a configured EventBus, once, before the first
+	// server-to-client request goes out (see legacy_answer_bus.go).
+	answersOnBus sync.Once
 
 	now func() time.Time // test hook
 }
@@ -91,11 +94,11 @@ func NewServer(info Implementation, cfg *Config) (*Server, error) {
 	if s.decoder, err = decode.New(c.Limits); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
-	if c.StateKey == nil {
-		s.sealer = sealstate.NewRandom()
-	} else if s.sealer, err = sealstate.New(sealstate.Config{Keys: [][]byte{c.StateKey}, TTL: c.StateTTL}); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+	sealer, err := newSealer(c.StateKeys, c.StateTTL)
+	if err != nil {
+		return nil, err
 	}
+	s.sealer.Store(sealer)
 	s.hub, s.bus = newHub(c.SubscriptionBuffer, c.MaxSubscriptionBytes, c.EventBus)
 	s.serverMeta = appendServerMeta(nil, info)
 	for _, d := range c.Dialects {

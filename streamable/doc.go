@@ -98,8 +98,10 @@
 // event stream (as for progress and logs), each request is an event on it, the client POSTs
 // its answer to the endpoint (202), and the handler's final reply is the stream's last event.
 // A client that never answers gets the request's deadline: the last event is -32603 "Request
-// execution timed out". The answer must come to the same process (behind a load balancer,
-// route by client or share the endpoint). On the native listener a request normally runs
+// execution timed out". The answer may come to another replica when the replicas' cores
+// share an EventBus (fastmcp.Config.EventBus): that replica publishes it and the one that
+// waits for it completes the request; without a shared bus it must come to the same process
+// (behind a load balancer, route by client). On the native listener a request normally runs
 // inline on its connection goroutine, which cannot service a stream meanwhile: a request
 // that needs the client there is run again on a worker (Stats.InlineReruns; the first run's
 // work is repeated, as a new input round would repeat it). The log messages of an inline run

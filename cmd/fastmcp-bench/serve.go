@@ -55,6 +55,16 @@ exit; sqlite:PATH keeps the tasks across restarts (a file serve cannot write is 
 start); postgres:DSN shares them between processes (--tasks-migrate creates the tables); off
 serves no extension. --tasks-ttl sets how long a task lives (its ttlMs).
 
+--state-key-file shares the requestState keys between replicas, so that a multi round-trip
+retry may land on any of them: one key per line, standard base64 of at least 32 random bytes
+(openssl rand -base64 32); blank lines and lines starting with # are ignored; at most 8 keys
+and 64 KiB. A file that does not parse stops serve before it listens (exit status 2).
+The first key seals, every key opens. SIGHUP rereads the file (a file that does not parse is
+logged and the keys in use stay). To rotate with no refused retry, add the new key as the
+second line on every replica and SIGHUP them, then move it first and SIGHUP, then remove the
+old one once its states have expired (5 minutes). Without the flag each process draws its own
+key, and a retry that reaches another process is refused (-32602).
+
 Durations use Go's syntax (250ms, 5s, 1m). A limit set to 0 selects its default unless its text
 gives 0 another meaning.
 
@@ -75,7 +85,8 @@ type serveOptions struct {
 	tls                                                              tlsOptions
 	oauth                                                            oauthOptions
 	tasks                                                            tasksOptions
-	metrics                                                          metricsOptions // serve_metrics.go
+	metrics                                                          metricsOptions  // serve_metrics.go
+	stateKeys                                                        stateKeyOptions // serve_statekeys.go
 }
 
 func (o *serveOptions) flags(fs *flag.FlagSet) {
@@ -109,6 +120,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	o.tls.flags(fs)
 	o.oauth.flags(fs)
 	o.metrics.flags(fs)
+	o.stateKeys.flags(fs)
 }
 
 // queue maps the --max-queue flag to a pool queue size: 0 on the command line means none.
@@ -198,10 +210,20 @@ func serve(ctx context.Context, args []string) int {
 	}
 	defer obs.stop()
 
-	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger, Dialects: dialects, Authorizer: o.oauth.authorizer(), Observer: obs.observer})
+	var stateKeys [][]byte
+	if o.stateKeys.file != "" {
+		if stateKeys, err = readStateKeys(o.stateKeys.file); err != nil {
+			fmt.Fprintf(os.Stderr, "serve: --state-key-file %s: %v\n", o.stateKeys.file, err)
+			return 2
+		}
+	}
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger, Dialects: dialects, Authorizer: o.oauth.authorizer(), Observer: obs.observer, StateKeys: stateKeys})
 	if err != nil {
 		logger.Error("serve: cannot create the server", "err", err)
 		return 1
+	}
+	if o.stateKeys.file != "" {
+		defer reloadStateKeys(ctx, o.stateKeys.file, srv, logger)()
 	}
 	if err := fixtures.Register(srv, o.fixtures); err != nil {
 		fmt.Fprintln(os.Stderr, "serve: --fixtures:", err)

@@ -468,6 +468,8 @@ func testUsageErrors(t *testing.T, bin string) {
 		{[]string{"serve", "--dialects", "2025-06-18, 2025-06-18"}, `serve: --dialects: protocol version "2025-06-18" is listed twice`},
 		{[]string{"serve", "--tasks-ttl", "-1s", "--addr", "127.0.0.1:0"}, "serve: --tasks-ttl -1s is negative: give a task's time to live (0 selects the default, 1h0m0s)\n"},
 		{[]string{"serve", "--tasks-ttl", "soon"}, `invalid value "soon" for flag -tasks-ttl: parse error`},
+		{[]string{"serve", "--state-key-file", "/nonexistent/keys"}, "serve: --state-key-file /nonexistent/keys: open /nonexistent/keys: no such file or directory\n"},
+		{[]string{"serve", "--state-key-file", "/dev/null"}, "serve: --state-key-file /dev/null: no key: put one base64 key per line\n"},
 		{[]string{"serve", "extra"}, "unexpected arguments"},
 		{[]string{"bogus"}, `unknown command "bogus"`},
 		// With no arguments the binary runs the default suite (suite.go), not the usage.
@@ -495,7 +497,7 @@ func testHelp(t *testing.T, bin string) {
 	for _, flag := range []string{"-addr", "-stack", "-fixtures", "-dialects", "-pprof", "-stdio", "-max-connections", "-head-timeout",
 		"-read-timeout", "-body-timeout", "-max-header-bytes", "-max-body-bytes", "-request-timeout", "-drain-timeout",
 		"-max-subscriptions", "-keepalive-interval", "-allowed-origin-hosts", "-allowed-hosts", "-max-concurrency",
-		"-max-queue", "-max-line-bytes", "-write-timeout", "-tasks-store", "-tasks-ttl", "-tasks-lease"} {
+		"-max-queue", "-max-line-bytes", "-write-timeout", "-tasks-store", "-tasks-ttl", "-tasks-lease", "-state-key-file"} {
 		assert.Regexp(t, `(?m)^  `+flag+`( |$)`, string(out))
 	}
 	out, err = exec.Command(bin, "help").CombinedOutput()
