@@ -118,4 +118,3 @@ func checkEvents(ctx context.Context, o *clusterOptions, w io.Writer) error {
 	}
 	return nil
 }
-
