@@ -14,15 +14,19 @@
 #     against serve's 15 s keep-alive comments), so an idle listen stream is never cut;
 #   - health checks on /readyz every PROXY_CHECK_INTERVAL (default 500ms; down after 2
 #     failures, up after 1 success), so a draining replica gets no new requests;
-#   - a request whose connection to a dead replica fails is dispatched to another
-#     (retries 3, option redispatch).
+#   - a request whose connection to a dead replica fails, or that a replica refuses with 503
+#     (fastmcp answers 503 only for work it did not start: shutting down, executor or
+#     subscription capacity), is sent to another (retries 3, retry-on conn-failure 503,
+#     option redispatch); a request that got no answer (empty-response) is not retried, as
+#     the replica may have run it.
 #
 # HAProxy is Debian's haproxy package (or HAPROXY=/path/to/haproxy). When it is missing and
 # this runs as root with apt-get, it installs the package; otherwise it says what to install
 # and exits 1. The proxy listens on a free port on 127.0.0.1, with its statistics page on
 # another (FASTMCP_PROXY_STATS, CSV with ";csv" appended); its config and log are in a
 # temporary directory. Readiness: the statistics page answers and every backend is UP
-# (within 30 s), so CMD's first request has somewhere to go.
+# (within 30 s), so CMD's first request has somewhere to go; with PROXY_WAIT_UP=0 only the
+# statistics page (for a CMD that starts the backends itself and waits for them there).
 set -euo pipefail
 
 log() { echo "with-haproxy: $*" >&2; }
@@ -98,6 +102,7 @@ defaults
 	timeout http-request 10s
 	timeout http-keep-alive $idle
 	retries 3
+	retry-on conn-failure 503
 	option redispatch
 
 frontend mcp
@@ -128,6 +133,7 @@ EOF
 all_up() {
 	local csv
 	csv=$(curl -fsS "$1;csv" 2>/dev/null) || return 1
+	[ "${PROXY_WAIT_UP:-1}" = 0 ] && return 0
 	[ "$(awk -F, '$1 == "replicas" && $2 != "BACKEND" && $18 == "UP"' <<<"$csv" | wc -l)" -eq "${#backends[@]}" ]
 }
 
