@@ -216,6 +216,9 @@ kill_and_drain() {
   answered=$(jq -r '[.results[] | .answered? // empty] | add // 0' "$json" 2>/dev/null || echo "?")
   echo "throughput through the proxy: $answered answered, errors $total${errors:+ ($errors)}; at most $conns allowed (one in flight per connection on the killed replica)"
   if [ "$total" -lt 0 ] || [ "$total" -gt "$conns" ]; then rc=1; fi
+  # What the proxy saw, per replica: its own 5xx answers, connection errors, retries and
+  # redispatches (HAProxy's 503 after its retries is counted on the backend line).
+  curl -fsS "$FASTMCP_PROXY_STATS;csv" | awk -F, '$1 == "replicas" {printf "haproxy %-7s %-4s requests %s, 5xx %s, econ %s, eresp %s, retries %s, redispatches %s\n", $2, $18, $49, $44, $14, $15, $16, $17}' || true
   "$BIN" cluster-check tasks-await --proxy "$PROXY" --ids "$ids" --timeout 60s || rc=1
   return "$rc"
 }

@@ -16,8 +16,9 @@
 #     failures, up after 1 success), so a draining replica gets no new requests;
 #   - a request whose connection to a dead replica fails, or that a replica refuses with 503
 #     (fastmcp answers 503 only for work it did not start: shutting down, executor or
-#     subscription capacity), is sent to another (retries 3, retry-on conn-failure 503,
-#     option redispatch); a request that got no answer (empty-response) is not retried, as
+#     subscription capacity), is sent to another (retries 6, retry-on conn-failure 503,
+#     option redispatch 1: each retry on another replica, so two dead ones are passed over
+#     before the checks notice them); a request that got no answer (empty-response) is not retried, as
 #     the replica may have run it.
 #
 # HAProxy is Debian's haproxy package (or HAPROXY=/path/to/haproxy). When it is missing and
@@ -101,9 +102,9 @@ defaults
 	timeout server $idle
 	timeout http-request 10s
 	timeout http-keep-alive $idle
-	retries 3
+	retries 6
 	retry-on conn-failure 503
-	option redispatch
+	option redispatch 1
 
 frontend mcp
 	bind 127.0.0.1:$1
