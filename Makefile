@@ -4,11 +4,11 @@ PKGS      ?= ./...
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: test fmt-check vet staticcheck tidy-check unit allocs interop bench fuzz build
+.PHONY: test fmt-check vet staticcheck tidy-check unit allocs interop cluster bench fuzz build
 
 ## test: everything a change must pass (formatting, vet, staticcheck, a tidy go.mod, race tests,
-## allocation budgets, interop lane).
-test: fmt-check vet staticcheck tidy-check unit allocs interop
+## allocation budgets, interop lane, cluster lane).
+test: fmt-check vet staticcheck tidy-check unit allocs interop cluster
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -39,6 +39,11 @@ allocs:
 ## interop: the official conformance suite and clients against our servers (see interop/).
 interop:
 	@if [ -x interop/run.sh ]; then interop/run.sh; else echo "interop: no lane yet"; fi
+
+## cluster: three serve replicas behind HAProxy sharing NATS (then the PostgreSQL bus), a state
+## key file and a PostgreSQL Tasks store (interop/cluster.sh, issue 22).
+cluster:
+	interop/cluster.sh
 
 build:
 	$(GO) build -o bin/fastmcp-bench ./cmd/fastmcp-bench

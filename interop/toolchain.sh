@@ -48,3 +48,27 @@ missing_npm_tools() {
   fi
   printf '%s' "$out"
 }
+
+# install_tools: installs the pinned npm toolchain of interop/package-lock.json (Node 22 and the
+# MCP tools) into $T (.tools) with npm ci, only when the lock changed since the last install
+# ($T/npm.stamp); the lanes (interop/run.sh, interop/cluster.sh) call it. Uses $NPM and
+# ensure_npm, run from the repository root.
+install_tools() {
+  local want have=""
+  want=$(cat interop/package.json interop/package-lock.json | sha256sum | cut -d' ' -f1)
+  [ -f "$T/npm.stamp" ] && have=$(cat "$T/npm.stamp")
+  if [ "$want" = "$have" ] && [ -x "$T/node_modules/node/bin/node" ]; then
+    echo "interop: npm toolchain up to date ($T)"
+    return 0
+  fi
+  ensure_npm "$T/logs/apt-get.log" || return 1
+  echo "interop: installing the npm toolchain into $T (npm ci)"
+  rm -f "$T/npm.stamp"
+  cp interop/package.json interop/package-lock.json "$T/"
+  (cd "$T" && timeout --kill-after=10 480 "$NPM" ci --no-audit --no-fund --loglevel=error)
+  if [ ! -x "$T/node_modules/node/bin/node" ]; then
+    echo "interop: npm ci did not install the Node 22 binary (node@22's preinstall script did not run?)" >&2
+    return 1
+  fi
+  echo "$want" >"$T/npm.stamp"
+}

@@ -88,6 +88,7 @@ type compareOptions struct {
 	dialectList             []loadtest.Dialect
 	stackList               []string
 	tls                     compareTLS
+	cluster                 int // compare_cluster.go
 }
 
 type targetsFlag struct{ v *[]string }
@@ -133,6 +134,7 @@ func compareCmd(ctx context.Context, args []string) int {
 	fs.BoolVar(&o.metricsOn, "metrics", false, "also serve fastmcp with serve --metrics (named "+nameMetricsOn+") in the same rounds, then in --metrics-pairs paired runs, and print the metrics on/off lines (goal: within 5%)")
 	fs.IntVar(&o.metricsPairs, "metrics-pairs", defaultMetricsPairs, "with --metrics: pairs of short runs of fastmcp and "+nameMetricsOn+" back to back, per revision, whose median ratio the goal judges")
 	fs.DurationVar(&o.metricsPairDuration, "metrics-pair-duration", defaultMetricsPairDuration, "with --metrics: measured window of each paired run")
+	fs.IntVar(&o.cluster, "cluster", 0, "requests per second through HAProxy (on PATH) in front of 1, 2 … `N` replicas of serve, beside HAProxy's own ceiling (in front of bench/peers' bare fasthttp) and one replica without the proxy, in interleaved rounds: a table; throughput only, no other endpoints")
 	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -143,6 +145,13 @@ func compareCmd(ctx context.Context, args []string) int {
 	}
 	if o.quick {
 		o.applyQuick(fs)
+	}
+	if o.cluster != 0 {
+		if err := checkClusterFlags(fs, &o, pos); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			return 2
+		}
+		return compareCluster(ctx, &o)
 	}
 	if o.dialectList, err = parseCompareDialects(o.dialects); err != nil {
 		fmt.Fprintln(os.Stderr, "compare: --dialects:", err)

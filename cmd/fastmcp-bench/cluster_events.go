@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/fastmcp-go/fastmcp/client"
+	"github.com/fastmcp-go/fastmcp/fixtures"
+)
+
+// Notification methods the events check counts.
+const (
+	methodToolsChanged   = "notifications/tools/list_changed"
+	methodPromptsChanged = "notifications/prompts/list_changed"
+	methodResourceUpdate = "notifications/resources/updated"
+)
+
+// eventCount is what a listen stream delivered, by method.
+type eventCount map[string]int
+
+// verdict compares the counts with one event of each kind per replica: the error names
+// what is missing or duplicated.
+func (e eventCount) verdict(replicas int) error {
+	var msg string
+	for _, m := range []string{methodToolsChanged, methodResourceUpdate} {
+		switch n := e[m]; {
+		case n < replicas:
+			msg += fmt.Sprintf("; %s: received %d of %d (the others were published on replicas this stream is not on)", m, n, replicas)
+		case n > replicas:
+			msg += fmt.Sprintf("; %s: received %d for %d published (%d duplicates)", m, n, replicas, n-replicas)
+		}
+	}
+	if msg != "" {
+		return fmt.Errorf("%s", msg[2:])
+	}
+	return nil
+}
+
+// checkEvents opens one listen stream through the proxy, publishes a tools/list_changed and a
+// resources/updated on each replica (called directly), then a prompts/list_changed on each as
+// the barrier, and counts what the stream delivered until every barrier event arrived (or
+// --timeout passed).
+func checkEvents(ctx context.Context, o *clusterOptions, w io.Writer) error {
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	lc, err := connectModern(ctx, o.proxy, o.timeout)
+	if err != nil {
+		return err
+	}
+	defer lc.Close()
+	sub, err := lc.Listen(ctx, client.ListenFilter{ToolsListChanged: true, PromptsListChanged: true,
+		ResourceSubscriptions: []string{fixtures.CounterURI}})
+	if err != nil {
+		return fmt.Errorf("listen through the proxy: %w", err)
+	}
+	defer sub.Close()
+	n := len(o.replicas)
+	got := eventCount{}
+	collected := make(chan struct{})
+	go func() {
+		defer close(collected)
+		for ev := range sub.C {
+			got[ev.Method]++
+			if got[methodPromptsChanged] >= n {
+				return
+			}
+		}
+	}()
+
+	publish := func(tools ...string) error {
+		for _, r := range o.replicas {
+			c, err := connectModern(ctx, r, o.timeout)
+			if err != nil {
+				return err
+			}
+			for _, tool := range tools {
+				if _, err := c.CallTool(ctx, tool, map[string]any{}); err != nil {
+					c.Close()
+					return fmt.Errorf("%s on %s: %w", tool, r, err)
+				}
+			}
+			c.Close()
+		}
+		return nil
+	}
+	if err := publish("test_trigger_tool_change", "bump"); err != nil {
+		return err
+	}
+	if err := publish("test_trigger_prompt_change"); err != nil {
+		return err
+	}
+	select {
+	case <-collected:
+	case <-ctx.Done():
+		// Closing the subscription ends the collector's range; got is then safe to read.
+		sub.Close()
+		<-collected
+		fmt.Fprintf(w, "events: the barrier (a prompts/list_changed from each of %d replicas) was not complete after %v: %d arrived\n",
+			n, o.timeout, got[methodPromptsChanged])
+	}
+	end, endErr := sub.End()
+	fmt.Fprintf(w, "events: through the proxy, from %d replicas: %s %d, %s %d, %s %d (dropped %d; stream %s",
+		n, methodToolsChanged, got[methodToolsChanged], methodResourceUpdate, got[methodResourceUpdate],
+		methodPromptsChanged, got[methodPromptsChanged], sub.Dropped(), end)
+	if endErr != nil {
+		fmt.Fprintf(w, ": %v", endErr)
+	}
+	fmt.Fprintln(w, ")")
+	if sub.Dropped() > 0 {
+		return fmt.Errorf("the stream dropped %d notifications", sub.Dropped())
+	}
+	if err := got.verdict(n); err != nil {
+		return err
+	}
+	if got[methodPromptsChanged] < n {
+		return fmt.Errorf("%s: received %d of %d (the barrier)", methodPromptsChanged, got[methodPromptsChanged], n)
+	}
+	return nil
+}
