@@ -317,8 +317,9 @@ for f in bus state-key-file legacy-sessions; do
 done
 echo "cluster: serve has:${SERVE_HAS:- none of} --bus, --state-key-file, --legacy-sessions (as listed)"
 KEY_FILE="$T/logs/cluster-state-keys.txt"
-# Two keys, one a line (the first seals, every one opens): 32 random bytes each, in hex.
-{ od -An -tx1 -N32 /dev/urandom | tr -d ' \n'; echo; od -An -tx1 -N32 /dev/urandom | tr -d ' \n'; echo; } >"$KEY_FILE"
+# Two keys, one a line (the first seals, every one opens): 32 random bytes each, in standard
+# base64, as serve --state-key-file reads them.
+{ head -c 32 /dev/urandom | base64 -w0; echo; head -c 32 /dev/urandom | base64 -w0; echo; } >"$KEY_FILE"
 chmod 600 "$KEY_FILE"
 export SERVE_HAS KEY_FILE
 export -f record needs_note step

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -141,3 +142,14 @@ func (c *child) memory() (goMemory, error) {
 
 // self is the path of this binary, to start `fastmcp-bench serve` children.
 func self() (string, error) { return os.Executable() }
+
+// freePort asks the kernel for a free loopback port, released at once for a child (serve,
+// HAProxy) that must be told its port before it listens.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"strconv"
 
 	"github.com/fastmcp-go/fastmcp/client"
@@ -39,16 +38,6 @@ func startProtectedServer(ctx context.Context, bin string, cpu int) (string, fun
 		return "", nil, fmt.Errorf("the protected server announced %s, not %s", srv.url, resource)
 	}
 	return resource, stop, nil
-}
-
-// freePort is a loopback TCP port free a moment ago.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // oauthAuthorizer is the OAuth line's token provider: client/oauth discovering the test

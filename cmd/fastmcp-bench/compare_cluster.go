@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -250,16 +249,6 @@ func hostPort(url string) string {
 	rest := strings.TrimPrefix(strings.TrimPrefix(url, "http://"), "https://")
 	host, _, _ := strings.Cut(rest, "/")
 	return host
-}
-
-// freePort asks the kernel for a free loopback port (released at once: HAProxy binds it).
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // printClusterTable prints the median of each row, its spread, and its ratios to the
