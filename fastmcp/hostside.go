@@ -64,6 +64,8 @@ func (h *hostSide) OpenSession(id []byte, principal string) (ConnState, time.Tim
 	return (*Server)(h).openSession(id, principal)
 }
 
-func (h *hostSide) Subscribe(deliver func(Event)) (cancel func()) { return (*Server)(h).Subscribe(deliver) }
+func (h *hostSide) Subscribe(deliver func(Event)) (cancel func()) {
+	return (*Server)(h).Subscribe(deliver)
+}
 
 func (h *hostSide) Publish(e Event) { (*Server)(h).Publish(e) }
