@@ -264,6 +264,11 @@ func (ep *endpoint) serveSessionStream(ctx context.Context, v sessionVerb, h lis
 	}
 	sctx, cancel := context.WithDeadline(ctx, v.ref.expiry)
 	defer cancel()
+	// A comment first: the head reaches the client now on every host (net/http holds it
+	// until the first write), and a client gone already is noticed.
+	if w.WriteKeepAlive() != nil {
+		return true
+	}
 	stopKA := w.KeepAlive(cancel)
 	defer stopKA()
 	lastID := v.lastID
