@@ -109,6 +109,7 @@ type sseEvent struct{ id, data string }
 func openGet(t testing.TB, addr, raw string) *legacyStream {
 	t.Helper()
 	s := openPost(t, addr, raw)
+	t.Cleanup(func() { s.conn.Close() }) // before the body's Close, which would drain a chunked stream
 	require.Equal(t, http.StatusOK, s.resp.StatusCode)
 	require.True(t, s.isStream(), "content type %q", s.resp.Header.Get("Content-Type"))
 	return s
