@@ -211,7 +211,9 @@ func (ep *endpoint) prepareUncounted(r *Request) (Prepared, Response, bool) {
 		if e != nil {
 			return Prepared{}, errorResponse(e, nil), false
 		}
-		return Prepared{verb: &v}, Response{}, true
+		pv := new(sessionVerb) // only here: &v would move v to the heap on every request
+		*pv = v
+		return Prepared{verb: pv}, Response{}, true
 	}
 	if e := ep.admitHead(r.Method, r.Path, r.Header, r.Host); e != nil {
 		return Prepared{}, errorResponse(e, nil), false
