@@ -2,6 +2,7 @@ package fastmcp
 
 import (
 	"context"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp/internal/corelink"
@@ -54,3 +55,17 @@ func (h *hostSide) OutstandingRequests() int { return (*Server)(h).outstandingRe
 func (h *hostSide) DecodeError(dst []byte, m *decode.Message, err error) Reply {
 	return appendDecodeError(dst, m, err)
 }
+
+func (h *hostSide) SealSession(st *ConnState, principal string, ttl time.Duration) ([]byte, error) {
+	return (*Server)(h).sealSession(st, principal, ttl)
+}
+
+func (h *hostSide) OpenSession(id []byte, principal string) (ConnState, time.Time, bool) {
+	return (*Server)(h).openSession(id, principal)
+}
+
+func (h *hostSide) Subscribe(deliver func(Event)) (cancel func()) {
+	return (*Server)(h).Subscribe(deliver)
+}
+
+func (h *hostSide) Publish(e Event) { (*Server)(h).Publish(e) }

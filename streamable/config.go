@@ -32,6 +32,12 @@ const (
 	DefaultIdleTimeout        = 60 * time.Second
 	DefaultWriteTimeout       = 5 * time.Second
 	DefaultMaxRequestsPerConn = 100_000
+
+	DefaultSessionTTL              = 15 * time.Minute // fastmcp.MaxSessionTTL, the most a sealed id lives
+	DefaultMaxReplayEvents         = 128
+	DefaultResumeTimeout           = 60 * time.Second
+	DefaultMaxSessionSubscriptions = 256
+	DefaultMaxEndedSessions        = 100_000
 )
 
 // NoTimeout, as RequestTimeout, lets requests run without a deadline. Do not use it on
@@ -106,6 +112,37 @@ type Config struct {
 	// KeepAliveInterval is how long a stream may stay silent before a `: keepalive` comment.
 	// Zero means [DefaultKeepAliveInterval], 15 s.
 	KeepAliveInterval time.Duration
+	// LegacySessions gives initialize-era HTTP clients a session (see "Initialize-era
+	// sessions" in the package doc): initialize answers with an Mcp-Session-Id that is
+	// itself the session's sealed state, GET with it opens the session's event stream
+	// (list_changed, resources/updated of its subscriptions, log messages), DELETE ends it,
+	// and any replica sharing the fastmcp.Server's StateKey and EventBus serves any of it.
+	// False by default: the initialize era is sessionless (no Mcp-Session-Id, GET and
+	// DELETE 405).
+	LegacySessions bool
+	// SessionTTL is how long a session id stays valid from initialize (404 "Session not
+	// found" after it; the client initializes again). Zero means [DefaultSessionTTL], 15
+	// min; at most [fastmcp.MaxSessionTTL].
+	SessionTTL time.Duration
+	// MaxReplayEvents is how many of a session stream's latest events are kept for a GET
+	// with Last-Event-ID to replay; a resume from before them gets a warning
+	// notifications/message saying so, then every list_changed and a resources/updated of
+	// every subscription, for the client to re-read. Zero means [DefaultMaxReplayEvents],
+	// 128.
+	MaxReplayEvents int
+	// ResumeTimeout is how long a session's stream state (its subscriptions, level and
+	// replay window) outlives its GET stream, awaiting a resume on any replica. Zero means
+	// [DefaultResumeTimeout], 60 s.
+	ResumeTimeout time.Duration
+	// MaxSessionSubscriptions bounds the URIs one session subscribes to; past it
+	// resources/subscribe is answered -32602 "Invalid params: at most N resource
+	// subscriptions per session". Zero means [DefaultMaxSessionSubscriptions], 256.
+	MaxSessionSubscriptions int
+	// MaxEndedSessions bounds the ended (DELETEd) sessions a replica remembers, until each
+	// expires, to answer them 404; past it the oldest is forgotten, and its id works again
+	// until its TTL. Zero means [DefaultMaxEndedSessions], 100,000 (about 10 MiB).
+	MaxEndedSessions int
+
 	// DrainTimeout bounds a drain's graceful phase (the native listener's Shutdown, the
 	// mount's Close); after it remaining streams and connections are closed and their work
 	// cancelled. Zero means [DefaultDrainTimeout], 5 s.
@@ -214,6 +251,18 @@ func (c Config) resolve() (Config, error) {
 		positive(&c.MaxSubscriptions, DefaultMaxSubscriptions, "MaxSubscriptions"),
 	); err != nil {
 		return c, err
+	}
+	if err := cmp.Or(
+		positive(&c.SessionTTL, DefaultSessionTTL, "SessionTTL"),
+		positive(&c.MaxReplayEvents, DefaultMaxReplayEvents, "MaxReplayEvents"),
+		positive(&c.ResumeTimeout, DefaultResumeTimeout, "ResumeTimeout"),
+		positive(&c.MaxSessionSubscriptions, DefaultMaxSessionSubscriptions, "MaxSessionSubscriptions"),
+		positive(&c.MaxEndedSessions, DefaultMaxEndedSessions, "MaxEndedSessions"),
+	); err != nil {
+		return c, err
+	}
+	if c.SessionTTL > fastmcp.MaxSessionTTL {
+		return c, fmt.Errorf("%w: SessionTTL %v is above %v", ErrInvalidConfig, c.SessionTTL, fastmcp.MaxSessionTTL)
 	}
 	if c.AllowedOriginHosts == nil {
 		c.AllowedOriginHosts = []string{"localhost", "127.0.0.1", "::1"}

@@ -50,6 +50,11 @@ func (ep *endpoint) classify(j *job, h Headers) (*httpError, []byte) {
 		return &httpError{status: http.StatusBadRequest}, body
 	}
 	j.state, j.rules = ep.core.Stateless(d), transport.RulesOf(d)
+	if ep.sessions != nil && d.Legacy() {
+		if e := ep.classifySession(j, h); e != nil {
+			return e, nil
+		}
+	}
 	return nil, nil
 }
 

@@ -56,8 +56,9 @@
 //
 // With the initialize-era dialects enabled (fastmcp.Config.Dialects, all by default), the
 // endpoint serves clients that open with initialize beside 2026-07-28 clients, on the same
-// path and the same stacks, without sessions: no Mcp-Session-Id is ever issued, and one a
-// client sends is ignored. Every POST is classified on its own (transport.Endpoint.Classify):
+// path and the same stacks, without sessions (unless [Config.LegacySessions]: see
+// "Initialize-era sessions"): no Mcp-Session-Id is ever issued, and one a client sends is
+// ignored. Every POST is classified on its own (transport.Endpoint.Classify):
 // a request whose params._meta names a protocol version is 2026-07-28; initialize opens the
 // newest initialize-era revision served (it negotiates the version itself and counter-offers
 // an unknown one; its version header, if any, is not read); any other request is of the
@@ -122,6 +123,61 @@
 // cancel, but a stateless endpoint without resumable streams has nowhere to deliver the
 // result: a client that goes away cancels its request, in both eras, as under
 // "Cancellation".
+//
+// # Initialize-era sessions
+//
+// With [Config.LegacySessions] (off by default; `fastmcp-bench serve --legacy-sessions`) an
+// initialize-era client gets a session that any replica serves, with no session table. Every
+// replica must share the fastmcp.Server's StateKey (which seals the ids) and EventBus
+// (which carries the session's messages); with the Server's defaults, one process is one
+// endpoint as before.
+//
+//   - initialize answers with Mcp-Session-Id: sealed state (the negotiated revision, the
+//     client's capabilities, the log level at start, the expiry, a nonce), bound to the
+//     caller's principal, opened by every replica with the key; it also advertises
+//     listChanged and resources.subscribe. Handlers of later requests see the declared
+//     capabilities.
+//   - Every later initialize-era request must carry it: none is 400 -32600 "Bad Request:
+//     Mcp-Session-Id header is required" (repeated: "... header is repeated"); one that does
+//     not open (forged, another principal's, past SessionTTL, or ended) is 404 -32600
+//     "Session not found: initialize a new session", and the client initializes again. A
+//     notification or response carrying an invalid one gets the same 404; a 2026-07-28
+//     request ignores the header.
+//   - GET with the id (Accept listing text/event-stream, else 406) opens the session's
+//     stream (a subscription slot, as a listen stream: MaxSubscriptions), which starts with a
+//     keepalive comment and carries, each event with an id "<lineage>-<seq>",
+//     notifications/tools|prompts|resources/list_changed, notifications/resources/updated of
+//     the URIs the session subscribed to, and the notifications published for the session
+//     with [SessionNotification] (a log message only at or above the session's level). One
+//     stream per session: a newer GET, on any replica, takes it over and the older one ends.
+//     It ends at the session's expiry too.
+//   - resources/subscribe, unsubscribe and logging/setLevel, POSTed to any replica, go over
+//     the bus (fastmcp.SessionMessage, Topic a digest of the id, never the id) to the replica
+//     holding the stream, which acknowledges within 500 ms; with no answer the receiving
+//     replica keeps the change itself for ResumeTimeout and hands it over to the replica the
+//     stream opens on. A level set is also remembered, bounded by MaxEndedSessions, by every
+//     replica for the session's later requests' own log messages.
+//   - DELETE ends the session: every replica hears it, its stream completes, and each
+//     replica answers the id 404 until it would have expired (a bounded, expiring set of
+//     ended sessions, MaxEndedSessions; past it the oldest is forgotten and its id works
+//     again until its TTL).
+//   - Last-Event-ID on a GET resumes: the events after it that the session still holds
+//     (MaxReplayEvents, at most 256 KiB) are sent first, from whichever replica held the
+//     stream (it hands its state over). What cannot be replayed is said plainly: the stream
+//     starts with notifications/message {level:"warning", logger:"mcp-session",
+//     data:{message:"Events after Last-Event-ID could not be replayed: they are older than
+//     the replay window; re-list and re-read what you need" (or "... no replica holds that
+//     stream any more; ..."), lastEventId}} (left out when the level is above warning),
+//     then every list_changed and a resources/updated of every subscription, without ids.
+//
+// Session limits, each a [Config] field: SessionTTL (15 min, at most
+// fastmcp.MaxSessionTTL: the sealer's bound; 404 past it), MaxSessionSubscriptions (256:
+// 200 with -32602 "Invalid params: at most 256 resource subscriptions per session"; a URI
+// longer than 2,048 bytes: -32602 "Invalid params: a subscribed URI is at most 2048
+// bytes"), MaxReplayEvents (128: the warning above), ResumeTimeout (60 s: a stream's state
+// outlives its GET that long; a resume after it gets the warning), MaxEndedSessions
+// (100,000). Delivery is at most once per stream and in order per replica; a slow stream
+// that falls behind MaxReplayEvents gets the warning and the re-read notices.
 //
 // # Limits
 //

@@ -28,6 +28,8 @@ type endpoint struct {
 	cancels transport.Cancels
 	// owners numbers the executor keys of the hosts' legacy jobs (see legacyKey).
 	owners atomic.Uint64
+	// sessions serves initialize-era sessions; nil unless Config.LegacySessions.
+	sessions *sessions
 }
 
 // newEndpoint returns the endpoint serving srv under cfg. loopback tells whether the host
@@ -54,6 +56,9 @@ func newEndpoint(srv *fastmcp.Server, cfg Config, loopback bool) (*endpoint, err
 			return nil, errors.Join(ErrInvalidConfig, err)
 		}
 		ep.ownExec = true
+	}
+	if cfg.LegacySessions {
+		ep.sessions = newSessions(ep)
 	}
 	return ep, nil
 }
@@ -104,6 +109,11 @@ func (ep *endpoint) admitBody(j *job, h Headers) (e *httpError, reply []byte) {
 		ep.refused.undecodable.Add(1)
 		r := ep.core.DecodeError(j.reply[:0], m, err)
 		return &httpError{status: http.StatusBadRequest}, r.Body
+	}
+	if k := m.Kind(); ep.sessions != nil && (k == decode.KindNotification || k == decode.KindResponse) {
+		if e := ep.checkSessionHeader(j, h); e != nil {
+			return e, nil
+		}
 	}
 	switch m.Kind() {
 	case decode.KindNotification:

@@ -156,7 +156,7 @@ func (ep *endpoint) heldResponse(j *job) Response {
 	} else if e := outcomeError(j.result); !e.noBody {
 		_ = sw.WriteEvent(e.appendBody(nil, j.msg.ID().Raw()))
 	}
-	return Response{Status: 200, ContentType: streamContentType, Header: streamHeader, Body: j.stream}
+	return withSession(j, Response{Status: 200, ContentType: streamContentType, Header: streamHeader, Body: j.stream})
 }
 
 // eventBuffer collects an event stream sent whole.

@@ -40,6 +40,7 @@ func (e *Endpoint) Close(ctx context.Context) error { return e.ep.close(ctx) }
 func (e *Endpoint) Stats() Stats { return e.ep.stats.snapshot() }
 
 func (ep *endpoint) close(ctx context.Context) error {
+	ep.stopSessions()
 	if ep.ownExec {
 		return ep.exec.Close(ctx)
 	}
@@ -118,6 +119,7 @@ type Response struct {
 type Prepared struct {
 	j    *job
 	peer Peer
+	verb *sessionVerb // a session's GET or DELETE (Config.LegacySessions), instead of j
 }
 
 // Release lets go of the request, after Execute's response has been sent. The zero Prepared
@@ -205,6 +207,14 @@ func (ep *endpoint) prepareUncounted(r *Request) (Prepared, Response, bool) {
 			identity = g.d.Identity
 		}
 	}
+	if v, e, ok := ep.admitSessionVerb(r.Method, r.Path, r.Header, r.Host, principalOf(identity)); ok {
+		if e != nil {
+			return Prepared{}, errorResponse(e, nil), false
+		}
+		pv := new(sessionVerb) // only here: &v would move v to the heap on every request
+		*pv = v
+		return Prepared{verb: pv}, Response{}, true
+	}
 	if e := ep.admitHead(r.Method, r.Path, r.Header, r.Host); e != nil {
 		return Prepared{}, errorResponse(e, nil), false
 	}
@@ -282,6 +292,9 @@ func (e *Endpoint) Handle(ctx context.Context, r *Request, w ResponseWriter) {
 }
 
 func (ep *endpoint) execute(ctx context.Context, p Prepared, s Streamer) Response {
+	if p.verb != nil {
+		return ep.executeSessionVerb(ctx, *p.verb, s)
+	}
 	j := p.j
 	if j.rules.Streams(j.msg.Method().Text()) {
 		return ep.listen(ctx, j, s)

@@ -73,6 +73,12 @@ type job struct {
 	running   transport.Running
 	withdrawn atomic.Bool
 
+	// Initialize-era sessions (Config.LegacySessions): the request's session, whether it is
+	// the initialize that opens one, and then the id its reply carries.
+	session    sessionRef
+	newSession bool
+	sessionID  []byte
+
 	refs atomic.Int32
 }
 
@@ -127,6 +133,7 @@ func (j *job) drop() {
 	j.msg.Reset()
 	j.identity, j.rerr, j.result, j.received = nil, nil, pool.Result{}, time.Time{}
 	j.state, j.rules, j.key, j.rerun = fastmcp.ConnState{}, nil, pool.Key{}, false
+	j.session, j.newSession, j.sessionID = sessionRef{}, false, nil
 	j.inlining.Store(false)
 	j.inline.Store(false)
 	j.withdrawn.Store(false)
@@ -201,6 +208,9 @@ func (j *job) Run(ctx context.Context) error {
 	}
 	j.inline.Store(j.inlining.Load())
 	r := j.ep.core.Serve(ctx, &j.state, &j.msg, j, j.reply[:0])
+	if (j.newSession || j.session.topic != "") && !r.Rerun {
+		j.ep.afterServe(j, &r)
+	}
 	j.reply, j.rerr, j.rerun = r.Body, r.Err, r.Rerun
 	return nil
 }

@@ -215,6 +215,10 @@ func (h *RequestHandler) serve(ctx *fasthttp.RequestCtx) {
 		writeFast(ctx, resp)
 		return
 	}
+	if p.verb != nil {
+		h.serveSessionVerb(ctx, *p.verb)
+		return
+	}
 	if p.j.rules.Streams(p.j.msg.Method().Text()) {
 		h.serveListen(ctx, p)
 		return
@@ -364,6 +368,7 @@ func (h *RequestHandler) Close(ctx context.Context) error {
 	drain, cancel := context.WithTimeout(ctx, ep.cfg.DrainTimeout)
 	defer cancel()
 	ep.srv.CloseSubscriptions()
+	ep.stopSessions()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for h.streams.len() > 0 && drain.Err() == nil {

@@ -134,6 +134,10 @@ func (s *Server) serveRequest(ctx *fasthttp.RequestCtx) {
 			return
 		}
 	}
+	if v, e, ok := ep.admitSessionVerb(req.Header.Method(), ctx.Path(), h, targetHost(ctx), principalOf(identity)); ok {
+		s.serveSessionVerb(ctx, v, e)
+		return
+	}
 	if e := ep.admitHead(req.Header.Method(), ctx.Path(), h, targetHost(ctx)); e != nil {
 		s.writeError(ctx, e, nil)
 		return

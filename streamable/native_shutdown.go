@@ -46,6 +46,7 @@ func (s *Server) drain(ctx context.Context) error {
 		l.interruptReads()     // (2) heads and bodies still arriving get 503
 	}
 	ep.srv.CloseSubscriptions() // (3)
+	ep.stopSessions()
 	err := s.fs.ShutdownWithContext(drain)
 	if errors.Is(err, net.ErrClosed) {
 		err = nil

@@ -40,6 +40,7 @@ func NewHandler(srv *fastmcp.Server, cfg Config) (*Handler, error) {
 
 // Close stops an executor the handler owns, waiting for running work up to ctx.
 func (h *Handler) Close(ctx context.Context) error {
+	h.ep.stopSessions()
 	if h.ep.ownExec {
 		return h.ep.exec.Close(ctx)
 	}

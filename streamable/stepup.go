@@ -8,7 +8,7 @@ func (ep *endpoint) replyResponse(j *job) Response {
 	if r, ok := ep.stepUpResponse(j); ok {
 		return r
 	}
-	return Response{Status: j.status(), ContentType: "application/json", Body: j.reply}
+	return withSession(j, Response{Status: j.status(), ContentType: "application/json", Body: j.reply})
 }
 
 // stepUpResponse is Config.StepUp's answer to a job's initialize-era refusal, if any.

@@ -74,7 +74,7 @@ Flags:
 // serveOptions are the flags of serve.
 type serveOptions struct {
 	addr, stack, fixtures, pprofAddr, dialects string
-	stdio, disableInline                       bool
+	stdio, disableInline, legacySessions       bool
 
 	maxConnections, maxHeaderBytes, maxBodyBytes, maxRequestsPerConn int
 	headTimeout, readTimeout, bodyTimeout, idleTimeout               time.Duration
@@ -115,6 +115,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.disableInline, "disable-inline", false, "hand every request to an executor worker instead of running a request that cannot stream on its connection's goroutine when a worker is free")
 	fs.IntVar(&o.maxQueue, "max-queue", pool.DefaultMaxQueue, "requests waiting for a worker (0: no queue, refuse when all workers are busy)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", streamable.DefaultWriteTimeout, "deadline for writing one response or one stream event")
+	fs.BoolVar(&o.legacySessions, "legacy-sessions", false, "give initialize-era HTTP clients a session: a sealed Mcp-Session-Id, a GET event stream (list_changed, resources/updated, log messages; Last-Event-ID resumes), DELETE; off: those clients are served sessionless, GET and DELETE 405")
 	o.tasks.flags(fs)
 	fs.IntVar(&o.maxLineBytes, "max-line-bytes", 0, "with --stdio: longest input line, newline included (0: the transport's default)")
 	o.tls.flags(fs)
@@ -155,6 +156,7 @@ func (o *serveOptions) httpConfig(logger *slog.Logger) streamable.ListenerConfig
 			MaxSubscriptions:   o.maxSubscriptions,
 			KeepAliveInterval:  o.keepAlive,
 			DrainTimeout:       o.drainTimeout,
+			LegacySessions:     o.legacySessions,
 			MaxConcurrency:     o.maxConcurrency,
 			MaxQueue:           o.queue(),
 			RequestGate:        o.oauth.gate(),

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -23,6 +24,10 @@ type core interface {
 	SubscribeEvents(ev *fastmcp.LegacyEvents) func(ctx context.Context, sink fastmcp.Sink) error
 	OutstandingRequests() int
 	DecodeError(dst []byte, m *decode.Message, err error) fastmcp.Reply
+	SealSession(st *fastmcp.ConnState, principal string, ttl time.Duration) ([]byte, error)
+	OpenSession(id []byte, principal string) (fastmcp.ConnState, time.Time, bool)
+	Subscribe(deliver func(fastmcp.Event)) (cancel func())
+	Publish(e fastmcp.Event)
 }
 
 // Endpoint is the side of a [fastmcp.Server] that a transport serves: what the transport
@@ -145,3 +150,29 @@ func (e *Endpoint) SubscribeEvents(ev *fastmcp.LegacyEvents) func(ctx context.Co
 
 // OutstandingRequests returns the number of server-to-client requests awaiting an answer.
 func (e *Endpoint) OutstandingRequests() int { return e.c.OutstandingRequests() }
+
+// SealSession returns an initialize-era HTTP session id (Mcp-Session-Id) that is itself the
+// session's state: st's dialect, client capabilities and log level, bound to principal and
+// valid for ttl (at most [fastmcp.MaxSessionTTL]), sealed with the server's requestState
+// key, so that every replica sharing [fastmcp.Config].StateKey opens it and none keeps a
+// session table. The id is unpadded base64url (visible ASCII only).
+func (e *Endpoint) SealSession(st *fastmcp.ConnState, principal string, ttl time.Duration) ([]byte, error) {
+	return e.c.SealSession(st, principal, ttl)
+}
+
+// OpenSession returns the state a session id from SealSession carries and when it expires;
+// ok is false when the id is not one of the server's keys sealed for principal, or has
+// expired (the revisions answer both with 404, and the client initializes again).
+func (e *Endpoint) OpenSession(id []byte, principal string) (st fastmcp.ConnState, expiry time.Time, ok bool) {
+	return e.c.OpenSession(id, principal)
+}
+
+// Subscribe is [fastmcp.Server.Subscribe]: every event the server's bus delivers, of every
+// kind (a session's transport reads the SessionMessage events addressed to the streams it
+// holds).
+func (e *Endpoint) Subscribe(deliver func(fastmcp.Event)) (cancel func()) {
+	return e.c.Subscribe(deliver)
+}
+
+// Publish is [fastmcp.Server.Publish]: e goes to every replica sharing the server's bus.
+func (e *Endpoint) Publish(ev fastmcp.Event) { e.c.Publish(ev) }
