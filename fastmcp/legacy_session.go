@@ -42,7 +42,7 @@ func (s *Server) sealSession(st *ConnState, principal string, ttl time.Duration)
 	binary.BigEndian.PutUint64(p[3:], uint64(now.Add(ttl).UnixMilli()))
 	_, _ = rand.Read(p[11:sessionFixed]) // two sessions of one client differ
 	p = append(p, st.Capabilities...)
-	return s.sealer.Seal(nil, sealstate.State{
+	return s.sealer.Load().Seal(nil, sealstate.State{
 		Binding: sealstate.Binding{Method: sessionMethod, Principal: principal},
 		Payload: p,
 		TTL:     ttl,
@@ -53,7 +53,7 @@ func (s *Server) sealSession(st *ConnState, principal string, ttl time.Duration)
 // server's keys sealed for principal, or has expired: either way the client must initialize
 // again.
 func (s *Server) openSession(id []byte, principal string) (ConnState, time.Time, bool) {
-	p, err := s.sealer.Open(id, sealstate.Binding{Method: sessionMethod, Principal: principal}, s.now())
+	p, err := s.sealer.Load().Open(id, sealstate.Binding{Method: sessionMethod, Principal: principal}, s.now())
 	if err != nil || len(p) < sessionFixed || p[0] != sessionFormat {
 		return ConnState{}, time.Time{}, false
 	}

@@ -67,6 +67,6 @@ func TestSessionIDIsNotRequestState(t *testing.T) {
 	st := ConnState{Dialect: Legacy20251125}
 	id, err := s.sealSession(&st, "", time.Minute)
 	require.NoError(t, err)
-	_, err = s.sealer.Open(id, s.binding(t.Context(), MethodToolsCall, "x", nil), s.now())
+	_, err = s.sealer.Load().Open(id, s.binding(t.Context(), MethodToolsCall, "x", nil), s.now())
 	require.Error(t, err)
 }
