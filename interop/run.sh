@@ -16,7 +16,8 @@
 # notice. Results of the conformance runs are kept in .tools/results/, with the suite's own
 # totals, unscored scenarios included, in .tools/results/<run>/suite-summary.txt. The last
 # lines printed are the scores of each requirement set (2026-07-28: 37 scored scenarios,
-# its 10 tasks-* scenarios, 2025-11-25: 30) on each HTTP stack.
+# its 10 tasks-* scenarios, 2025-11-25: 30) on each HTTP stack, then the 2025-11-25 score of
+# each stack with initialize-era sessions (serve --legacy-sessions).
 #
 # Environment: GO (default go), NPM (default npm), INTEROP_KEEP_RESULTS=1 keeps older results.
 set -euo pipefail
@@ -311,6 +312,27 @@ other_stack() {
 other_stack nethttp
 other_stack fasthttp-mount
 
+# 2b. Initialize-era sessions (serve --legacy-sessions, issue 22) on each HTTP stack: the
+# 2025-11-25 requirement set again, where every check must be a SUCCESS (no WARNING: the
+# sessionless servers above only warn on server-sse-multiple-streams).
+no_warnings() {
+  local log
+  log=$(score_log "$1" "$2")
+  grep -q ' 0 FAILURE, 0 WARNING$' "$log" || { grep -a 'WARNING\|FAILURE' "$log"; return 1; }
+}
+sessions_lane() {
+  local stack=$1 rc=0 args=(--fixtures conformance,demo --addr 127.0.0.1:0 --legacy-sessions)
+  [ "$stack" = fasthttp ] || args+=(--stack "$stack")
+  start_server "$stack-sessions" "${args[@]}" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    record FAIL "$stack-sessions: server did not start" 0
+    return
+  fi
+  step "$stack-sessions: conformance --requirements 2025-11-25 (30 scored, --legacy-sessions)" 300 conformance_gate "$stack-sessions" "$SERVER_URL" 2025-11-25
+  step "$stack-sessions: every check of that run a SUCCESS (server-sse-multiple-streams included)" 10 no_warnings "$stack-sessions" 2025-11-25
+}
+for stack in fasthttp nethttp fasthttp-mount; do sessions_lane "$stack"; done
+
 # 4. stdio (skipped until serve --stdio exists): the official client and the Inspector spawn it.
 rc=0
 timeout 10 "$BIN" serve --stdio --fixtures demo </dev/null >/dev/null 2>"$T/logs/stdio-probe.stderr" || rc=$?
@@ -374,5 +396,9 @@ for stack in "${STACKS[@]}"; do
     [ -f "$(score_log "$stack" "$set")" ] || score "$stack" "$set" >/dev/null || true
     tail -n 1 "$(score_log "$stack" "$set")"
   done
+done
+for stack in fasthttp nethttp fasthttp-mount; do
+  [ -f "$(score_log "$stack-sessions" 2025-11-25)" ] || score "$stack-sessions" 2025-11-25 >/dev/null || true
+  tail -n 1 "$(score_log "$stack-sessions" 2025-11-25)"
 done
 [ "$FAILED" -eq 0 ] # the exit status
