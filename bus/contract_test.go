@@ -1,6 +1,7 @@
 package bus_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/fastmcp-go/fastmcp/bus/bustest"
@@ -41,4 +42,26 @@ func TestContractHub(t *testing.T) {
 			return serverBus{s}
 		},
 	})
+}
+
+// BenchmarkFanout: one event through the in-memory hub (the baseline of natsbus's and
+// pgbus's benchmarks of the same name) and through bustest's in-memory Relay backend.
+func BenchmarkFanout(b *testing.B) {
+	for _, streams := range []int{1, 100} {
+		b.Run("bus=hub/streams="+strconv.Itoa(streams), func(b *testing.B) {
+			s, err := fastmcp.NewServer(fastmcp.Implementation{Name: "hub", Version: "1"}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			bustest.BenchmarkFanout(b, func(*testing.B) fastmcp.EventBus { return serverBus{s} }, streams)
+		})
+		b.Run("bus=relay/streams="+strconv.Itoa(streams), func(b *testing.B) {
+			m := bustest.NewMemory()
+			bustest.BenchmarkFanout(b, func(b *testing.B) fastmcp.EventBus {
+				eb := m.Open(0)
+				b.Cleanup(eb.Close)
+				return eb
+			}, streams)
+		})
+	}
 }

@@ -2,6 +2,7 @@ package natsbus_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -46,4 +47,22 @@ func sanitize(name string) string {
 		}
 	}
 	return string(b)
+}
+
+// BenchmarkFanout: one event over a real NATS server, end to end (see bustest.BenchmarkFanout;
+// bus's benchmark of the same name is the in-memory baseline).
+func BenchmarkFanout(b *testing.B) {
+	for _, streams := range []int{1, 100} {
+		b.Run("bus=nats/streams="+strconv.Itoa(streams), func(b *testing.B) {
+			srv := startNATSB(b)
+			bustest.BenchmarkFanout(b, func(b *testing.B) fastmcp.EventBus {
+				eb, err := natsbus.Open(context.Background(), natsbus.Config{URL: srv.ClientURL(), Subject: "bench"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { _ = eb.Close() })
+				return eb
+			}, streams)
+		})
+	}
 }

@@ -48,3 +48,13 @@ func (n *natsServer) stop() {
 	n.srv.WaitForShutdown()
 	n.srv = nil
 }
+
+// startNATSB starts a server for a benchmark, shut down when b ends.
+func startNATSB(b *testing.B) *server.Server {
+	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoLog: true, NoSigs: true, MaxPayload: 2 << 20})
+	require.NoError(b, err)
+	go srv.Start()
+	require.True(b, srv.ReadyForConnections(30*time.Second))
+	b.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+	return srv
+}

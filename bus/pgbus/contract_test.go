@@ -2,6 +2,7 @@ package pgbus_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -40,4 +41,22 @@ func TestContract(t *testing.T) {
 		Outage:   func(*testing.T) func() { return d.outage() },
 		Replicas: true,
 	})
+}
+
+// BenchmarkFanout: one event over PostgreSQL LISTEN/NOTIFY, end to end (see
+// bustest.BenchmarkFanout; bus's benchmark of the same name is the in-memory baseline).
+func BenchmarkFanout(b *testing.B) {
+	for _, streams := range []int{1, 100} {
+		b.Run("bus=postgres/streams="+strconv.Itoa(streams), func(b *testing.B) {
+			d := newDatabase(b)
+			bustest.BenchmarkFanout(b, func(b *testing.B) fastmcp.EventBus {
+				eb, err := pgbus.Open(context.Background(), pgbus.Config{Pool: d.pool(b)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { _ = eb.Close() })
+				return eb
+			}, streams)
+		})
+	}
 }
