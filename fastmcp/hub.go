@@ -61,7 +61,8 @@ type Event struct {
 // Publish, and calls Subscribe once, in NewServer, with the function that fans an event out to
 // its own listen streams; it cancels that subscription in [Server.CloseSubscriptions]. A bus
 // therefore delivers each event once per subscribed Server (the publishing one included), not
-// once per listen stream.
+// once per listen stream. A bus that drops events or loses its connection delivers
+// [EventsLost] to its subscribers (see package bus for the shared implementation).
 //
 // Implementations must be safe for concurrent use.
 type EventBus interface {
