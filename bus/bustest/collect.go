@@ -70,16 +70,6 @@ func (c *collector) waitLost(t *testing.T) {
 	}
 }
 
-// none checks that nothing is queued now.
-func (c *collector) none(t *testing.T) {
-	t.Helper()
-	select {
-	case e := <-c.ch:
-		t.Fatalf("unexpected event %+v", e)
-	default:
-	}
-}
-
 // replicas opens the buses of one test: two sharing the backend when it has replicas, one
 // (twice) otherwise.
 func replicas(t *testing.T, b Backend) (a, other fastmcp.EventBus) {
