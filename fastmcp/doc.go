@@ -180,7 +180,10 @@
 // context); [Server.CloseSubscriptions] ends every stream with its completion response, as a
 // transport does when it drains. Catalog changes publish their list_changed events;
 // [Server.NotifyResourceUpdated] and [Server.Publish] publish others. Events travel over an
-// [EventBus], in memory by default, which replicas may share.
+// [EventBus], in memory by default, which replicas may share (packages bus/natsbus and
+// bus/pgbus). A bus that may have lost events (outbound overflow, an outage, a reconnect)
+// delivers [EventsLost]: every stream then open completes with its completion response, so
+// its client re-reads and listens again, and new streams are accepted as before.
 //
 // # Authorization
 //

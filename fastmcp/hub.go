@@ -28,6 +28,13 @@ const (
 	// request id and the principal the answer came with, so that only an answer from the
 	// request's own principal completes it.
 	Answer
+	// EventsLost: the bus may have lost events (its outbound buffer overflowed, or its
+	// connection broke or came back). Every listen stream open when it arrives completes
+	// gracefully, so its client re-reads and listens again; new streams are accepted as
+	// before. A bus delivers it to its own subscribers, and publishes it to the other
+	// replicas when events this one published were dropped. Handler-side subscribers
+	// ([Server.Subscribe]) see it too, to re-read what they watch.
+	EventsLost
 )
 
 // MaxEventData bounds Event.Data: a bus may refuse (and count as dropped) a larger event.
@@ -59,7 +66,8 @@ type Event struct {
 // once per listen stream. A Server that sends requests to initialize-era clients subscribes
 // once more, before the first goes out, for the [Answer] events of the other replicas; it
 // holds that subscription for its life, so that requests in flight while it drains still get
-// their answers.
+// their answers. A bus that drops events or loses its connection delivers [EventsLost] to its
+// subscribers (see package bus for the shared implementation).
 //
 // Implementations must be safe for concurrent use.
 type EventBus interface {
@@ -102,6 +110,7 @@ type hub struct {
 	buffer int   // bound of each stream's resources/updated queue
 	budget int64 // bound of held
 	lists  [numListKinds]signal
+	lost   signal // fired by EventsLost: every open stream completes
 
 	closed    chan struct{} // closed by close: every stream completes
 	closeOnce sync.Once
@@ -112,6 +121,8 @@ type hub struct {
 	// published counts the events delivered; overflows the streams a resources/updated
 	// found with a full queue, which end for the client to re-list (see EventStats).
 	published, overflows atomic.Uint64
+	// lostEvents counts the EventsLost events delivered.
+	lostEvents atomic.Uint64
 
 	mu    sync.RWMutex
 	byURI map[string]*uriSubscribers // resources/updated subscribers, by URI
@@ -176,6 +187,7 @@ func newHub(buffer int, budget int64, bus EventBus) (*hub, EventBus) {
 	for i := range h.lists {
 		h.lists[i].cur.Store(newEpoch())
 	}
+	h.lost.cur.Store(newEpoch())
 	if bus == nil {
 		return h, h
 	}
@@ -211,6 +223,10 @@ func (h *hub) deliver(e Event) {
 	h.published.Add(1)
 	if k := listKind(e.Kind); k >= 0 {
 		h.lists[k].fire()
+	}
+	if e.Kind == EventsLost {
+		h.lostEvents.Add(1)
+		h.lost.fire()
 	}
 	h.mu.RLock()
 	if e.Kind == ResourceUpdated && e.URI != "" {
@@ -254,7 +270,7 @@ func (h *hub) close() {
 // stream's copy of its request id. It reports false, registering nothing, when the stream
 // would take the bytes the hub holds past its budget.
 func (h *hub) subscribe(lists uint8, uris []string, idLen int) (*listener, bool) {
-	l := &listener{base: int32(streamCost + idLen)}
+	l := &listener{base: int32(streamCost + idLen), lost: h.lost.cur.Load()}
 	for k := range h.lists {
 		if lists&(1<<k) != 0 {
 			l.seen[k] = h.lists[k].cur.Load()
@@ -342,6 +358,7 @@ func (g *signal) fire() { close(g.cur.Swap(newEpoch()).done) }
 // kinds is just its three epoch pointers.
 type listener struct {
 	seen [numListKinds]*epoch // the epoch last reported per kind; nil when not opted in
+	lost *epoch               // the EventsLost epoch when the stream opened: it completes when that closes
 
 	// For resourceSubscriptions only.
 	uris     []string      // the URIs indexed (the index's copies), to unindex them

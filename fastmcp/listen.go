@@ -67,8 +67,9 @@ func (s *Server) Subscribers() int { return int(s.hub.streams.Load()) }
 // acknowledgement through the sink, then writes the events the stream opted into until the
 // stream ends:
 //   - the client goes away (ctx done) or the sink fails: no reply;
-//   - CloseSubscriptions, or the stream's resources/updated queue overflowed: the completion
-//     response, so the client re-lists and listens again rather than missing events.
+//   - CloseSubscriptions, the stream's resources/updated queue overflowed, or the bus delivered
+//     EventsLost: the completion response, so the client re-lists and listens again rather
+//     than missing events.
 //
 // The params.notifications filter is required, as in the schema's SubscriptionsListenRequest:
 // a missing one is -32602, like a member of the wrong type or more than
@@ -155,6 +156,8 @@ func (s *Server) stream(ctx context.Context, sink Sink, id []byte, l *listener, 
 			return false
 		case <-h.closed:
 			return true
+		case <-l.lost.done:
+			return true // the bus may have lost events: the client re-reads
 		case <-expired:
 			return true
 		case <-l.waitOn(0):

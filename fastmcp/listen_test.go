@@ -838,3 +838,29 @@ func TestListenRequestReleased(t *testing.T) {
 		assert.Equal(t, listenResult(`"req-42"`), string(<-reply))
 	})
 }
+
+// TestListenEventsLostCompletesOpenStreams checks that an EventsLost from the bus completes
+// every stream then open with its completion response, as a drain does, while a stream
+// opened afterwards is accepted and served: the client re-reads and listens again.
+func TestListenEventsLostCompletesOpenStreams(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newTestServer(t, nil)
+		addKinds(s, kindTool|kindResource)
+		a := startListen(t, s, listenRequest(`"a"`, `{"toolsListChanged":true}`), 0)
+		b := startListen(t, s, listenRequest(`2`, `{"resourceSubscriptions":["file:///x"]}`), 0)
+		a.next(t)
+		b.next(t)
+
+		s.Publish(Event{Kind: EventsLost})
+		assert.Equal(t, listenResult(`"a"`), a.end(t))
+		assert.Equal(t, listenResult(`2`), b.end(t))
+		assert.Equal(t, uint64(1), s.EventStats().Lost)
+
+		c := startListen(t, s, listenRequest(`3`, `{"toolsListChanged":true}`), 0)
+		assert.Equal(t, ackOf(`3`, `{"toolsListChanged":true}`), c.next(t))
+		c.idle(t)
+		s.Publish(Event{Kind: ToolsListChanged})
+		assert.Equal(t, listChangedOf("tools", `3`), c.next(t))
+		c.idle(t)
+	})
+}

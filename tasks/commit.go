@@ -62,7 +62,7 @@ func (rn *runner) finish(t *Task, gen int64, change func(*Task) error, lease *le
 			if c.failed {
 				rn.x.opts.Logger.Info("tasks: a run's outcome was stored after the store failed it", "task", id)
 			}
-			rn.x.pub.publish(&next)
+			publish(rn.x.srv, &next)
 			rn.release(id, gen)
 			return
 		case errors.Is(err, ErrConflict):

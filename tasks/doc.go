@@ -89,7 +89,11 @@
 //     pollIntervalMs [DefaultPollInterval] 250. A run still going when its task expires is
 //     interrupted at its next lease renewal, and its outcome is not written.
 //
-// notifications/tasks are published by the process that writes a change, to its own listen
-// streams (a stream more than 64 notifications behind misses the excess; polling stays the
-// baseline).
+// notifications/tasks: the replica that writes a change publishes the task's state on the
+// Server's [fastmcp.EventBus] (a TaskChanged event), and every replica sharing the bus hands
+// it to its listen streams that asked for the task: with a bus across replicas (bus/natsbus,
+// bus/pgbus) a change written anywhere reaches every stream; with the default bus, this
+// process's. The store stays the source of truth: a stream more than 64 notifications behind
+// misses the excess, and when the bus may have lost events ([fastmcp.EventsLost]) the listen
+// streams complete, so clients re-read with tasks/get (polling stays the baseline).
 package tasks

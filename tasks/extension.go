@@ -22,6 +22,7 @@ type Tasks struct {
 	srv    *fastmcp.Server
 	run    *runner
 	pub    publisher
+	unsub  func() // ends pub's subscription to the Server's bus
 	closed sync.Once
 
 	newID func() string // test hook
@@ -62,6 +63,7 @@ func (x *Tasks) Register(srv *fastmcp.Server) {
 		ToolCall: fastmcp.ToolCallHook{Take: x.take, Start: x.start},
 		Listen:   x.listen,
 	})
+	x.unsub = srv.Subscribe(x.pub.deliver)
 	x.run = newRunner(x)
 	x.run.start()
 }
@@ -73,6 +75,7 @@ func (x *Tasks) Close() error {
 	x.closed.Do(func() {
 		if x.run != nil {
 			x.run.stop()
+			x.unsub()
 		}
 	})
 	return nil

@@ -95,7 +95,7 @@ func (x *Tasks) update(ctx context.Context, r *fastmcp.Request) (json.RawMessage
 			x.opts.Logger.Error("tasks: cannot store answers", "err", err)
 			return nil, errStore
 		}
-		x.pub.publish(t)
+		publish(x.srv, t)
 		if t.Status == StatusWorking {
 			x.run.wake()
 		}
@@ -191,7 +191,7 @@ func (x *Tasks) cancel(ctx context.Context, r *fastmcp.Request) (json.RawMessage
 			return nil, errStore
 		}
 		x.run.interrupt(id)
-		x.pub.publish(t)
+		publish(x.srv, t)
 		return ackResult, nil
 	}
 	return nil, errStore

@@ -13,8 +13,10 @@ import (
 // baseline).
 const listenBuffer = 64
 
-// publisher fans the states this process writes out to the listen streams that asked for
-// the task (local publication: another process's writes reach its own streams).
+// publisher fans task states out to the listen streams of this process that asked for the
+// task. The states come from the Server's bus (TaskChanged events), whichever replica wrote
+// them: publish only puts them on the bus, and deliver, subscribed to it in Register, hands
+// them to the streams.
 type publisher struct {
 	mu   sync.Mutex
 	subs map[string]map[*subscriber]struct{} // by task id
@@ -54,15 +56,24 @@ func (p *publisher) unsubscribe(s *subscriber, ids []string) {
 	p.mu.Unlock()
 }
 
-// publish sends t's full state, as tasks/get shows it, to its subscribers, never blocking.
-func (p *publisher) publish(t *Task) {
+// publish puts t's full state, as tasks/get shows it, on srv's bus for the listen streams of
+// every replica, never blocking.
+func publish(srv *fastmcp.Server, t *Task) {
+	srv.Publish(fastmcp.Event{Kind: fastmcp.TaskChanged, Topic: t.ID, Data: notification(t)})
+}
+
+// deliver hands a TaskChanged event to the streams that asked for its task, never blocking.
+func (p *publisher) deliver(e fastmcp.Event) {
+	if e.Kind != fastmcp.TaskChanged {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	set := p.subs[t.ID]
+	set := p.subs[e.Topic]
 	if len(set) == 0 {
 		return
 	}
-	ev := fastmcp.ListenEvent{Method: "notifications/tasks", Params: notification(t)}
+	ev := fastmcp.ListenEvent{Method: "notifications/tasks", Params: e.Data}
 	for s := range set {
 		select {
 		case s.ch <- ev:

@@ -65,6 +65,14 @@ second line on every replica and SIGHUP them, then move it first and SIGHUP, the
 old one once its states have expired (5 minutes). Without the flag each process draws its own
 key, and a retry that reaches another process is refused (-32602).
 
+Replicas: --bus nats://HOST:PORT (a NATS server; give it max_payload: 2MB to carry the
+largest events) or --bus postgres://… (LISTEN/NOTIFY on that database) shares the listen
+streams' events (list_changed, resources/updated, notifications/tasks) with every replica on
+the same bus; without it, events stay in this process. Delivery is at most once: when the bus
+drops events or its connection breaks, the open listen streams complete (resultType
+complete) so clients re-read, and --metrics counts it (fastmcp_bus_*_total). Serve fails at
+start when the bus cannot be reached within 30s.
+
 Durations use Go's syntax (250ms, 5s, 1m). A limit set to 0 selects its default unless its text
 gives 0 another meaning.
 
@@ -74,6 +82,7 @@ Flags:
 // serveOptions are the flags of serve.
 type serveOptions struct {
 	addr, stack, fixtures, pprofAddr, dialects string
+	bus                                        string // serve_bus.go
 	stdio, disableInline, legacySessions       bool
 
 	maxConnections, maxHeaderBytes, maxBodyBytes, maxRequestsPerConn int
@@ -117,6 +126,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.writeTimeout, "write-timeout", streamable.DefaultWriteTimeout, "deadline for writing one response or one stream event")
 	fs.BoolVar(&o.legacySessions, "legacy-sessions", false, "give initialize-era HTTP clients a session: a sealed Mcp-Session-Id, a GET event stream (list_changed, resources/updated, log messages; Last-Event-ID resumes), DELETE; off: those clients are served sessionless, GET and DELETE 405")
 	o.tasks.flags(fs)
+	fs.StringVar(&o.bus, "bus", "", "share events with the other replicas over this `bus`: nats://HOST:PORT or postgres://… (default: in memory, this process alone)")
 	fs.IntVar(&o.maxLineBytes, "max-line-bytes", 0, "with --stdio: longest input line, newline included (0: the transport's default)")
 	o.tls.flags(fs)
 	o.oauth.flags(fs)
@@ -219,7 +229,22 @@ func serve(ctx context.Context, args []string) int {
 			return 2
 		}
 	}
-	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, &fastmcp.Config{Logger: logger, Dialects: dialects, Authorizer: o.oauth.authorizer(), Observer: obs.observer, StateKeys: stateKeys})
+	eb, err := openBus(ctx, o.bus)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 1
+	}
+	cfg := &fastmcp.Config{Logger: logger, Dialects: dialects, Authorizer: o.oauth.authorizer(), Observer: obs.observer, StateKeys: stateKeys}
+	if eb != nil {
+		defer eb.Close()
+		cfg.EventBus = eb
+		obs.countBus(eb)
+	}
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "fastmcp-bench", Version: version()}, cfg)
 	if err != nil {
 		logger.Error("serve: cannot create the server", "err", err)
 		return 1

@@ -81,6 +81,13 @@ func (o *metricsOptions) setup(logger *slog.Logger) (*observation, error) {
 	return obs, nil
 }
 
+// countBus exports b's counters with --metrics.
+func (obs *observation) countBus(b crossBus) {
+	if obs.registry != nil {
+		obs.registry.MustRegister(busCollector{b})
+	}
+}
+
 // listen starts the metrics listener over srv and transport (nil over stdio; a streamable
 // host otherwise), ready while ctx lasts: ctx ends when a signal starts the drain. It
 // returns the listener's base URL, "" without --metrics.

@@ -2,6 +2,7 @@ package archtest
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,10 @@ var allowed = map[string][]string{
 	"bench/clientbench": {},
 	// The core is transport-free: never fasthttp, sse, stdio or streamable.
 	"fastmcp": {"decode", "pool", "fastmcp/internal/corelink", "internal/defaults", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
+		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
+		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text"},
+	// What the buses share knows no broker or database: each bus/<name> adds its own driver.
+	"bus": {"fastmcp", "decode", "pool", "fastmcp/internal/corelink", "internal/defaults", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text"},
 	// The API for transport authors is the core's other side, and no more: nothing of any
@@ -100,7 +105,7 @@ func permitted(dep string, allow []string) bool {
 
 // testHelpers are the module's packages made for tests: they import testing and testify, so no
 // package's non-test build may depend on them (tests import them freely).
-var testHelpers = []string{"internal/wireschema", "internal/wirevector", "tasks/storetest"}
+var testHelpers = []string{"internal/wireschema", "internal/wirevector", "tasks/storetest", "bus/bustest"}
 
 // TestHelpersOnlyInTests fails when a package's non-test build depends on a test helper.
 func TestHelpersOnlyInTests(t *testing.T) {
@@ -122,11 +127,13 @@ func TestHelpersOnlyInTests(t *testing.T) {
 	require.Contains(t, string(out), module+"/internal/wirevector ", "the helpers are listed")
 }
 
-// drivers maps each database driver's module to the one package that may import it: the
-// store built on it. Everything else reaches a database through tasks.Store.
-var drivers = map[string]string{
-	"modernc.org/sqlite":    "tasks/sqlitestore",
-	"github.com/jackc/pgx/": "tasks/pgstore",
+// drivers maps each database or broker driver's module to the packages that may import it:
+// the store and the bus built on it. Everything else reaches a database through tasks.Store
+// and a broker through fastmcp.EventBus.
+var drivers = map[string][]string{
+	"modernc.org/sqlite":         {"tasks/sqlitestore"},
+	"github.com/jackc/pgx/":      {"tasks/pgstore", "bus/pgbus"},
+	"github.com/nats-io/nats.go": {"bus/natsbus"},
 }
 
 // TestDriversOnlyInTheirStores fails when a package other than a driver's store imports it.
@@ -136,9 +143,10 @@ func TestDriversOnlyInTheirStores(t *testing.T) {
 	for line := range strings.Lines(string(out)) {
 		pkg, imports, _ := strings.Cut(strings.TrimSpace(line), " ")
 		for _, imp := range strings.Fields(imports) {
-			for driver, store := range drivers {
+			for driver, owners := range drivers {
 				if strings.HasPrefix(imp, driver) {
-					assert.Equal(t, module+"/"+store, pkg, "only %s may import %s", store, imp)
+					assert.True(t, slices.Contains(owners, strings.TrimPrefix(pkg, module+"/")),
+						"only %v may import %s, not %s", owners, imp, pkg)
 				}
 			}
 		}
