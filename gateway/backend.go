@@ -23,9 +23,10 @@ type backend struct {
 	firstOnce    sync.Once
 	kick         chan struct{} // a call saw the transport fail: check at once
 
-	mu   sync.Mutex
-	conn *client.Client // nil while down
-	err  error
+	mu          sync.Mutex
+	conn        *client.Client // nil while down
+	err         error
+	connections int
 
 	reg registry // touched by the supervising goroutine only
 }
@@ -50,6 +51,7 @@ func (b *backend) current() *client.Client {
 func (b *backend) setUp(c *client.Client) {
 	b.mu.Lock()
 	b.conn, b.err = c, nil
+	b.connections++
 	b.mu.Unlock()
 	b.log.Info("gateway: backend up", "protocol", c.ProtocolVersion(), "entries", b.reg.size())
 }
@@ -63,7 +65,7 @@ func (b *backend) setDown(err error) {
 func (b *backend) status() Status {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return Status{Name: b.spec.Name, Up: b.conn != nil, Err: b.err, Entries: int(b.reg.entries.Load())}
+	return Status{Name: b.spec.Name, Up: b.conn != nil, Err: b.err, Entries: int(b.reg.entries.Load()), Connections: b.connections}
 }
 
 // failed tells the supervisor that a call saw the transport fail.

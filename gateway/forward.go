@@ -59,7 +59,7 @@ func (b *backend) getPrompt(own string) fastmcp.PromptHandler {
 		if err := json.Unmarshal(raw, &res); err != nil {
 			return fastmcp.PromptResult{}, malformed(b.spec.Name, err)
 		}
-		out := fastmcp.PromptResult{Description: res.Description, Meta: res.Meta}
+		out := fastmcp.PromptResult{Description: res.Description, Meta: ownMeta(res.Meta)}
 		for _, m := range res.Messages {
 			if !isObject(m.Content) {
 				return fastmcp.PromptResult{}, malformed(b.spec.Name, errors.New("a message's content is not an object"))
@@ -179,10 +179,32 @@ func toolResult(res *client.CallToolResult) (fastmcp.ToolResult, error) {
 	var meta struct {
 		Meta json.RawMessage `json:"_meta"`
 	}
-	if json.Unmarshal(res.Raw, &meta) == nil && isObject(meta.Meta) {
-		out.Meta = meta.Meta
+	if json.Unmarshal(res.Raw, &meta) == nil {
+		out.Meta = ownMeta(meta.Meta)
 	}
 	return out, nil
+}
+
+// serverInfoKey is the _meta member a 2026-07-28 server names itself with; the Gateway
+// names itself, so a backend's is dropped (the result would carry the member twice).
+const serverInfoKey = "io.modelcontextprotocol/serverInfo"
+
+// ownMeta is a backend result's _meta without the members the Gateway sets itself; nil
+// when nothing is left or it is not an object.
+func ownMeta(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if !isObject(raw) || json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	delete(m, serverInfoKey)
+	if len(m) == 0 {
+		return nil
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 // wantsProgress reports whether the caller asked for progress (a progressToken in _meta):

@@ -82,6 +82,9 @@ type Status struct {
 	Err error
 	// Entries counts its registered catalog entries.
 	Entries int
+	// Connections counts the connections made to it (a stdio backend: the processes
+	// started and serving); more than one means it was reconnected or restarted.
+	Connections int
 }
 
 // Status reports every backend's state, in the order of Config.Backends.

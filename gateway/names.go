@@ -5,8 +5,8 @@ import "strings"
 // namer maps one backend's names and URIs to the Gateway's and back. The zero prefix (a
 // transparent Gateway) maps everything to itself.
 type namer struct {
-	name        string // the backend's name, "" when transparent
-	namePrefix  string // name + Separator
+	name         string // the backend's name, "" when transparent
+	namePrefix   string // name + Separator
 	schemePrefix string // name + SchemeSeparator
 }
 
