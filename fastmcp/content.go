@@ -30,6 +30,7 @@ const (
 	contentAudio
 	contentResourceLink
 	contentEmbedded
+	contentRaw
 )
 
 // Text returns a text content block.
@@ -53,6 +54,12 @@ func ResourceLink(uri, name, mimeType string) Content {
 // Embedded returns a content block that embeds a resource's contents.
 func Embedded(rc ResourceContents) Content { return Content{kind: contentEmbedded, resource: &rc} }
 
+// RawContent returns a content block sent exactly as block, which must be one JSON object
+// (a content block as another server sent it: a gateway forwards its backends' blocks
+// unchanged, annotations and types this package does not model included). The block is
+// not checked here; Meta is ignored, as block carries its own _meta.
+func RawContent(block json.RawMessage) Content { return Content{kind: contentRaw, data: block} }
+
 // ResourceContents is the contents of a resource: text, or a binary blob sent
 // base64-encoded.
 type ResourceContents struct {
@@ -65,6 +72,9 @@ type ResourceContents struct {
 }
 
 func appendContent(dst []byte, c *Content) []byte {
+	if c.kind == contentRaw {
+		return append(dst, c.data...)
+	}
 	switch c.kind {
 	case contentText:
 		dst = appendTextMembers(dst, c.text)

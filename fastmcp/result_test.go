@@ -44,3 +44,13 @@ func TestResultWriter(t *testing.T) {
 		})
 	}
 }
+
+// TestRawContentVerbatim: a raw content block is sent byte for byte, members this package
+// does not model (annotations) included.
+func TestRawContentVerbatim(t *testing.T) {
+	block := `{"type":"text","text":"hi","annotations":{"priority":0.5}}`
+	got := appendContent(nil, &Content{kind: contentRaw, data: []byte(block)})
+	assert.Equal(t, block, string(got))
+	raw := RawContent([]byte(block))
+	assert.Equal(t, block, string(appendContent(nil, &raw)))
+}

@@ -96,6 +96,7 @@ type serveOptions struct {
 	tasks                                                            tasksOptions
 	metrics                                                          metricsOptions  // serve_metrics.go
 	stateKeys                                                        stateKeyOptions // serve_statekeys.go
+	gateway                                                          gatewayOptions  // serve_gateway.go
 }
 
 func (o *serveOptions) flags(fs *flag.FlagSet) {
@@ -132,6 +133,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	o.oauth.flags(fs)
 	o.metrics.flags(fs)
 	o.stateKeys.flags(fs)
+	o.gateway.flags(fs)
 }
 
 // queue maps the --max-queue flag to a pool queue size: 0 on the command line means none.
@@ -198,6 +200,9 @@ func serve(ctx context.Context, args []string) int {
 		}
 		return 2
 	}
+	if len(o.gateway.backends) > 0 && !flagGiven(fs, "fixtures") {
+		o.fixtures = "" // a gateway serves its backends' catalogs only, unless asked for more
+	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "serve: unexpected arguments %q\n", fs.Args())
 		return 2
@@ -252,9 +257,19 @@ func serve(ctx context.Context, args []string) int {
 	if o.stateKeys.file != "" {
 		defer reloadStateKeys(ctx, o.stateKeys.file, srv, logger)()
 	}
-	if err := fixtures.Register(srv, o.fixtures); err != nil {
-		fmt.Fprintln(os.Stderr, "serve: --fixtures:", err)
-		return 2
+	if o.fixtures != "" {
+		if err := fixtures.Register(srv, o.fixtures); err != nil {
+			fmt.Fprintln(os.Stderr, "serve: --fixtures:", err)
+			return 2
+		}
+	}
+	if len(o.gateway.backends) > 0 {
+		stop, err := o.gateway.start(ctx, srv, logger)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "serve: --backend:", err)
+			return 2
+		}
+		defer stop()
 	}
 	stopTasks, err := startTasks(srv, o.fixtures, o.tasks, logger, obs.countTasks)
 	if err != nil {
@@ -303,6 +318,13 @@ func serve(ctx context.Context, args []string) int {
 		return 2
 	}
 	return runEndpoint(ctx, ep, o.drainTimeout, debug, logger)
+}
+
+// flagGiven reports whether the command line set the flag name.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 // usageError is a mistake on the command line (exit status 2).

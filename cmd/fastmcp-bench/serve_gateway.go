@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"log/slog"
+
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/gateway"
+)
+
+// gatewayOptions are serve's --backend flags: with any, serve is a gateway in front of them.
+type gatewayOptions struct {
+	backends []gateway.Backend
+}
+
+func (o *gatewayOptions) flags(fs *flag.FlagSet) {
+	fs.Func("backend", "serve the catalog of an MCP server: `NAME=URL` (http or https, either protocol era) or NAME=stdio:COMMAND ARGS (started, and restarted when it exits); repeatable. With one backend its names are served unchanged, with several as NAME__tool and NAME+scheme:… URIs. Without --fixtures, no fixture is served beside them", func(v string) error {
+		b, err := gateway.ParseBackend(v)
+		if err != nil {
+			return err
+		}
+		o.backends = append(o.backends, b)
+		return nil
+	})
+}
+
+// startGateway connects srv to the backends, returning once each was tried; stop closes
+// them (stdio backends are stopped).
+func (o *gatewayOptions) start(ctx context.Context, srv *fastmcp.Server, logger *slog.Logger) (stop func() error, err error) {
+	g, err := gateway.New(srv, gateway.Config{Backends: o.backends, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	g.Start(ctx)
+	for _, st := range g.Status() {
+		if !st.Up {
+			logger.Warn("serve: backend not reachable yet; retrying in the background", "backend", st.Name, "err", st.Err)
+		}
+	}
+	return g.Close, nil
+}

@@ -1,0 +1,92 @@
+// Package gateway serves the catalogs of several MCP servers (backends) from one
+// fastmcp.Server: the tools, prompts, resources and resource templates of each backend are
+// registered into it, and a request for one of them is forwarded to its backend with the
+// client package. It has no transport of its own: serve the Server with streamable or
+// stdio as any other, with their TLS, authorization, limits and metrics.
+//
+//	srv, _ := fastmcp.NewServer(fastmcp.Implementation{Name: "edge", Version: "1"}, nil)
+//	web, _ := gateway.ParseBackend("web=https://mcp.example.com/mcp")
+//	local, _ := gateway.ParseBackend("local=stdio:my-mcp-server --flag")
+//	g, err := gateway.New(srv, gateway.Config{Backends: []gateway.Backend{web, local}})
+//	if err != nil {
+//		return err
+//	}
+//	g.Start(ctx) // returns once each backend was tried
+//	defer g.Close()
+//	// serve srv with streamable.New(srv, …) or stdio.Serve(ctx, srv, …)
+//
+// # Backends
+//
+// An HTTP backend is a URL of either protocol era: the client finds out at connection
+// (server/discover, else initialize), so a 2026-07-28 caller can use an initialize-era
+// backend and the reverse; the Server answers each caller in its own era. A stdio
+// backend is a command started by the Gateway, its standard error logged line by line
+// (at most 4 KiB a line), its output lines bounded by the client's MaxLineBytes.
+//
+// Each backend is supervised: connect, read the catalog, then follow its list_changed
+// notifications (a listen stream, or an initialize-era server's notifications over stdio
+// or on its session's GET stream) and ping it every HealthInterval. When the connection
+// fails, the Gateway waits and connects again (a stdio backend: a new process), the wait
+// doubling from MinRestartDelay (100 ms) to MaxRestartDelay (30 s) and starting over once
+// a connection has lasted MaxRestartDelay. An initialize-era HTTP backend without an event
+// stream (a stateless one) cannot announce changes: its catalog is read at each connection.
+//
+// # Names
+//
+// With one backend the Gateway is transparent: names and URIs are served unchanged. With
+// several, each backend's names are prefixed with its name and [Separator] ("__"), and its
+// resource URIs (and URI templates) with its name and [SchemeSeparator] ("+"):
+//
+//	tool "forecast" of backend "weather"     -> "weather__forecast"
+//	resource "file:///a.txt" of backend "docs" -> "docs+file:///a.txt"
+//
+// A backend name is [a-z][a-z0-9-]{0,31}: it holds no '_', so the first "__" ends it, and
+// [SplitName] and [SplitURI] invert the mapping exactly. An entry the Server cannot serve
+// (a namespaced name past 128 characters or with characters tool names do not allow, an
+// unsupported URI template, a duplicate) is left out and logged. Resource contents read
+// through the Gateway carry the Gateway's URI; URIs inside tool results are not rewritten.
+//
+// # Forwarding
+//
+// A call reaches its backend under the backend's own name with the caller's arguments; the
+// backend's result comes back unchanged (content blocks as sent, structuredContent,
+// isError, _meta without the backend's serverInfo), and its JSON-RPC error keeps its code,
+// message and data. Progress is asked of the backend when the caller asked for it, and
+// forwarded; the caller's cancellation cancels the backend's call. Completion requests on
+// a prompt or template go to its backend when it declares completions.
+//
+// Nothing of the caller's request but its arguments reaches a backend: no header, and
+// never the caller's credentials (no token passthrough). A backend gets the credentials
+// Config.Client gives it.
+//
+// # A backend that is down
+//
+// Its entries stay listed (so that a flapping backend does not make every caller re-list),
+// and each request for one is answered at once with the JSON-RPC error
+//
+//	{"code":-32603,"message":"Backend \"NAME\" is unavailable","data":{"backend":"NAME"}}
+//
+// as is a call whose connection breaks meanwhile (a stdio process that dies, a refused
+// connection); the backend is then checked at once. Why it is down is logged, never sent.
+// When it comes back its catalog is read again and the Server's entries updated.
+// [Gateway.Status] reports each backend's state.
+//
+// # Limits
+//
+//   - MaxBackends (64, DefaultMaxBackends) backends per Gateway: New fails with
+//     "gateway: invalid configuration: N backends, more than MaxBackends (64)"
+//     (errors.Is ErrInvalidConfig).
+//   - MaxCatalogEntries (1,024) tools, prompts, resources and templates together per
+//     backend, counted while its pages are read (the rest is not read): the catalog is
+//     refused with "gateway: backend catalog exceeds MaxCatalogEntries (1024)" (errors.Is
+//     ErrCatalogTooLarge, in Status.Err and the log), and the backend is down as above,
+//     retried with the backoff.
+//   - ConnectTimeout (10 s) per connection attempt, catalog included.
+//   - The client's own bounds (Config.Client): response sizes, request timeouts, pages.
+//
+// Not yet built (see issue 23): paging across backends beyond the Server's own, routed
+// subscriptions, era translation of a backend's input requests (elicitation, sampling,
+// roots: the Gateway declares none of them to its backends), Tasks pass-through,
+// per-backend credentials, rate limits and circuit breakers, /readyz and metrics per
+// backend.
+package gateway

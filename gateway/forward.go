@@ -1,0 +1,229 @@
+package gateway
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/fastmcp-go/fastmcp/client"
+	"github.com/fastmcp-go/fastmcp/fastmcp"
+)
+
+// The handlers below forward one request to the backend under its own name (or URI), with
+// the caller's arguments unchanged, and bring back its result, its JSON-RPC error (code,
+// message and data kept) or, when the backend is down or the connection broke, the
+// unavailable error. The caller's context cancels the backend's request. Nothing of the
+// caller's request but its arguments reaches the backend: not its headers, not its
+// credentials.
+
+func (b *backend) callTool(own string) fastmcp.RawToolHandler {
+	return func(ctx context.Context, r *fastmcp.Request, args json.RawMessage) (fastmcp.ToolResult, error) {
+		c := b.current()
+		if c == nil {
+			return fastmcp.ToolResult{}, unavailable(b.spec.Name)
+		}
+		var opts []client.CallOption
+		if wantsProgress(r) {
+			opts = append(opts, client.WithProgress(func(p client.Progress) {
+				_ = r.Progress(ctx, p.Progress, p.Total, p.Message) // a non-increasing update is dropped
+			}))
+		}
+		res, err := c.CallTool(ctx, own, json.RawMessage(append([]byte(nil), args...)), opts...)
+		if err != nil {
+			return fastmcp.ToolResult{}, b.forwardError(ctx, err)
+		}
+		return toolResult(res)
+	}
+}
+
+func (b *backend) getPrompt(own string) fastmcp.PromptHandler {
+	return func(ctx context.Context, r *fastmcp.Request, args map[string]string) (fastmcp.PromptResult, error) {
+		c := b.current()
+		if c == nil {
+			return fastmcp.PromptResult{}, unavailable(b.spec.Name)
+		}
+		raw, err := c.GetPrompt(ctx, own, args)
+		if err != nil {
+			return fastmcp.PromptResult{}, b.forwardError(ctx, err)
+		}
+		var res struct {
+			Description string `json:"description"`
+			Messages    []struct {
+				Role    fastmcp.Role    `json:"role"`
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+			Meta json.RawMessage `json:"_meta"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return fastmcp.PromptResult{}, malformed(b.spec.Name, err)
+		}
+		out := fastmcp.PromptResult{Description: res.Description, Meta: ownMeta(res.Meta)}
+		for _, m := range res.Messages {
+			if !isObject(m.Content) {
+				return fastmcp.PromptResult{}, malformed(b.spec.Name, errors.New("a message's content is not an object"))
+			}
+			out.Messages = append(out.Messages, fastmcp.PromptMessage{Role: m.Role, Content: fastmcp.RawContent(m.Content)})
+		}
+		return out, nil
+	}
+}
+
+func (b *backend) readResource(own string) fastmcp.ResourceHandler {
+	return func(ctx context.Context, r *fastmcp.Request, uri string) ([]fastmcp.ResourceContents, error) {
+		return b.read(ctx, own)
+	}
+}
+
+// readTemplate reads the backend's URI behind a namespaced one the template matched.
+func (b *backend) readTemplate() fastmcp.TemplateHandler {
+	return func(ctx context.Context, r *fastmcp.Request, uri string, vars map[string]string) ([]fastmcp.ResourceContents, error) {
+		own := uri
+		if b.names.schemePrefix != "" {
+			own = uri[len(b.names.schemePrefix):] // the template starts with the prefix, so uri does
+		}
+		return b.read(ctx, own)
+	}
+}
+
+func (b *backend) read(ctx context.Context, own string) ([]fastmcp.ResourceContents, error) {
+	c := b.current()
+	if c == nil {
+		return nil, unavailable(b.spec.Name)
+	}
+	raw, err := c.ReadResource(ctx, own)
+	if err != nil {
+		return nil, b.forwardError(ctx, err)
+	}
+	var res struct {
+		Contents []struct {
+			URI      string          `json:"uri"`
+			MimeType string          `json:"mimeType"`
+			Text     string          `json:"text"`
+			Blob     *string         `json:"blob"`
+			Meta     json.RawMessage `json:"_meta"`
+		} `json:"contents"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, malformed(b.spec.Name, err)
+	}
+	out := make([]fastmcp.ResourceContents, 0, len(res.Contents))
+	for _, rc := range res.Contents {
+		fc := fastmcp.ResourceContents{URI: b.names.URI(rc.URI), MimeType: rc.MimeType, Text: rc.Text, Meta: rc.Meta}
+		if rc.Blob != nil {
+			if fc.Blob, err = base64.StdEncoding.DecodeString(*rc.Blob); err != nil {
+				return nil, malformed(b.spec.Name, err)
+			}
+		}
+		out = append(out, fc)
+	}
+	return out, nil
+}
+
+func (b *backend) complete(ref client.CompletionRef) fastmcp.CompletionHandler {
+	return func(ctx context.Context, r *fastmcp.Request, argument, value string, _ map[string]string) (fastmcp.Completion, error) {
+		c := b.current()
+		if c == nil {
+			return fastmcp.Completion{}, unavailable(b.spec.Name)
+		}
+		got, err := c.Complete(ctx, ref, argument, value)
+		if err != nil {
+			return fastmcp.Completion{}, b.forwardError(ctx, err)
+		}
+		return fastmcp.Completion{Values: got.Values, Total: got.Total, HasMore: got.HasMore}, nil
+	}
+}
+
+// forwardError maps a failed backend call to the caller's error: the backend's JSON-RPC
+// error as it was; the caller's own cancellation as it is; anything else (the transport
+// failed, the process exited, a malformed answer) as the unavailable error, after which the
+// backend is checked at once.
+func (b *backend) forwardError(ctx context.Context, err error) error {
+	var rpc *client.Error
+	if errors.As(err, &rpc) {
+		return fastmcp.NewError(fastmcp.Code(rpc.Code), rpc.Message, rpc.Data)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	b.log.Warn("gateway: backend call failed", "err", err)
+	b.failed()
+	return unavailable(b.spec.Name)
+}
+
+// malformed is the error of a backend answer the Gateway cannot read.
+func malformed(name string, err error) error {
+	return fmt.Errorf("gateway: backend %q: malformed answer: %w", name, err)
+}
+
+// toolResult carries a backend's tools/call result over unchanged: its content blocks as
+// they were sent, its structuredContent, isError and _meta.
+func toolResult(res *client.CallToolResult) (fastmcp.ToolResult, error) {
+	var blocks []json.RawMessage
+	if len(res.Content) > 0 {
+		if err := json.Unmarshal(res.Content, &blocks); err != nil {
+			return fastmcp.ToolResult{}, fmt.Errorf("gateway: malformed content: %w", err)
+		}
+	}
+	out := fastmcp.ToolResult{IsError: res.IsError, Content: make([]fastmcp.Content, 0, len(blocks))}
+	for _, blk := range blocks {
+		if !isObject(blk) {
+			return fastmcp.ToolResult{}, errors.New("gateway: malformed content: a block is not an object")
+		}
+		out.Content = append(out.Content, fastmcp.RawContent(blk))
+	}
+	if len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null" {
+		out.Structured = res.StructuredContent
+	}
+	var meta struct {
+		Meta json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(res.Raw, &meta) == nil {
+		out.Meta = ownMeta(meta.Meta)
+	}
+	return out, nil
+}
+
+// serverInfoKey is the _meta member a 2026-07-28 server names itself with; the Gateway
+// names itself, so a backend's is dropped (the result would carry the member twice).
+const serverInfoKey = "io.modelcontextprotocol/serverInfo"
+
+// ownMeta is a backend result's _meta without the members the Gateway sets itself; nil
+// when nothing is left or it is not an object.
+func ownMeta(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if !isObject(raw) || json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	delete(m, serverInfoKey)
+	if len(m) == 0 {
+		return nil
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// wantsProgress reports whether the caller asked for progress (a progressToken in _meta):
+// only then is the backend asked for it.
+func wantsProgress(r *fastmcp.Request) bool {
+	var meta struct {
+		Token json.RawMessage `json:"progressToken"`
+	}
+	m := r.Meta()
+	return len(m) > 0 && json.Unmarshal(m, &meta) == nil && len(meta.Token) > 0 && string(meta.Token) != "null"
+}
+
+func isObject(raw json.RawMessage) bool {
+	for _, c := range raw {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c == '{'
+	}
+	return false
+}
