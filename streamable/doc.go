@@ -200,8 +200,7 @@
 // Behind a load balancer that polls /readyz, set ListenerConfig.DrainDelay (default 0: none)
 // to at least its check interval times the failures it needs to mark a server down, plus one
 // interval: Shutdown then answers /readyz 503 while it goes on accepting and serving for that
-// long, so the balancer stops sending before the socket refuses connections, and no request
-// meets a refused connection or a drain's 503.
+// long, so the balancer stops sending before the socket refuses connections.
 //
 // # Cancellation
 //
