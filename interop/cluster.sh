@@ -11,7 +11,10 @@
 #     interop/toolchain.sh, score.mjs): --requirements 2026-07-28 (37 scored), its 10 tasks-*
 #     scenarios, --requirements 2025-11-25 (30 scored, with serve --legacy-sessions);
 #   - events: a listen stream receives every list_changed and resources/updated published
-#     on any replica exactly once (fastmcp-bench cluster-check events);
+#     on any replica exactly once (fastmcp-bench cluster-check events); a legacy session's
+#     GET stream likewise (cluster-check legacy-events, serve --legacy-sessions);
+#   - an initialize-era client's elicitation whose answer the proxy sends to another replica
+#     completes (cluster-check elicitation: the bus carries the answer to the waiting one);
 #   - the bus stopped for a few seconds and restarted (NATS: the server; PostgreSQL: its
 #     LISTEN connections terminated for that long) under load: no request hangs, a listen
 #     stream opens afterwards (cluster-check no-hang);
@@ -260,6 +263,10 @@ run_pass() {
   step "$PASS: conformance --requirements 2025-11-25 (30 scored, --legacy-sessions)" 300 "legacy-sessions state-key-file bus" conformance_run 2025-11-25
   step "$PASS: events: a listen stream hears every replica's, exactly once" 60 "bus" \
     "$BIN" cluster-check events --proxy "$PROXY" --timeout 15s --replica "${URLS[1]}" --replica "${URLS[2]}" --replica "${URLS[3]}"
+  step "$PASS: legacy-events: a legacy session's GET stream hears every replica's, exactly once" 60 "legacy-sessions bus" \
+    "$BIN" cluster-check legacy-events --proxy "$PROXY" --timeout 15s --replica "${URLS[1]}" --replica "${URLS[2]}" --replica "${URLS[3]}"
+  step "$PASS: elicitation: an answer landing on another replica completes" 60 "bus" \
+    "$BIN" cluster-check elicitation --proxy "$PROXY" --count 6 --deadline 5s
   step "$PASS: bus stopped 3 s and restarted under load: no request hangs" 60 "bus" outage_under_load
   step "$PASS: SIGKILL one replica, drain another under throughput" 120 "" kill_and_drain
 }
