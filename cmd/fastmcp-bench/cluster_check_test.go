@@ -95,7 +95,7 @@ func TestClusterCheckElicitation(t *testing.T) {
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	assert.Contains(t, out, "elicitation: 3 of 3 test_elicitation calls through the proxy completed with their answer (3 elicitation/create answered)")
 
-	code, out, _ = runBench(t, bin, "cluster-check", "elicitation", "--proxy", roundRobin(t, a.url, b.url), "--count", "3", "--deadline", "2s")
+	code, out, _ = runBench(t, bin, "cluster-check", "elicitation", "--proxy", roundRobin(t, a.url, b.url), "--count", "3", "--deadline", "5s")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "elicitation: 0 of 3 test_elicitation calls through the proxy completed with their answer (1 elicitation/create answered)")
 	assert.Contains(t, out, "cluster-check elicitation: FAIL: call 1 of 3: ")
