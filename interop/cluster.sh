@@ -11,12 +11,16 @@
 #     interop/toolchain.sh, score.mjs): --requirements 2026-07-28 (37 scored), its 10 tasks-*
 #     scenarios, --requirements 2025-11-25 (30 scored, with serve --legacy-sessions);
 #   - events: a listen stream receives every list_changed and resources/updated published
-#     on any replica exactly once (fastmcp-bench cluster-check events);
+#     on any replica exactly once (fastmcp-bench cluster-check events); a legacy session's
+#     GET stream likewise (cluster-check legacy-events, serve --legacy-sessions);
+#   - an initialize-era client's elicitation whose answer the proxy sends to another replica
+#     completes (cluster-check elicitation: the bus carries the answer to the waiting one);
 #   - the bus stopped for a few seconds and restarted (NATS: the server; PostgreSQL: its
 #     LISTEN connections terminated for that long) under load: no request hangs, a listen
 #     stream opens afterwards (cluster-check no-hang);
 #   - under a steady `fastmcp-bench run throughput`, one replica is SIGKILLed and another
-#     drained (SIGTERM): every task acknowledged before the kill reaches a terminal state
+#     drained (SIGTERM; --drain-delay 2s keeps it serving, /readyz 503, until the proxy's
+#     checks mark it down): every task acknowledged before the kill reaches a terminal state
 #     (cluster-check tasks-create / tasks-await, through the survivor), the drained replica
 #     exits 0 having finished its requests within its drain timeout, and the load's errors,
 #     counted and printed, are at most its connections (one request in flight each: those on
@@ -211,9 +215,7 @@ kill_and_drain() {
   fi
   wait "$load" || true
   local errors total answered
-  errors=$(jq -r '[.reports[] | select(.scenario == "throughput") | .errors // {} | to_entries[] | "\(.key) \(.value)"] | join(", ")' "$json" 2>/dev/null || echo "?")
-  total=$(jq -r '[.reports[] | select(.scenario == "throughput") | .errors // {} | .[]] | add // 0' "$json" 2>/dev/null || echo -1)
-  answered=$(jq -r '[.results[] | .answered? // empty] | add // 0' "$json" 2>/dev/null || echo "?")
+  IFS=$'\t' read -r answered total errors < <(node "$ROOT/interop/throughput-errors.mjs" "$json" || true)
   echo "throughput through the proxy: $answered answered, errors $total${errors:+ ($errors)}; at most $conns allowed (one in flight per connection on the killed replica)"
   if [ "$total" -lt 0 ] || [ "$total" -gt "$conns" ]; then rc=1; fi
   # What the proxy saw, per replica: its own 5xx answers, connection errors, retries and
@@ -231,7 +233,9 @@ run_pass() {
     nats) bus=(--bus "$FASTMCP_TEST_NATS") ;;
     postgres) bus=(--bus "$FASTMCP_TEST_POSTGRES") ;;
   esac
-  local args=(--tasks-store "postgres:$FASTMCP_TEST_POSTGRES" --tasks-lease 3s --drain-timeout 5s)
+  # --drain-delay: the proxy's checks (inter 500ms, fall 2) mark a SIGTERMed replica down
+  # before it stops accepting (check interval × fall count + one interval, with a margin).
+  local args=(--tasks-store "postgres:$FASTMCP_TEST_POSTGRES" --tasks-lease 3s --drain-timeout 5s --drain-delay 2s)
   case " $SERVE_HAS " in *" bus "*) args+=("${bus[@]}") ;; esac
   case " $SERVE_HAS " in *" state-key-file "*) args+=(--state-key-file "$KEY_FILE") ;; esac
   case " $SERVE_HAS " in *" legacy-sessions "*) args+=(--legacy-sessions) ;; esac
@@ -259,6 +263,10 @@ run_pass() {
   step "$PASS: conformance --requirements 2025-11-25 (30 scored, --legacy-sessions)" 300 "legacy-sessions state-key-file bus" conformance_run 2025-11-25
   step "$PASS: events: a listen stream hears every replica's, exactly once" 60 "bus" \
     "$BIN" cluster-check events --proxy "$PROXY" --timeout 15s --replica "${URLS[1]}" --replica "${URLS[2]}" --replica "${URLS[3]}"
+  step "$PASS: legacy-events: a legacy session's GET stream hears every replica's, exactly once" 60 "legacy-sessions bus" \
+    "$BIN" cluster-check legacy-events --proxy "$PROXY" --timeout 15s --replica "${URLS[1]}" --replica "${URLS[2]}" --replica "${URLS[3]}"
+  step "$PASS: elicitation: an answer landing on another replica completes" 60 "bus" \
+    "$BIN" cluster-check elicitation --proxy "$PROXY" --count 6 --deadline 5s
   step "$PASS: bus stopped 3 s and restarted under load: no request hangs" 60 "bus" outage_under_load
   step "$PASS: SIGKILL one replica, drain another under throughput" 120 "" kill_and_drain
 }

@@ -13,7 +13,10 @@
 #   - timeouts above the replicas' keep-alive interval (PROXY_IDLE_TIMEOUT, default 60s,
 #     against serve's 15 s keep-alive comments), so an idle listen stream is never cut;
 #   - health checks on /readyz every PROXY_CHECK_INTERVAL (default 500ms; down after 2
-#     failures, up after 1 success), so a draining replica gets no new requests;
+#     failures, up after 1 success), so a draining replica gets no new requests: a backend
+#     must go on accepting and serving, /readyz 503, for at least the interval × 2 + one
+#     interval before it closes its socket (serve --drain-delay, 1.5 s at the default;
+#     interop/cluster.sh gives 2s), or requests meet refused connections until it is DOWN;
 #   - a request whose connection to a dead replica fails, or that a replica refuses with 503
 #     (fastmcp answers 503 only for work it did not start: shutting down, executor or
 #     subscription capacity), is sent to another (retries 6, retry-on conn-failure 503,

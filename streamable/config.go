@@ -192,6 +192,13 @@ type ListenerConfig struct {
 	// ready") tell nothing. False by default; [HealthHandler] serves the same on another
 	// listener.
 	ServeHealth bool
+	// DrainDelay is how long [Server.Shutdown] keeps accepting connections and serving
+	// requests after [Server.Ready] (and so /readyz) has turned false, before it closes the
+	// listener and drains: the time a load balancer polling /readyz needs to stop sending
+	// here (at least its check interval times the failures it needs to mark a server down,
+	// plus one interval). The delay ends early when Shutdown's context ends; a listener never
+	// served has none. Zero, the default, means no delay: the listener closes at once.
+	DrainDelay time.Duration
 
 	// MaxConnections caps open connections; a connection accepted at the cap is closed
 	// without being read. Zero means [DefaultMaxConnections], 1,024.
@@ -283,6 +290,9 @@ func (c ListenerConfig) resolve() (ListenerConfig, error) {
 	}
 	if c.ServeHealth && isHealthPath([]byte(c.Path)) {
 		return c, fmt.Errorf("%w: Path %q is a health path and ServeHealth is on", ErrInvalidConfig, c.Path)
+	}
+	if c.DrainDelay < 0 {
+		return c, fmt.Errorf("%w: DrainDelay %v is negative", ErrInvalidConfig, c.DrainDelay)
 	}
 	return c, cmp.Or(
 		positive(&c.HeadTimeout, DefaultHeadTimeout, "HeadTimeout"),

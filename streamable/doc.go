@@ -214,6 +214,8 @@
 //   - KeepAliveInterval (15 s): comments on streams; a client that went away is noticed at
 //     the next write, within two intervals.
 //   - DrainTimeout (5 s): see [Server.Shutdown].
+//   - DrainDelay (0: none): how long Shutdown serves, not ready, before it drains (see
+//     "Health").
 //
 // The native listener's read and write deadlines are checked by a 10 ms tick shared by every
 // connection, not armed per request: they never fire early, and up to 20 ms late (later in a
@@ -246,10 +248,15 @@
 // "not ready"), text/plain, Cache-Control: no-store; other methods get 405 with Allow: GET,
 // HEAD. They answer before the RequestGate and skip the Origin and Host checks (a probe has no
 // credentials and names the address it dialled; the answers reveal nothing). A drain closes
-// the listening socket at once, so a probe of the main listener fails from its start; a
-// separate listener, a metrics listener's, serves the same answers through [HealthHandler]
-// (net/http) or [HealthRequestHandler] (fasthttp) with [Server.Ready], and answers 503 while
-// the drain finishes the requests in flight.
+// the listening socket, so a probe of the main listener fails from then; a separate listener,
+// a metrics listener's, serves the same answers through [HealthHandler] (net/http) or
+// [HealthRequestHandler] (fasthttp) with [Server.Ready], and answers 503 while the drain
+// finishes the requests in flight.
+//
+// Behind a load balancer that polls /readyz, set ListenerConfig.DrainDelay (default 0: none)
+// to at least its check interval times the failures it needs to mark a server down, plus one
+// interval: Shutdown then answers /readyz 503 while it goes on accepting and serving for that
+// long, so the balancer stops sending before the socket refuses connections.
 //
 // # Cancellation
 //

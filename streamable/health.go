@@ -51,15 +51,16 @@ func isHealthPath(path []byte) bool {
 	return string(path) == HealthzPath || string(path) == ReadyzPath
 }
 
-// Ready reports whether the listener takes requests: from Serve until Shutdown begins (or
-// Serve fails). GET /readyz answers 503 from the first moment of a drain, while requests in
-// flight still finish, so a proxy polling it stops sending before connections close. It is
-// what a metrics listener's /readyz should report ([HealthHandler]).
+// Ready reports whether the listener wants requests: from Serve until Shutdown begins (or
+// Serve fails). GET /readyz answers 503 from the first moment of Shutdown, through its
+// DrainDelay (when the listener still accepts and serves) and the drain (when requests in
+// flight still finish), so a proxy polling it stops sending before connections are refused.
+// It is what a metrics listener's /readyz should report ([HealthHandler]).
 func (s *Server) Ready() bool {
 	s.mu.Lock()
 	served := s.served
 	s.mu.Unlock()
-	return served && !s.draining.Load() && !s.serveEnded.Load()
+	return served && !s.unready.Load() && !s.draining.Load() && !s.serveEnded.Load()
 }
 
 // HealthHandler serves GET (and HEAD) [HealthzPath], always 200 "ok", and [ReadyzPath], 200

@@ -201,7 +201,7 @@ func TestFastBeforeSlow(t *testing.T) {
 func TestConfigValidation(t *testing.T) {
 	core := newCore(t)
 	for _, cfg := range []ListenerConfig{
-		{MaxConnections: -1}, {HeadTimeout: -1}, {Config: Config{MaxSubscriptions: -1}}, {Config: Config{DrainTimeout: -1}}, {Config: Config{Path: "mcp"}},
+		{MaxConnections: -1}, {HeadTimeout: -1}, {Config: Config{MaxSubscriptions: -1}}, {Config: Config{DrainTimeout: -1}}, {DrainDelay: -1}, {Config: Config{Path: "mcp"}},
 	} {
 		_, err := New(core, cfg)
 		assert.ErrorIs(t, err, ErrInvalidConfig, "%+v", cfg)

@@ -37,6 +37,8 @@ type Server struct {
 	serving  chan struct{} // closed when Serve returns
 	served   bool          // Serve was called
 	draining atomic.Bool
+	// unready is set when Shutdown begins, before its DrainDelay: Ready is false from then.
+	unready  atomic.Bool
 	streams  streamSet
 	tick     *ticker // coarse clock: connection deadlines, watching slow requests' connections
 	tickStop sync.Once

@@ -7,8 +7,9 @@ import (
 	"time"
 )
 
-// Shutdown drains the listener in five steps: (1) the listening socket closes, so new
-// connections are refused; (2) a connection whose head or body is still arriving gets 503
+// Shutdown drains the listener in five steps, after [Server.Ready] has turned false and,
+// with ListenerConfig.DrainDelay, the listener has gone on accepting and serving for that
+// long (or until ctx ends): (1) the listening socket closes, so new connections are refused; (2) a connection whose head or body is still arriving gets 503
 // with -32603 "Server is shutting down", while requests read in full run to their response;
 // (3) each open listen stream gets its completion response; (4) after DrainTimeout (or when
 // ctx ends, if sooner) the remaining connections are closed and their work cancelled; (5) an
@@ -19,7 +20,7 @@ import (
 // Listen streams end through the core's CloseSubscriptions, which completes the
 // subscriptions of every transport serving the same fastmcp.Server.
 func (s *Server) Shutdown(ctx context.Context) error {
-	if !s.draining.CompareAndSwap(false, true) {
+	if !s.unready.CompareAndSwap(false, true) {
 		select {
 		case <-s.shutdownDone:
 			return s.shutdownErr
@@ -27,9 +28,31 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+	s.delayDrain(ctx)
+	s.draining.Store(true)
 	s.shutdownErr = s.drain(ctx)
 	close(s.shutdownDone)
 	return s.shutdownErr
+}
+
+// drainDelayTimer returns the channel that ends a DrainDelay (a test replaces it).
+var drainDelayTimer = func(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// delayDrain waits out DrainDelay, unready and still serving, so that a load balancer
+// polling /readyz marks the listener down before its socket refuses connections. A listener
+// not served yet has nothing to hand over and does not wait.
+func (s *Server) delayDrain(ctx context.Context) {
+	s.mu.Lock()
+	served := s.served
+	s.mu.Unlock()
+	if !served || s.cfg.DrainDelay == 0 {
+		return
+	}
+	select {
+	case <-drainDelayTimer(s.cfg.DrainDelay):
+	case <-ctx.Done():
+	case <-s.serving: // Serve failed: there is nothing left to hand over
+	}
 }
 
 // drain is the first Shutdown's work.

@@ -15,7 +15,7 @@ import (
 func init() {
 	register(command{
 		Name:    "cluster-check",
-		Summary: "one check of the cluster test (interop/cluster.sh) through a proxy: events, tasks-create, tasks-await, no-hang",
+		Summary: "one check of the cluster test (interop/cluster.sh) through a proxy: events, legacy-events, elicitation, tasks-create, tasks-await, no-hang",
 		Run:     clusterCheckCmd,
 	})
 }
@@ -31,6 +31,12 @@ saw, one line per finding, and exits 0 when the check holds, 1 when it does not.
                 (test_trigger_tool_change and bump called on each replica directly) exactly
                 once: after those, a prompts/list_changed from every replica is the barrier
                 that ends the count, so a duplicate has arrived by then
+  legacy-events events with an initialize-era client (2025-11-25): its session's GET stream
+                through the proxy (serve --legacy-sessions) hears the same, exactly once
+  elicitation   an initialize-era client calls test_elicitation --count times through the
+                proxy, each bounded by --deadline; its answer to elicitation/create is a
+                POST of its own, which a round-robin proxy sends to another replica than
+                the call's: every call must complete with the answer it gave
   tasks-create  creates --count report tasks of --seconds through the proxy and writes the
                 ids of the acknowledged ones (a CreateTaskResult received) to --out
   tasks-await   reads the ids of --ids and polls tasks/get through the proxy until each is
@@ -57,10 +63,12 @@ type clusterOptions struct {
 
 // clusterChecks are the checks by name.
 var clusterChecks = map[string]func(ctx context.Context, o *clusterOptions, w io.Writer) error{
-	"events":       checkEvents,
-	"tasks-create": createTasks,
-	"tasks-await":  awaitTasks,
-	"no-hang":      checkNoHang,
+	"events":        checkEvents,
+	"legacy-events": checkLegacyEvents,
+	"elicitation":   checkElicitation,
+	"tasks-create":  createTasks,
+	"tasks-await":   awaitTasks,
+	"no-hang":       checkNoHang,
 }
 
 // parseClusterCheck reads the check's name and flags.
@@ -73,29 +81,31 @@ func parseClusterCheck(args []string, stderr io.Writer) (string, *clusterOptions
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.proxy, "proxy", "", "endpoint `URL` through the proxy (required)")
-	fs.Var(targetsFlag{&o.replicas}, "replica", "events: endpoint `URL` of one replica, directly (repeatable, at least one)")
-	fs.IntVar(&o.count, "count", 20, "tasks-create: tasks to create")
+	fs.Var(targetsFlag{&o.replicas}, "replica", "events, legacy-events: endpoint `URL` of one replica, directly (repeatable, at least one)")
+	fs.IntVar(&o.count, "count", 20, "tasks-create: tasks to create; elicitation: calls to make")
 	fs.IntVar(&o.seconds, "seconds", 4, "tasks-create: how long each report task works")
 	fs.StringVar(&o.out, "out", "", "tasks-create: `file` the acknowledged task ids are written to, one a line")
 	fs.StringVar(&o.ids, "ids", "", "tasks-await: `file` of task ids, one a line")
-	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "events, tasks-await: how long to wait for what is expected")
+	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "events, legacy-events, tasks-await: how long to wait for what is expected")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "no-hang: how long the load lasts")
-	fs.DurationVar(&o.deadline, "deadline", 5*time.Second, "no-hang: the bound of one request, past which it counts as hung")
+	fs.DurationVar(&o.deadline, "deadline", 5*time.Second, "no-hang: the bound of one request, past which it counts as hung; elicitation: the bound of one call")
 	fs.IntVar(&o.workers, "workers", 4, "no-hang: concurrent clients")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return "", nil, err
 	}
 	if len(pos) != 1 || clusterChecks[pos[0]] == nil {
-		fmt.Fprintf(stderr, "cluster-check: name one check: events, tasks-create, tasks-await or no-hang (got %q)\n", pos)
+		fmt.Fprintf(stderr, "cluster-check: name one check: events, legacy-events, elicitation, tasks-create, tasks-await or no-hang (got %q)\n", pos)
 		return "", nil, errUsage
 	}
 	check := pos[0]
 	switch {
 	case o.proxy == "":
 		err = errors.New("--proxy is required")
-	case check == "events" && len(o.replicas) == 0:
-		err = errors.New("events needs at least one --replica")
+	case (check == "events" || check == "legacy-events") && len(o.replicas) == 0:
+		err = errors.New(check + " needs at least one --replica")
+	case check == "elicitation" && (o.count < 1 || o.deadline <= 0):
+		err = errors.New("elicitation needs a --count of at least 1 and a positive --deadline")
 	case check == "tasks-create" && (o.out == "" || o.count < 1 || o.seconds < 0):
 		err = errors.New("tasks-create needs --out, a --count of at least 1 and --seconds ≥ 0")
 	case check == "tasks-await" && o.ids == "":
@@ -137,10 +147,16 @@ func clusterCheckCmd(ctx context.Context, args []string) int {
 	return 0
 }
 
-// connectModern connects a 2026-07-28 client to url, with the tasks extension declared.
+// connectModern connects a 2026-07-28 client to url.
 func connectModern(ctx context.Context, url string, timeout time.Duration) (*client.Client, error) {
+	return connectEra(ctx, url, timeout, client.EraModern, nil)
+}
+
+// connectEra connects a client of era to url, answering elicitation/create with elicit
+// (nil: no elicitation capability).
+func connectEra(ctx context.Context, url string, timeout time.Duration, era client.Era, elicit client.InputHandler) (*client.Client, error) {
 	c, err := client.Connect(ctx, url, client.Config{ClientName: "fastmcp-bench cluster-check", ClientVersion: version(),
-		Era: client.EraModern, RequestTimeout: timeout})
+		Era: era, RequestTimeout: timeout, Elicitation: elicit})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", url, err)
 	}

@@ -42,9 +42,21 @@ func (e eventCount) verdict(replicas int) error {
 // the barrier, and counts what the stream delivered until every barrier event arrived (or
 // --timeout passed).
 func checkEvents(ctx context.Context, o *clusterOptions, w io.Writer) error {
+	return countEvents(ctx, o, w, "events", client.EraModern)
+}
+
+// checkLegacyEvents is checkEvents with an initialize-era client, whose stream is its
+// session's GET stream (resources/subscribe sent on a POST that may land on any replica).
+func checkLegacyEvents(ctx context.Context, o *clusterOptions, w io.Writer) error {
+	return countEvents(ctx, o, w, "legacy-events", client.EraLegacy)
+}
+
+// countEvents is the events check, listening through the proxy in era; its lines start with
+// name.
+func countEvents(ctx context.Context, o *clusterOptions, w io.Writer, name string, era client.Era) error {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	lc, err := connectModern(ctx, o.proxy, o.timeout)
+	lc, err := connectEra(ctx, o.proxy, o.timeout, era, nil)
 	if err != nil {
 		return err
 	}
@@ -96,12 +108,12 @@ func checkEvents(ctx context.Context, o *clusterOptions, w io.Writer) error {
 		// Closing the subscription ends the collector's range; got is then safe to read.
 		sub.Close()
 		<-collected
-		fmt.Fprintf(w, "events: the barrier (a prompts/list_changed from each of %d replicas) was not complete after %v: %d arrived\n",
-			n, o.timeout, got[methodPromptsChanged])
+		fmt.Fprintf(w, "%s: the barrier (a prompts/list_changed from each of %d replicas) was not complete after %v: %d arrived\n",
+			name, n, o.timeout, got[methodPromptsChanged])
 	}
 	end, endErr := sub.End()
-	fmt.Fprintf(w, "events: through the proxy, from %d replicas: %s %d, %s %d, %s %d (dropped %d; stream %s",
-		n, methodToolsChanged, got[methodToolsChanged], methodResourceUpdate, got[methodResourceUpdate],
+	fmt.Fprintf(w, "%s: through the proxy, from %d replicas: %s %d, %s %d, %s %d (dropped %d; stream %s",
+		name, n, methodToolsChanged, got[methodToolsChanged], methodResourceUpdate, got[methodResourceUpdate],
 		methodPromptsChanged, got[methodPromptsChanged], sub.Dropped(), end)
 	if endErr != nil {
 		fmt.Fprintf(w, ": %v", endErr)

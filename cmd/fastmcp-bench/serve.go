@@ -12,8 +12,10 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
@@ -39,6 +41,13 @@ it prints exactly one JSON line to stdout, {"url":"http://127.0.0.1:PORT/mcp"} (
 (GET: the Go heap and stacks in use after a GC, as JSON); logs go to stderr. The line is the readiness signal: the endpoints it names
 answer, and SIGINT or SIGTERM drains the listener (in-flight requests finish, listen streams
 get their completion response, for at most --drain-timeout) and exits 0.
+
+Behind a load balancer, --health serves /readyz on the listener and --drain-delay makes a
+signal first turn it 503 while serve goes on accepting and serving for that long, so the
+balancer's health checks take the replica out before its socket refuses connections: set it
+to at least the check interval times the failures that mark a server down, plus one interval
+(HAProxy's inter 500ms and fall 2: 1.5s). Default 0: the drain begins at once. A second
+signal ends the delay and the drain at once.
 
 With --stdio it serves newline-delimited JSON-RPC on stdin and stdout instead, until stdin
 ends or a signal arrives.
@@ -88,6 +97,7 @@ type serveOptions struct {
 	maxConnections, maxHeaderBytes, maxBodyBytes, maxRequestsPerConn int
 	headTimeout, readTimeout, bodyTimeout, idleTimeout               time.Duration
 	writeTimeout, requestTimeout, drainTimeout, keepAlive            time.Duration
+	drainDelay                                                       time.Duration
 	maxSubscriptions, maxConcurrency, maxQueue                       int
 	allowedOriginHosts, allowedHosts                                 string
 	maxLineBytes                                                     int
@@ -117,6 +127,7 @@ func (o *serveOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxRequestsPerConn, "max-requests-per-conn", 0, "close a connection after this many requests (0: the default, 100000)")
 	fs.DurationVar(&o.requestTimeout, "request-timeout", streamable.DefaultRequestTimeout, "deadline of one request, queueing included (0: none)")
 	fs.DurationVar(&o.drainTimeout, "drain-timeout", streamable.DefaultDrainTimeout, "how long shutdown waits for requests in flight")
+	fs.DurationVar(&o.drainDelay, "drain-delay", 0, "on SIGINT or SIGTERM, how long to answer /readyz 503 while still accepting and serving, before the drain (0: none; behind a proxy polling /readyz, its check interval × fall count + one interval; only with --stack fasthttp)")
 	fs.IntVar(&o.maxSubscriptions, "max-subscriptions", 0, "open subscriptions/listen streams at once (0: the transport's default, 256 over HTTP, 32 over stdio)")
 	fs.DurationVar(&o.keepAlive, "keepalive-interval", streamable.DefaultKeepAliveInterval, "period of the keep-alive comments on event streams")
 	fs.StringVar(&o.allowedOriginHosts, "allowed-origin-hosts", "", "comma-separated `hosts` an Origin header may name (default: the loopback names)")
@@ -157,6 +168,7 @@ func (o *serveOptions) httpConfig(logger *slog.Logger) streamable.ListenerConfig
 		IdleTimeout:        o.idleTimeout,
 		MaxRequestsPerConn: o.maxRequestsPerConn,
 		DisableInline:      o.disableInline,
+		DrainDelay:         o.drainDelay,
 		Config: streamable.Config{
 			BodyTimeout:        o.bodyTimeout,
 			MaxHeaderBytes:     o.maxHeaderBytes,
@@ -205,6 +217,10 @@ func serve(ctx context.Context, args []string) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "serve: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if err := o.checkDrainDelay(); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
 		return 2
 	}
 	if err := o.tls.check(o.stack, o.stdio); err != nil {
@@ -317,7 +333,19 @@ func serve(ctx context.Context, args []string) int {
 		fmt.Fprintln(os.Stderr, "serve:", metricsError(err))
 		return 2
 	}
-	return runEndpoint(ctx, ep, o.drainTimeout, debug, logger)
+	return runEndpoint(ctx, ep, o.drainDelay, o.drainTimeout, debug, logger)
+}
+
+// checkDrainDelay refuses --drain-delay where no listener of serve's would wait it: the
+// native listener's Shutdown does (ListenerConfig.DrainDelay), the hosted stacks' do not.
+func (o *serveOptions) checkDrainDelay() error {
+	switch {
+	case o.drainDelay < 0:
+		return usageError(fmt.Sprintf("--drain-delay %v is negative", o.drainDelay))
+	case o.drainDelay > 0 && (o.stdio || o.stack != "fasthttp"):
+		return usageError("--drain-delay is the native listener's: only with --stack fasthttp, not with --stdio")
+	}
+	return nil
 }
 
 // flagGiven reports whether the command line set the flag name.
@@ -332,8 +360,9 @@ type usageError string
 
 func (e usageError) Error() string { return string(e) }
 
-// runEndpoint announces ep's URL on stdout, serves until ctx ends, then drains.
-func runEndpoint(ctx context.Context, ep endpoint, drain time.Duration, debug debugURLs, logger *slog.Logger) int {
+// runEndpoint announces ep's URL on stdout, serves until ctx ends, then drains: not ready
+// for delay (the endpoint's Shutdown waits it), then for at most drain.
+func runEndpoint(ctx context.Context, ep endpoint, delay, drain time.Duration, debug debugURLs, logger *slog.Logger) int {
 	if err := announce(os.Stdout, ep.URL(), debug); err != nil {
 		logger.Error("serve: cannot write the URL to stdout", "err", err)
 		return 1
@@ -347,9 +376,12 @@ func runEndpoint(ctx context.Context, ep endpoint, drain time.Duration, debug de
 		return 1
 	case <-ctx.Done():
 	}
-	logger.Info("draining", "timeout", drain)
-	// Shutdown bounds itself by the drain timeout; the margin covers closing what is left.
-	sctx, cancel := context.WithTimeout(context.Background(), drain+5*time.Second)
+	logger.Info("draining", "delay", delay, "timeout", drain)
+	// Shutdown bounds itself by the delay and the drain timeout; the margin covers closing
+	// what is left. A second signal ends both at once.
+	again, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sctx, cancel := context.WithTimeout(again, delay+drain+5*time.Second)
 	defer cancel()
 	if err := ep.Shutdown(sctx); err != nil {
 		logger.Warn("drain did not finish in time; remaining connections were closed", "err", err)

@@ -54,6 +54,7 @@ func TestBinary(t *testing.T) {
 		t.Run("serve demo/"+stack, func(t *testing.T) { testServeDemo(t, bin, stack, ver) })
 		t.Run("drain/"+stack, func(t *testing.T) { testServeDrain(t, bin, stack) })
 	}
+	t.Run("drain delay", func(t *testing.T) { testServeDrainDelay(t, bin) })
 	t.Run("stdio", func(t *testing.T) { testServeStdio(t, bin, ver) })
 	t.Run("conformance fixtures and limit flags", func(t *testing.T) { testServeConformance(t, bin) })
 	t.Run("dialects", func(t *testing.T) { testServeDialects(t, bin) })
@@ -471,6 +472,8 @@ func testUsageErrors(t *testing.T, bin string) {
 		{[]string{"serve", "--tasks-ttl", "soon"}, `invalid value "soon" for flag -tasks-ttl: parse error`},
 		{[]string{"serve", "--state-key-file", "/nonexistent/keys"}, "serve: --state-key-file /nonexistent/keys: open /nonexistent/keys: no such file or directory\n"},
 		{[]string{"serve", "--state-key-file", "/dev/null"}, "serve: --state-key-file /dev/null: no key: put one base64 key per line\n"},
+		{[]string{"serve", "--drain-delay", "-1s"}, "serve: --drain-delay -1s is negative\n"},
+		{[]string{"serve", "--drain-delay", "2s", "--stack", "nethttp"}, "serve: --drain-delay is the native listener's: only with --stack fasthttp, not with --stdio\n"},
 		{[]string{"serve", "extra"}, "unexpected arguments"},
 		{[]string{"bogus"}, `unknown command "bogus"`},
 		// With no arguments the binary runs the default suite (suite.go), not the usage.
