@@ -151,6 +151,11 @@ conformance_run() { # conformance_run SET: one official run through the proxy, t
   return "$rc"
 }
 
+no_warnings() { # no_warnings SET: the run's score counted no FAILURE and no WARNING check
+  local log="$T/logs/score-cluster-$PASS-$1.txt"
+  grep -q ' 0 FAILURE, 0 WARNING$' "$log" || { grep -a 'WARNING\|FAILURE' "$log"; return 1; }
+}
+
 conformance_tasks() { # the tasks-* scenarios of the 2026-07-28 run
   node "$ROOT/interop/score.mjs" "$T/results/cluster-$PASS" "cluster-$PASS" tasks | tee "$T/logs/score-cluster-$PASS-tasks.txt"
 }
@@ -261,6 +266,7 @@ run_pass() {
   step "$PASS: conformance --requirements 2026-07-28 (37 scored)" 300 "state-key-file" conformance_run 2026-07-28
   step "$PASS: conformance tasks-* scenarios of that run (10, no FAILURE)" 60 "state-key-file bus" conformance_tasks
   step "$PASS: conformance --requirements 2025-11-25 (30 scored, --legacy-sessions)" 300 "legacy-sessions state-key-file bus" conformance_run 2025-11-25
+  step "$PASS: every check of that run a SUCCESS (server-sse-multiple-streams included)" 10 "legacy-sessions state-key-file bus" no_warnings 2025-11-25
   step "$PASS: events: a listen stream hears every replica's, exactly once" 60 "bus" \
     "$BIN" cluster-check events --proxy "$PROXY" --timeout 15s --replica "${URLS[1]}" --replica "${URLS[2]}" --replica "${URLS[3]}"
   step "$PASS: legacy-events: a legacy session's GET stream hears every replica's, exactly once" 60 "legacy-sessions bus" \
