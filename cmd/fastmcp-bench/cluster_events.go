@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -37,10 +38,10 @@ func (e eventCount) verdict(replicas int) error {
 	return nil
 }
 
-// checkEvents opens one listen stream through the proxy, publishes a tools/list_changed and a
-// resources/updated on each replica (called directly), then a prompts/list_changed on each as
-// the barrier, and counts what the stream delivered until every barrier event arrived (or
-// --timeout passed).
+// checkEvents opens one listen stream through the proxy, publishes a tools/list_changed on each
+// replica (called directly), then a resources/updated on each, then a prompts/list_changed on
+// each as the barrier, each once the stream delivered the one before (or --timeout passed),
+// and checks that every one arrived exactly once.
 func checkEvents(ctx context.Context, o *clusterOptions, w io.Writer) error {
 	return countEvents(ctx, o, w, "events", client.EraModern)
 }
@@ -69,47 +70,59 @@ func countEvents(ctx context.Context, o *clusterOptions, w io.Writer, name strin
 	defer sub.Close()
 	n := len(o.replicas)
 	got := eventCount{}
-	collected := make(chan struct{})
+	methods := make(chan string, 64)
 	go func() {
-		defer close(collected)
+		defer close(methods)
 		for ev := range sub.C {
-			got[ev.Method]++
-			if got[methodPromptsChanged] >= n {
-				return
-			}
+			methods <- ev.Method
 		}
 	}()
-
-	publish := func(tools ...string) error {
+	// await counts what the stream delivers until one more of method arrived. Each event is
+	// published only once the previous one arrived: list_changed is a signal that a stream
+	// coalesces while it is busy, so events published back to back may rightly arrive as one.
+	await := func(method string) error {
+		want := got[method] + 1
+		for got[method] < want {
+			select {
+			case m, ok := <-methods:
+				if !ok {
+					return errors.New("the listen stream ended")
+				}
+				got[m]++
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	}
+	publish := func(tool, method string) error {
 		for _, r := range o.replicas {
 			c, err := connectModern(ctx, r, o.timeout)
 			if err != nil {
 				return err
 			}
-			for _, tool := range tools {
-				if _, err := c.CallTool(ctx, tool, map[string]any{}); err != nil {
-					c.Close()
-					return fmt.Errorf("%s on %s: %w", tool, r, err)
-				}
-			}
+			_, err = c.CallTool(ctx, tool, map[string]any{})
 			c.Close()
+			if err != nil {
+				return fmt.Errorf("%s on %s: %w", tool, r, err)
+			}
+			if err := await(method); err != nil {
+				return fmt.Errorf("%s published on %s: %w", method, r, err)
+			}
 		}
 		return nil
 	}
-	if err := publish("test_trigger_tool_change", "bump"); err != nil {
-		return err
+	var pubErr error
+	for _, p := range [][2]string{{"test_trigger_tool_change", methodToolsChanged}, {"bump", methodResourceUpdate},
+		{"test_trigger_prompt_change", methodPromptsChanged}} { // the last is the barrier: duplicates of the others arrive before it
+		if pubErr = publish(p[0], p[1]); pubErr != nil {
+			fmt.Fprintf(w, "%s: %v\n", name, pubErr)
+			break
+		}
 	}
-	if err := publish("test_trigger_prompt_change"); err != nil {
-		return err
-	}
-	select {
-	case <-collected:
-	case <-ctx.Done():
-		// Closing the subscription ends the collector's range; got is then safe to read.
-		sub.Close()
-		<-collected
-		fmt.Fprintf(w, "%s: the barrier (a prompts/list_changed from each of %d replicas) was not complete after %v: %d arrived\n",
-			name, n, o.timeout, got[methodPromptsChanged])
+	sub.Close()
+	for m := range methods { // what was already delivered counts too
+		got[m]++
 	}
 	end, endErr := sub.End()
 	fmt.Fprintf(w, "%s: through the proxy, from %d replicas: %s %d, %s %d, %s %d (dropped %d; stream %s",
@@ -125,8 +138,8 @@ func countEvents(ctx context.Context, o *clusterOptions, w io.Writer, name strin
 	if err := got.verdict(n); err != nil {
 		return err
 	}
-	if got[methodPromptsChanged] < n {
+	if got[methodPromptsChanged] != n {
 		return fmt.Errorf("%s: received %d of %d (the barrier)", methodPromptsChanged, got[methodPromptsChanged], n)
 	}
-	return nil
+	return pubErr
 }
