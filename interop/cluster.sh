@@ -257,10 +257,14 @@ run_pass() {
   local started=$SECONDS
   for port in "$@"; do
     n=$((n + 1))
-    if [ "$n" -eq 1 ]; then
-      start_replica 1 "$port" "${args[@]}" --tasks-migrate || { record FAIL "$PASS: replicas did not start" 0; return 1; }
-    else
-      start_replica "$n" "$port" "${args[@]}" || { record FAIL "$PASS: replicas did not start" 0; return 1; }
+    local extra=()
+    [ "$n" -gt 1 ] || extra=(--tasks-migrate)
+    if ! start_replica "$n" "$port" "${args[@]}" "${extra[@]}"; then
+      # Another process on this shared machine took the port between free_port and serve:
+      # the pass starts again on new ports (exit 75, inner retries).
+      if grep -q 'address already in use' "$T/logs/cluster-$PASS-r$n.stderr"; then exit 75; fi
+      record FAIL "$PASS: replicas did not start" 0
+      return 1
     fi
   done
   proxy_up "$REPLICAS" || { record FAIL "$PASS: replicas not UP behind the proxy" 0; return 1; }
@@ -294,19 +298,24 @@ free_port() {
 }
 
 inner() {
-  local pass ports rc
+  local pass ports rc attempt
   for pass in nats postgres; do
     if [ "$pass" = postgres ] && [ -n "$(needs_note bus)" ]; then
       record FAIL "postgres: the second pass, with the PostgreSQL bus" 0 "$(needs_note bus): not run, it would repeat the first"
       continue
     fi
-    ports=()
-    for _ in $(seq "$REPLICAS"); do ports+=("$(free_port)"); done
-    echo
-    echo "=== pass $pass: replicas on ports ${ports[*]}"
-    rc=0
-    PROXY_WAIT_UP=0 timeout --kill-after=20 1500 scripts/with-haproxy.sh "${ports[@]/#/127.0.0.1:}" -- \
-      "$ROOT/interop/cluster.sh" --pass "$pass" "${ports[@]}" || rc=$?
+    for attempt in 1 2 3; do
+      ports=()
+      for _ in $(seq "$REPLICAS"); do ports+=("$(free_port)"); done
+      echo
+      echo "=== pass $pass: replicas on ports ${ports[*]}"
+      rc=0
+      PROXY_WAIT_UP=0 timeout --kill-after=20 1500 scripts/with-haproxy.sh "${ports[@]/#/127.0.0.1:}" -- \
+        "$ROOT/interop/cluster.sh" --pass "$pass" "${ports[@]}" || rc=$?
+      [ "$rc" -eq 75 ] || break
+      echo "cluster: a replica's port was taken meanwhile (attempt $attempt of 3): new ports"
+    done
+    [ "$rc" -ne 75 ] || record FAIL "$pass: replicas did not start (their ports were taken three times)" 0
     [ "$rc" -eq 0 ] || echo "cluster: pass $pass exited $rc"
   done
 }
