@@ -24,7 +24,11 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 		if c == nil {
 			return fastmcp.ToolResult{}, unavailable(b.spec.Name)
 		}
-		var opts []client.CallOption
+		round, err := inputRound(r)
+		if err != nil {
+			return fastmcp.ToolResult{}, err
+		}
+		opts := []client.CallOption{client.WithInputRound(round)}
 		if wantsProgress(r) {
 			opts = append(opts, client.WithProgress(func(p client.Progress) {
 				_ = r.Progress(ctx, p.Progress, p.Total, p.Message) // a non-increasing update is dropped
@@ -33,6 +37,9 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 		res, err := c.CallTool(ctx, own, json.RawMessage(append([]byte(nil), args...)), opts...)
 		if err != nil {
 			return fastmcp.ToolResult{}, b.forwardError(ctx, err)
+		}
+		if ir, err := relayedInput(res.Raw); ir != nil || err != nil {
+			return fastmcp.ToolResult{}, b.inputOrMalformed(ir, err)
 		}
 		return toolResult(res)
 	}
@@ -44,9 +51,16 @@ func (b *backend) getPrompt(own string) fastmcp.PromptHandler {
 		if c == nil {
 			return fastmcp.PromptResult{}, unavailable(b.spec.Name)
 		}
-		raw, err := c.GetPrompt(ctx, own, args)
+		round, err := inputRound(r)
+		if err != nil {
+			return fastmcp.PromptResult{}, err
+		}
+		raw, err := c.GetPrompt(ctx, own, args, client.WithInputRound(round))
 		if err != nil {
 			return fastmcp.PromptResult{}, b.forwardError(ctx, err)
+		}
+		if ir, err := relayedInput(raw); ir != nil || err != nil {
+			return fastmcp.PromptResult{}, b.inputOrMalformed(ir, err)
 		}
 		var res struct {
 			Description string `json:"description"`
@@ -72,7 +86,7 @@ func (b *backend) getPrompt(own string) fastmcp.PromptHandler {
 
 func (b *backend) readResource(own string) fastmcp.ResourceHandler {
 	return func(ctx context.Context, r *fastmcp.Request, uri string) ([]fastmcp.ResourceContents, error) {
-		return b.read(ctx, own)
+		return b.read(ctx, r, own)
 	}
 }
 
@@ -83,18 +97,25 @@ func (b *backend) readTemplate() fastmcp.TemplateHandler {
 		if b.names.schemePrefix != "" {
 			own = uri[len(b.names.schemePrefix):] // the template starts with the prefix, so uri does
 		}
-		return b.read(ctx, own)
+		return b.read(ctx, r, own)
 	}
 }
 
-func (b *backend) read(ctx context.Context, own string) ([]fastmcp.ResourceContents, error) {
+func (b *backend) read(ctx context.Context, r *fastmcp.Request, own string) ([]fastmcp.ResourceContents, error) {
 	c := b.current()
 	if c == nil {
 		return nil, unavailable(b.spec.Name)
 	}
-	raw, err := c.ReadResource(ctx, own)
+	round, err := inputRound(r)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := c.ReadResource(ctx, own, client.WithInputRound(round))
 	if err != nil {
 		return nil, b.forwardError(ctx, err)
+	}
+	if ir, err := relayedInput(raw); ir != nil || err != nil {
+		return nil, b.inputOrMalformed(ir, err)
 	}
 	var res struct {
 		Contents []struct {
@@ -150,6 +171,15 @@ func (b *backend) forwardError(ctx context.Context, err error) error {
 	b.log.Warn("gateway: backend call failed", "err", err)
 	b.failed()
 	return unavailable(b.spec.Name)
+}
+
+// inputOrMalformed is the handler's error for a backend's input_required result: the
+// relayed InputRequired, or the malformed error when it could not be read.
+func (b *backend) inputOrMalformed(ir *fastmcp.InputRequired, err error) error {
+	if err != nil {
+		return malformed(b.spec.Name, err)
+	}
+	return ir
 }
 
 // malformed is the error of a backend answer the Gateway cannot read.
