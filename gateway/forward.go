@@ -24,17 +24,27 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 		if c == nil {
 			return fastmcp.ToolResult{}, unavailable(b.spec.Name)
 		}
-		round, err := inputRound(r)
-		if err != nil {
-			return fastmcp.ToolResult{}, err
-		}
-		opts := []client.CallOption{client.WithInputRound(round)}
+		args = append([]byte(nil), args...)
+		var opts []client.CallOption
 		if wantsProgress(r) {
 			opts = append(opts, client.WithProgress(func(p client.Progress) {
 				_ = r.Progress(ctx, p.Progress, p.Total, p.Message) // a non-increasing update is dropped
 			}))
 		}
-		res, err := c.CallTool(ctx, own, json.RawMessage(append([]byte(nil), args...)), opts...)
+		if !c.Modern() {
+			v, err := b.legacyCall(ctx, r, func(ctx context.Context) (any, error) {
+				return c.CallTool(ctx, own, json.RawMessage(args), opts...)
+			})
+			if err != nil {
+				return fastmcp.ToolResult{}, b.forwardError(ctx, err)
+			}
+			return toolResult(v.(*client.CallToolResult))
+		}
+		round, err := inputRound(r)
+		if err != nil {
+			return fastmcp.ToolResult{}, err
+		}
+		res, err := c.CallTool(ctx, own, json.RawMessage(args), append(opts, client.WithInputRound(round))...)
 		if err != nil {
 			return fastmcp.ToolResult{}, b.forwardError(ctx, err)
 		}
@@ -51,16 +61,11 @@ func (b *backend) getPrompt(own string) fastmcp.PromptHandler {
 		if c == nil {
 			return fastmcp.PromptResult{}, unavailable(b.spec.Name)
 		}
-		round, err := inputRound(r)
+		raw, err := b.request(ctx, r, c, func(ctx context.Context, opts ...client.CallOption) (json.RawMessage, error) {
+			return c.GetPrompt(ctx, own, args, opts...)
+		})
 		if err != nil {
 			return fastmcp.PromptResult{}, err
-		}
-		raw, err := c.GetPrompt(ctx, own, args, client.WithInputRound(round))
-		if err != nil {
-			return fastmcp.PromptResult{}, b.forwardError(ctx, err)
-		}
-		if ir, err := relayedInput(raw); ir != nil || err != nil {
-			return fastmcp.PromptResult{}, b.inputOrMalformed(ir, err)
 		}
 		var res struct {
 			Description string `json:"description"`
@@ -106,16 +111,11 @@ func (b *backend) read(ctx context.Context, r *fastmcp.Request, own string) ([]f
 	if c == nil {
 		return nil, unavailable(b.spec.Name)
 	}
-	round, err := inputRound(r)
+	raw, err := b.request(ctx, r, c, func(ctx context.Context, opts ...client.CallOption) (json.RawMessage, error) {
+		return c.ReadResource(ctx, own, opts...)
+	})
 	if err != nil {
 		return nil, err
-	}
-	raw, err := c.ReadResource(ctx, own, client.WithInputRound(round))
-	if err != nil {
-		return nil, b.forwardError(ctx, err)
-	}
-	if ir, err := relayedInput(raw); ir != nil || err != nil {
-		return nil, b.inputOrMalformed(ir, err)
 	}
 	var res struct {
 		Contents []struct {
@@ -161,7 +161,14 @@ func (b *backend) complete(ref client.CompletionRef) fastmcp.CompletionHandler {
 // failed, the process exited, a malformed answer) as the unavailable error, after which the
 // backend is checked at once.
 func (b *backend) forwardError(ctx context.Context, err error) error {
-	var rpc *client.Error
+	var (
+		rpc   *client.Error
+		own   *fastmcp.Error
+		input *fastmcp.InputRequired
+	)
+	if errors.As(err, &input) || errors.As(err, &own) {
+		return err // the Gateway's own answer (parked.go)
+	}
 	if errors.As(err, &rpc) {
 		return fastmcp.NewError(fastmcp.Code(rpc.Code), rpc.Message, rpc.Data)
 	}
@@ -171,6 +178,32 @@ func (b *backend) forwardError(ctx context.Context, err error) error {
 	b.log.Warn("gateway: backend call failed", "err", err)
 	b.failed()
 	return unavailable(b.spec.Name)
+}
+
+// request sends a prompts/get or resources/read (send) to the backend and returns its
+// result, the backend's input requests relayed to the caller: a 2026-07-28 backend's
+// input_required as it is (input.go), an initialize-era one's requests from a parked call
+// (parked.go). Its errors are the caller's.
+func (b *backend) request(ctx context.Context, r *fastmcp.Request, c *client.Client, send func(context.Context, ...client.CallOption) (json.RawMessage, error)) (json.RawMessage, error) {
+	if !c.Modern() {
+		v, err := b.legacyCall(ctx, r, func(ctx context.Context) (any, error) { return send(ctx) })
+		if err != nil {
+			return nil, b.forwardError(ctx, err)
+		}
+		return v.(json.RawMessage), nil
+	}
+	round, err := inputRound(r)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := send(ctx, client.WithInputRound(round))
+	if err != nil {
+		return nil, b.forwardError(ctx, err)
+	}
+	if ir, err := relayedInput(raw); ir != nil || err != nil {
+		return nil, b.inputOrMalformed(ir, err)
+	}
+	return raw, nil
 }
 
 // inputOrMalformed is the handler's error for a backend's input_required result: the
