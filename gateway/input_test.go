@@ -48,9 +48,9 @@ func newInputServer(t testing.TB, p *probe, dialects ...fastmcp.Dialect) *fastmc
 }
 
 const (
-	askMeta  = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
-	gwMeta   = `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gateway","version":"1"}}`
-	askForm  = `{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}`
+	askMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
+	gwMeta  = `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gateway","version":"1"}}`
+	askForm = `{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}`
 )
 
 var stateKey = bytes.Repeat([]byte{9}, 32)
