@@ -125,6 +125,6 @@
 // subscriptions, a parked call resumed from another replica (the scale-out bus could
 // carry the answer), several input requests of an initialize-era backend in one round,
 // backends' log messages forwarded to the caller (2025-11-25 tools-call-with-logging
-// fails through the Gateway), Tasks pass-through, per-backend credentials, rate limits and circuit breakers, /readyz
-// and metrics per backend.
+// fails through the Gateway), Tasks pass-through, per-backend credentials, rate limits
+// and circuit breakers, /readyz and metrics per backend.
 package gateway
