@@ -30,6 +30,8 @@ type callOpts struct {
 	// tasks declares the tasks extension in this request's _meta (tasks*.go): a tools/call
 	// may then answer with a task, and tasks/* requests need it.
 	tasks bool
+	// round, when set, makes a modern MRTR request one exchange (input_round.go).
+	round *InputRound
 }
 
 // WithProgress asks the server for progress on this call and calls fn for each update, in
@@ -51,8 +53,12 @@ func (c *Client) request(ctx context.Context, method string, members []byte, hdr
 	if c.closed.Load() {
 		return nil, ErrClosed
 	}
+	relayed := o != nil && o.round != nil && c.modern && mrtrMethod(method)
+	if relayed {
+		members = o.round.appendRound(members)
+	}
 	res, err := c.send(ctx, method, members, hdr, o)
-	for round := 0; err == nil && c.modern && mrtrMethod(method) && text(res, "resultType") == "input_required"; round++ {
+	for round := 0; !relayed && err == nil && c.modern && mrtrMethod(method) && text(res, "resultType") == "input_required"; round++ {
 		if round >= c.cfg.MaxInputRounds {
 			return nil, fmt.Errorf("%w (%d)", ErrTooManyRounds, c.cfg.MaxInputRounds)
 		}
@@ -119,6 +125,13 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 	meta := c.meta()
 	if o != nil && o.tasks {
 		meta = c.taskMeta()
+	}
+	if o != nil && o.round != nil && o.round.Capabilities != nil && c.modern {
+		caps := []byte(o.round.Capabilities)
+		if o.tasks {
+			caps = withTasksExtension(caps)
+		}
+		meta = c.appendMeta(nil, c.currentVersion(), caps)
 	}
 	req := appendRequest((*bp)[:0], id, method, members, meta, progress)
 	if hdr == nil {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/client"
@@ -29,6 +30,8 @@ type backend struct {
 	connections int
 
 	reg registry // touched by the supervising goroutine only
+
+	inflight atomic.Int64 // calls to an initialize-era backend running (parked.go)
 }
 
 func newBackend(g *Gateway, spec Backend, names namer) *backend {
@@ -138,6 +141,9 @@ func (b *backend) clientConfig() client.Config {
 		cc.Logger = b.log
 	}
 	cc.Command, cc.Args, cc.Env = b.spec.Command, b.spec.Args, b.spec.Env
+	// An initialize-era backend's requests for input are relayed to the caller (parked.go);
+	// a 2026-07-28 one's input_required results are relayed without them (input.go).
+	cc.Elicitation, cc.Sampling, cc.Roots = b.inputHandler("elicitation/create"), b.inputHandler("sampling/createMessage"), b.inputHandler("roots/list")
 	cc.Stderr = nil
 	if b.spec.Command != "" {
 		cc.Stderr = &stderrLog{log: b.log}

@@ -26,6 +26,10 @@ const (
 	DefaultMaxRestartDelay = 30 * time.Second
 	// DefaultHealthInterval is the period of the ping that checks a connected backend.
 	DefaultHealthInterval = 5 * time.Second
+	// DefaultInputTimeout bounds the wait of a parked call for its caller's answer.
+	DefaultInputTimeout = 60 * time.Second
+	// DefaultMaxParkedCalls bounds the calls parked at once.
+	DefaultMaxParkedCalls = 1024
 )
 
 // Separator joins a backend's name to the names of its tools and prompts: backend "weather"
@@ -115,6 +119,14 @@ type Config struct {
 	// HealthInterval is the period of the ping that checks each connected backend (default
 	// 5 s); a call that fails on the transport checks at once.
 	HealthInterval time.Duration
+	// InputTimeout bounds how long a call to an initialize-era backend waits, parked, for
+	// the caller's answer to one of its requests for input (default 60 s): then the backend's
+	// call is cancelled and the caller's late retry gets -32602 (see the package doc).
+	InputTimeout time.Duration
+	// MaxParkedCalls bounds the calls parked at once on this Gateway (default 1,024): past
+	// it, a call that asks for input is cancelled and its caller gets -32603 "Too many
+	// backend requests waiting for input".
+	MaxParkedCalls int
 	// Client is the template of every backend's client configuration (pool, timeouts,
 	// response bounds, credentials). Its target fields (Command, Args, Env, Stderr) are set
 	// per backend. It never carries a caller's credentials: a backend sees only what this
@@ -128,7 +140,8 @@ type Config struct {
 // resolve checks cfg and fills its defaults.
 func (c *Config) resolve() error {
 	if c.MaxBackends < 0 || c.MaxCatalogEntries < 0 || c.ConnectTimeout < 0 || c.MinRestartDelay < 0 ||
-		c.MaxRestartDelay < 0 || c.HealthInterval < 0 {
+		c.MaxRestartDelay < 0 || c.HealthInterval < 0 ||
+		c.InputTimeout < 0 || c.MaxParkedCalls < 0 {
 		return fmt.Errorf("%w: negative limit", ErrInvalidConfig)
 	}
 	setDefault(&c.MaxBackends, DefaultMaxBackends)
@@ -137,6 +150,8 @@ func (c *Config) resolve() error {
 	setDefault(&c.MinRestartDelay, DefaultMinRestartDelay)
 	setDefault(&c.MaxRestartDelay, DefaultMaxRestartDelay)
 	setDefault(&c.HealthInterval, DefaultHealthInterval)
+	setDefault(&c.InputTimeout, DefaultInputTimeout)
+	setDefault(&c.MaxParkedCalls, DefaultMaxParkedCalls)
 	if c.MaxRestartDelay < c.MinRestartDelay {
 		return fmt.Errorf("%w: MaxRestartDelay %v is shorter than MinRestartDelay %v", ErrInvalidConfig, c.MaxRestartDelay, c.MinRestartDelay)
 	}

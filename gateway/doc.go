@@ -84,9 +84,47 @@
 //   - ConnectTimeout (10 s) per connection attempt, catalog included.
 //   - The client's own bounds (Config.Client): response sizes, request timeouts, pages.
 //
+// # Requests for input
+//
+// A 2026-07-28 backend's input_required result (tools/call, prompts/get, resources/read)
+// reaches the caller with its inputRequests unchanged; the backend's requestState rides
+// inside the Gateway's, which the Server seals (Config.StateKeys of the fastmcp.Server:
+// share them between replicas). The caller's retry, on any replica, reaches the backend
+// with the caller's inputResponses and the backend's own requestState: no replica keeps
+// state. The backend is told the caller's elicitation, sampling and roots capabilities, so
+// a caller that lacks one gets the backend's -32021 as it was. An initialize-era caller
+// gets real server-to-client requests from the Server's bridge, and its answers go on as
+// the retry.
+//
+// An initialize-era backend asks with server-to-client requests during a call (the
+// Gateway declares elicitation (form), sampling and roots to it). The call then keeps
+// running on this replica, parked, and its request becomes an input_required round for
+// the caller, one request a round, keyed "elicitation_N", "sampling_N" or "roots_N" (the
+// backend's requests have no keys); the retry's answer goes to the backend as the
+// request's result. A caller that does not declare the capability has the request
+// answered for it with -32601 "The client does not support METHOD", and the call goes on.
+// A parked call lives on the replica that parked it: a retry that lands on another
+// replica is refused with
+//
+//	{"code":-32602,"message":"Invalid params: the backend request waiting for this input is held by another gateway replica"}
+//
+// (route a caller's requests to one replica, or keep such backends behind one), and a
+// retry after the call ended (answered, cancelled, or past InputTimeout) with
+//
+//	{"code":-32602,"message":"Invalid params: the backend request waiting for this input has ended (answered, expired or cancelled)"}
+//
+// Limits: InputTimeout (60 s) per wait for the caller's retry, after which the backend's
+// call is cancelled; the client's RequestTimeout still bounds the whole call. At most
+// MaxParkedCalls (1,024) calls parked at once: the call past it is cancelled and its
+// caller gets {"code":-32603,"message":"Too many backend requests waiting for input"}.
+// Over stdio the protocol does not say which call a server request belongs to: a stdio
+// backend's request that comes while more than one call to it runs is refused (-32603)
+// rather than risk asking the wrong caller.
+//
 // Not yet built (see issue 23): paging across backends beyond the Server's own, routed
-// subscriptions, era translation of a backend's input requests (elicitation, sampling,
-// roots: the Gateway declares none of them to its backends), Tasks pass-through,
-// per-backend credentials, rate limits and circuit breakers, /readyz and metrics per
-// backend.
+// subscriptions, a parked call resumed from another replica (the scale-out bus could
+// carry the answer), several input requests of an initialize-era backend in one round,
+// backends' log messages forwarded to the caller (2025-11-25 tools-call-with-logging
+// fails through the Gateway), Tasks pass-through, per-backend credentials, rate limits
+// and circuit breakers, /readyz and metrics per backend.
 package gateway

@@ -24,15 +24,32 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 		if c == nil {
 			return fastmcp.ToolResult{}, unavailable(b.spec.Name)
 		}
+		args = append([]byte(nil), args...)
 		var opts []client.CallOption
 		if wantsProgress(r) {
 			opts = append(opts, client.WithProgress(func(p client.Progress) {
 				_ = r.Progress(ctx, p.Progress, p.Total, p.Message) // a non-increasing update is dropped
 			}))
 		}
-		res, err := c.CallTool(ctx, own, json.RawMessage(append([]byte(nil), args...)), opts...)
+		if !c.Modern() {
+			v, err := b.legacyCall(ctx, r, func(ctx context.Context) (any, error) {
+				return c.CallTool(ctx, own, json.RawMessage(args), opts...)
+			})
+			if err != nil {
+				return fastmcp.ToolResult{}, b.forwardError(ctx, err)
+			}
+			return toolResult(v.(*client.CallToolResult))
+		}
+		round, err := inputRound(r)
+		if err != nil {
+			return fastmcp.ToolResult{}, err
+		}
+		res, err := c.CallTool(ctx, own, json.RawMessage(args), append(opts, client.WithInputRound(round))...)
 		if err != nil {
 			return fastmcp.ToolResult{}, b.forwardError(ctx, err)
+		}
+		if ir, err := relayedInput(res.Raw); ir != nil || err != nil {
+			return fastmcp.ToolResult{}, b.inputOrMalformed(ir, err)
 		}
 		return toolResult(res)
 	}
@@ -44,9 +61,11 @@ func (b *backend) getPrompt(own string) fastmcp.PromptHandler {
 		if c == nil {
 			return fastmcp.PromptResult{}, unavailable(b.spec.Name)
 		}
-		raw, err := c.GetPrompt(ctx, own, args)
+		raw, err := b.request(ctx, r, c, func(ctx context.Context, opts ...client.CallOption) (json.RawMessage, error) {
+			return c.GetPrompt(ctx, own, args, opts...)
+		})
 		if err != nil {
-			return fastmcp.PromptResult{}, b.forwardError(ctx, err)
+			return fastmcp.PromptResult{}, err
 		}
 		var res struct {
 			Description string `json:"description"`
@@ -72,7 +91,7 @@ func (b *backend) getPrompt(own string) fastmcp.PromptHandler {
 
 func (b *backend) readResource(own string) fastmcp.ResourceHandler {
 	return func(ctx context.Context, r *fastmcp.Request, uri string) ([]fastmcp.ResourceContents, error) {
-		return b.read(ctx, own)
+		return b.read(ctx, r, own)
 	}
 }
 
@@ -83,18 +102,20 @@ func (b *backend) readTemplate() fastmcp.TemplateHandler {
 		if b.names.schemePrefix != "" {
 			own = uri[len(b.names.schemePrefix):] // the template starts with the prefix, so uri does
 		}
-		return b.read(ctx, own)
+		return b.read(ctx, r, own)
 	}
 }
 
-func (b *backend) read(ctx context.Context, own string) ([]fastmcp.ResourceContents, error) {
+func (b *backend) read(ctx context.Context, r *fastmcp.Request, own string) ([]fastmcp.ResourceContents, error) {
 	c := b.current()
 	if c == nil {
 		return nil, unavailable(b.spec.Name)
 	}
-	raw, err := c.ReadResource(ctx, own)
+	raw, err := b.request(ctx, r, c, func(ctx context.Context, opts ...client.CallOption) (json.RawMessage, error) {
+		return c.ReadResource(ctx, own, opts...)
+	})
 	if err != nil {
-		return nil, b.forwardError(ctx, err)
+		return nil, err
 	}
 	var res struct {
 		Contents []struct {
@@ -140,7 +161,14 @@ func (b *backend) complete(ref client.CompletionRef) fastmcp.CompletionHandler {
 // failed, the process exited, a malformed answer) as the unavailable error, after which the
 // backend is checked at once.
 func (b *backend) forwardError(ctx context.Context, err error) error {
-	var rpc *client.Error
+	var (
+		rpc   *client.Error
+		own   *fastmcp.Error
+		input *fastmcp.InputRequired
+	)
+	if errors.As(err, &input) || errors.As(err, &own) {
+		return err // the Gateway's own answer (parked.go)
+	}
 	if errors.As(err, &rpc) {
 		return fastmcp.NewError(fastmcp.Code(rpc.Code), rpc.Message, rpc.Data)
 	}
@@ -150,6 +178,41 @@ func (b *backend) forwardError(ctx context.Context, err error) error {
 	b.log.Warn("gateway: backend call failed", "err", err)
 	b.failed()
 	return unavailable(b.spec.Name)
+}
+
+// request sends a prompts/get or resources/read (send) to the backend and returns its
+// result, the backend's input requests relayed to the caller: a 2026-07-28 backend's
+// input_required as it is (input.go), an initialize-era one's requests from a parked call
+// (parked.go). Its errors are the caller's.
+func (b *backend) request(ctx context.Context, r *fastmcp.Request, c *client.Client, send func(context.Context, ...client.CallOption) (json.RawMessage, error)) (json.RawMessage, error) {
+	if !c.Modern() {
+		v, err := b.legacyCall(ctx, r, func(ctx context.Context) (any, error) { return send(ctx) })
+		if err != nil {
+			return nil, b.forwardError(ctx, err)
+		}
+		return v.(json.RawMessage), nil
+	}
+	round, err := inputRound(r)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := send(ctx, client.WithInputRound(round))
+	if err != nil {
+		return nil, b.forwardError(ctx, err)
+	}
+	if ir, err := relayedInput(raw); ir != nil || err != nil {
+		return nil, b.inputOrMalformed(ir, err)
+	}
+	return raw, nil
+}
+
+// inputOrMalformed is the handler's error for a backend's input_required result: the
+// relayed InputRequired, or the malformed error when it could not be read.
+func (b *backend) inputOrMalformed(ir *fastmcp.InputRequired, err error) error {
+	if err != nil {
+		return malformed(b.spec.Name, err)
+	}
+	return ir
 }
 
 // malformed is the error of a backend answer the Gateway cannot read.

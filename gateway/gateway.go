@@ -14,6 +14,7 @@ type Gateway struct {
 	srv      *fastmcp.Server
 	cfg      Config
 	backends []*backend
+	parking  *parking
 
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -30,7 +31,7 @@ func New(srv *fastmcp.Server, cfg Config) (*Gateway, error) {
 	if err := cfg.resolve(); err != nil {
 		return nil, err
 	}
-	g := &Gateway{srv: srv, cfg: cfg}
+	g := &Gateway{srv: srv, cfg: cfg, parking: newParking(cfg.MaxParkedCalls, cfg.InputTimeout)}
 	transparent := len(cfg.Backends) == 1
 	for _, b := range cfg.Backends {
 		g.backends = append(g.backends, newBackend(g, b, newNamer(b.Name, transparent)))
@@ -68,6 +69,7 @@ func (g *Gateway) Close() error {
 		if g.cancel != nil {
 			g.cancel()
 		}
+		g.parking.cancelAll()
 		g.wg.Wait()
 	})
 	return nil

@@ -134,7 +134,13 @@ func serveHTTP(t testing.TB, core *fastmcp.Server, addr string, p *probe) (url s
 // its endpoint.
 func startGateway(t testing.TB, cfg Config) (*Gateway, string) {
 	t.Helper()
-	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "gateway", Version: "1"}, nil)
+	return startGatewayWith(t, nil, cfg)
+}
+
+// startGatewayWith is startGateway with the gateway Server's configuration (state keys).
+func startGatewayWith(t testing.TB, fcfg *fastmcp.Config, cfg Config) (*Gateway, string) {
+	t.Helper()
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "gateway", Version: "1"}, fcfg)
 	require.NoError(t, err)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

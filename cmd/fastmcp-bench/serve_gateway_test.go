@@ -1,6 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,4 +33,48 @@ func testServeGateway(t *testing.T, bin string) {
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"plain"},`+testMeta+`}}`)
 	require.Equal(t, 200, code, body)
 	assert.Contains(t, body, `"content":[{"type":"text","text":"plain"}]`, "one backend: transparent")
+}
+
+// testServeGatewayMRTR: a 2026-07-28 multi round-trip request across two gateway replicas
+// (serve --backend, one --state-key-file) in front of one real backend (serve, conformance
+// fixtures): the backend's input_required reaches the caller from replica A with its
+// inputRequests unchanged, and the retry sent to replica B completes, the backend's own
+// requestState carried inside the gateway's. A tampered state is refused by the gateway.
+func testServeGatewayMRTR(t *testing.T, bin, ver string) {
+	keys := filepath.Join(t.TempDir(), "keys")
+	require.NoError(t, os.WriteFile(keys, []byte(base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))+"\n"), 0o600))
+	backend := startServe(t, bin, "--addr", "127.0.0.1:0", "--fixtures", "conformance")
+	a := startServe(t, bin, "--addr", "127.0.0.1:0", "--backend", "b="+backend.url, "--state-key-file", keys)
+	b := startServe(t, bin, "--addr", "127.0.0.1:0", "--backend", "b="+backend.url, "--state-key-file", keys)
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
+	call := func(url, id, tool, extra string) (int, string) {
+		return post(t, url, "tools/call", tool, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"`+tool+`","arguments":{},`+extra+meta+`}}`)
+	}
+	stateOf := func(body string) string {
+		var res struct {
+			Result struct {
+				RequestState string `json:"requestState"`
+			} `json:"result"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(body), &res), body)
+		require.NotEmpty(t, res.Result.RequestState, body)
+		return res.Result.RequestState
+	}
+
+	// The backend's own state ("confirm") must come back to it for the call to complete.
+	const tool = "test_input_required_result_request_state"
+	code, body := call(a.url, "1", tool, "")
+	require.Equal(t, 200, code, body)
+	state := stateOf(body)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"confirm":{"method":"elicitation/create","params":{"mode":"form","message":"Please confirm","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}}},"requestState":"`+state+`","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fastmcp-bench","version":"`+ver+`"}}}}`, body)
+	code, body = call(b.url, "2", tool, `"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},"requestState":"`+state+`",`)
+	require.Equal(t, 200, code, body)
+	assert.Contains(t, body, `"result":{"resultType":"complete","content":[{"type":"text","text":"state-ok: requestState validated"}]`, "retry on the other replica")
+
+	tampered := state[:len(state)-2] + "AA"
+	if tampered == state {
+		tampered = state[:len(state)-2] + "BB"
+	}
+	_, body = call(b.url, "3", tool, `"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},"requestState":"`+tampered+`",`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid or expired request state"}}`, body)
 }

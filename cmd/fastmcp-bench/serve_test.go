@@ -64,6 +64,7 @@ func TestBinary(t *testing.T) {
 	t.Run("read-only tasks store", func(t *testing.T) { testServeReadOnlyTasks(t, bin) }) // serve_tasks_test.go
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
 	t.Run("gateway", func(t *testing.T) { testServeGateway(t, bin) }) // serve_gateway_test.go
+	t.Run("gateway multi round-trip", func(t *testing.T) { testServeGatewayMRTR(t, bin, ver) })
 }
 
 // server is a running `fastmcp-bench serve`.
