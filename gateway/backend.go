@@ -175,6 +175,9 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 		case n, ok := <-notes:
 			if !ok {
 				end, err := sub.End()
+				if err == nil {
+					return fmt.Errorf("gateway: the backend's listen stream ended (%v)", end)
+				}
 				return fmt.Errorf("gateway: the backend's listen stream ended (%v): %w", end, err)
 			}
 			if strings.HasSuffix(n.Method, "/list_changed") {
