@@ -96,9 +96,8 @@ func (c *Client) send(ctx context.Context, method string, members []byte, hdr *h
 		}
 		return c.sendOnce(ctx, method, members, hdr, o)
 	}
-	var e *Error
-	if c.modern && errors.As(err, &e) && e.Code == CodeUnsupportedVersion {
-		if v := pickVersion(e.Data); v != "" {
+	if err != nil && c.modern {
+		if v := retryVersion(err); v != "" {
 			c.setVersion(v)
 			if hdr != nil {
 				hdr.version = v
@@ -107,6 +106,16 @@ func (c *Client) send(ctx context.Context, method string, members []byte, hdr *h
 		}
 	}
 	return res, err
+}
+
+// retryVersion is the version a -32022 err names to retry with ("" for any other error).
+// Apart from send, so that the *Error errors.As needs is allocated on this error path only.
+func retryVersion(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.Code == CodeUnsupportedVersion {
+		return pickVersion(e.Data)
+	}
+	return ""
 }
 
 func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) (_ []byte, err error) {

@@ -211,8 +211,7 @@ func (t *httpTransport) writeRequest(pc *pconn, msg []byte, hdr *headers, cred A
 		w.WriteString(" HTTP/1.1\r\nHost: ")
 		w.WriteString(t.host)
 		w.WriteString("\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ")
-		var num [20]byte
-		w.Write(strconv.AppendInt(num[:0], int64(len(msg)), 10))
+		w.Write(strconv.AppendInt(w.AvailableBuffer(), int64(len(msg)), 10)) // no copy, no allocation
 	}
 	if hdr != nil {
 		writeHeader(w, "MCP-Protocol-Version", hdr.version)
