@@ -52,7 +52,7 @@ func (c *Client) request(ctx context.Context, method string, members []byte, hdr
 		return nil, ErrClosed
 	}
 	res, err := c.send(ctx, method, members, hdr, o)
-	for round := 0; err == nil && c.modern && mrtrMethod(method) && text(res, "resultType") == "input_required"; round++ {
+	for round := 0; err == nil && c.modern && mrtrMethod(method) && resultTypeIs(res, "input_required"); round++ {
 		if round >= c.cfg.MaxInputRounds {
 			return nil, fmt.Errorf("%w (%d)", ErrTooManyRounds, c.cfg.MaxInputRounds)
 		}
