@@ -35,6 +35,29 @@ func TestCallToolAllocBudget(t *testing.T) {
 	assert.LessOrEqual(t, allocs, float64(callToolAllocBudget))
 }
 
+// callToolCancellableAllocBudget is callToolAllocBudget with a context that can end: the
+// two allocations of context.AfterFunc (the connection's cancel func is made once, at dial).
+const callToolCancellableAllocBudget = callToolAllocBudget + 2
+
+func TestCallToolCancellableAllocBudget(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	c := connect(t, newQuietServer(t), Config{Era: EraModern})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	args := []byte(`{"text":"x"}`)
+	_, err := c.CallTool(ctx, "echo", args)
+	require.NoError(t, err)
+	allocs := testing.AllocsPerRun(200, func() {
+		if _, err := c.CallTool(ctx, "echo", args); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("CallTool with a cancellable context: %.1f allocs per call", allocs)
+	assert.LessOrEqual(t, allocs, float64(callToolCancellableAllocBudget))
+}
+
 // callToolWaitingAllocBudget is callToolAllocBudget when the calls queue for a connection
 // (8 callers, one connection): a wait in the pool's queue allocates nothing (measured 7).
 const callToolWaitingAllocBudget = callToolAllocBudget

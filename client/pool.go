@@ -37,6 +37,9 @@ type pconn struct {
 	hdr       fasthttp.ResponseHeader
 	uses      int
 	idleSince time.Time
+	// cancel is what a cancelled request runs (abort, then the test hook): made once per
+	// connection, not a closure per request.
+	cancel func()
 }
 
 // pool holds at most size connections to one origin. A slot is taken for each request and
@@ -197,7 +200,12 @@ func (p *pool) dial(ctx context.Context, deadline time.Time) (*pconn, error) {
 		nc = tc
 	}
 	p.dials.Add(1)
-	return &pconn{nc: nc, raw: raw, br: bufio.NewReaderSize(nc, 4096), bw: bufio.NewWriterSize(nc, 4096)}, nil
+	pc := &pconn{nc: nc, raw: raw, br: bufio.NewReaderSize(nc, 4096), bw: bufio.NewWriterSize(nc, 4096)}
+	pc.cancel = func() {
+		pc.abort()
+		runHook(&testHookCancelled)
+	}
+	return pc, nil
 }
 
 // abort closes pc's socket from any goroutine: every read or write on it fails from now on.

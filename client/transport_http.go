@@ -137,10 +137,7 @@ func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte,
 		// deadline would not do: the reader lifts the head's deadline once a stream is open,
 		// and could lift the cancel's with it (issue 21). A closed socket stays closed. The
 		// caller stops this before the connection may go back to the pool.
-		stop = context.AfterFunc(ctx, func() {
-			pc.abort()
-			runHook(&testHookCancelled)
-		})
+		stop = context.AfterFunc(ctx, pc.cancel)
 	}
 	if err := t.writeRequest(pc, msg, hdr, cred); err != nil {
 		stop()
