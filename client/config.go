@@ -75,7 +75,8 @@ type InputHandler func(ctx context.Context, params json.RawMessage) (json.RawMes
 // Durations and counts must not be negative; Connect reports a negative one as an error.
 type Config struct {
 	// PoolSize caps the HTTP connections to the target's origin (default 4). A request that
-	// finds all of them busy waits, up to its RequestTimeout, for one to return.
+	// finds all of them busy waits, up to its RequestTimeout, for one to return; waiters are
+	// served in arrival order.
 	PoolSize int
 	// PoolIdleTimeout closes a pooled connection unused this long (default 30 s), by a timer
 	// armed while connections are idle, or when the pool next takes it, whichever is first.
