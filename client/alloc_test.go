@@ -123,7 +123,7 @@ func BenchmarkCallTool(b *testing.B) {
 	}
 }
 
-// BenchmarkCallToolParallel: 32 callers sharing one pool of four connections.
+// BenchmarkCallToolParallel: 32 callers sharing one pool of DefaultPoolSize connections.
 func BenchmarkCallToolParallel(b *testing.B) {
 	s := startServer(b, streamable.ListenerConfig{})
 	c := connect(b, s.URL(), Config{Era: EraModern})
