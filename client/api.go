@@ -241,13 +241,19 @@ func (c *Client) callToolResult(ctx context.Context, name string, args any, o *c
 		members = append(members, raw...)
 	}
 	res, err := c.callTool(ctx, name, members, raw, o)
-	var e *Error
-	if c.modern && errors.As(err, &e) && e.Code == CodeHeaderMismatch {
+	if err != nil && c.modern && isCode(err, CodeHeaderMismatch) {
 		if _, lerr := c.ListTools(ctx); lerr == nil {
 			res, err = c.callTool(ctx, name, members, raw, o)
 		}
 	}
 	return res, err
+}
+
+// isCode reports whether err is an *Error with code. Its own function, so that the *Error
+// errors.As needs is allocated only on the error path that calls it.
+func isCode(err error, code int64) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
 }
 
 // toolResult wraps a tools/call result object.

@@ -58,7 +58,7 @@ func (c *Client) request(ctx context.Context, method string, members []byte, hdr
 		members = o.round.appendRound(members)
 	}
 	res, err := c.send(ctx, method, members, hdr, o)
-	for round := 0; !relayed && err == nil && c.modern && mrtrMethod(method) && text(res, "resultType") == "input_required"; round++ {
+	for round := 0; !relayed && err == nil && c.modern && mrtrMethod(method) && resultTypeIs(res, "input_required"); round++ {
 		if round >= c.cfg.MaxInputRounds {
 			return nil, fmt.Errorf("%w (%d)", ErrTooManyRounds, c.cfg.MaxInputRounds)
 		}
@@ -102,9 +102,8 @@ func (c *Client) send(ctx context.Context, method string, members []byte, hdr *h
 		}
 		return c.sendOnce(ctx, method, members, hdr, o)
 	}
-	var e *Error
-	if c.modern && errors.As(err, &e) && e.Code == CodeUnsupportedVersion {
-		if v := pickVersion(e.Data); v != "" {
+	if err != nil && c.modern {
+		if v := retryVersion(err); v != "" {
 			c.setVersion(v)
 			if hdr != nil {
 				hdr.version = v
@@ -113,6 +112,16 @@ func (c *Client) send(ctx context.Context, method string, members []byte, hdr *h
 		}
 	}
 	return res, err
+}
+
+// retryVersion is the version a -32022 err names to retry with ("" for any other error).
+// Apart from send, so that the *Error errors.As needs is allocated on this error path only.
+func retryVersion(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.Code == CodeUnsupportedVersion {
+		return pickVersion(e.Data)
+	}
+	return ""
 }
 
 func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) (_ []byte, err error) {

@@ -128,10 +128,10 @@
 //
 // Each has a default and an error to test with errors.Is:
 //
-//   - PoolSize (4) connections per client; a request waits up to RequestTimeout for one:
+//   - PoolSize (16) connections per client; a request waits up to RequestTimeout for one:
 //     ErrPoolTimeout.
 //   - PoolIdleTimeout (30 s), by a timer while connections are idle, and
-//     PoolMaxRequests (100): the connection is closed and counted in [PoolStats].Retired.
+//     PoolMaxRequests (1000): the connection is closed and counted in [PoolStats].Retired.
 //   - RequestTimeout (30 s) per request, from waiting for a connection to the response's end:
 //     an error wrapping context.DeadlineExceeded.
 //   - MaxTotalTimeout (10 min) per call whose timeout restarts on progress

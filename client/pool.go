@@ -37,32 +37,40 @@ type pconn struct {
 	hdr       fasthttp.ResponseHeader
 	uses      int
 	idleSince time.Time
+	// cancel is what a cancelled request runs (abort, then the test hook): made once per
+	// connection, not a closure per request.
+	cancel func()
 }
 
 // pool holds at most size connections to one origin. A slot is taken for each request and
 // returned when its response ends or, for an event stream, when the stream detaches.
 type pool struct {
-	addr       string
-	tlsConf    *tls.Config
-	slots      chan struct{}
-	idleTO     time.Duration
-	maxReqs    int
-	mu         sync.Mutex
-	idle       []*pconn // LIFO: the most recently used connection is the likeliest alive
-	closed     bool
-	reaper     *time.Timer // armed while connections are idle: closes those idle too long
-	dials      atomic.Int64
-	reuses     atomic.Int64
-	retired    atomic.Int64
-	dialer     net.Dialer
-	nowForTest func() time.Time
+	addr        string
+	tlsConf     *tls.Config
+	size        int // slots: requests holding a connection, or dialing one
+	idleTO      time.Duration
+	maxReqs     int
+	mu          sync.Mutex
+	idle        []*pconn // LIFO: the most recently used connection is the likeliest alive
+	inUse       int      // slots taken
+	waiters     waitQueue
+	waitTimer   *time.Timer // times out the waiters (pool_wait.go)
+	waitAt      time.Time   // when waitTimer fires; zero when it is not armed
+	freeWaiters []*slotWaiter
+	closed      bool
+	reaper      *time.Timer // armed while connections are idle: closes those idle too long
+	dials       atomic.Int64
+	reuses      atomic.Int64
+	retired     atomic.Int64
+	dialer      net.Dialer
+	nowForTest  func() time.Time
 }
 
 func newPool(addr string, tlsConf *tls.Config, cfg *Config) *pool {
 	return &pool{
 		addr:    addr,
 		tlsConf: tlsConf,
-		slots:   make(chan struct{}, cfg.PoolSize),
+		size:    cfg.PoolSize,
 		idleTO:  cfg.PoolIdleTimeout,
 		maxReqs: cfg.PoolMaxRequests,
 	}
@@ -77,27 +85,17 @@ func (p *pool) now() time.Time {
 
 // acquire takes a slot, waiting until deadline, then an idle connection or a new one.
 func (p *pool) acquire(ctx context.Context, deadline time.Time) (*pconn, error) {
-	select {
-	case p.slots <- struct{}{}:
-	default:
-		t := time.NewTimer(time.Until(deadline))
-		defer t.Stop()
-		select {
-		case p.slots <- struct{}{}:
-		case <-ctx.Done():
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return nil, fmt.Errorf("%w: %w", ErrPoolTimeout, ctx.Err())
-			}
-			return nil, &stepError{"waiting for a connection", ctx.Err()}
-		case <-t.C:
-			return nil, fmt.Errorf("%w: %w", ErrPoolTimeout, context.DeadlineExceeded)
-		}
+	p.mu.Lock()
+	if p.inUse < p.size {
+		p.inUse++
+	} else if err := p.wait(ctx, deadline); err != nil { // unlocks p.mu while it waits
+		return nil, err
 	}
 	for {
-		p.mu.Lock()
+		// p.mu is held here, and a slot taken.
 		if p.closed {
 			p.mu.Unlock()
-			<-p.slots
+			p.freeSlot()
 			return nil, ErrClosed
 		}
 		var pc *pconn
@@ -112,6 +110,7 @@ func (p *pool) acquire(ctx context.Context, deadline time.Time) (*pconn, error) 
 		}
 		if p.now().Sub(pc.idleSince) >= p.idleTO {
 			p.retire(pc)
+			p.mu.Lock()
 			continue
 		}
 		p.reuses.Add(1)
@@ -119,10 +118,69 @@ func (p *pool) acquire(ctx context.Context, deadline time.Time) (*pconn, error) 
 	}
 	pc, err := p.dial(ctx, deadline)
 	if err != nil {
-		<-p.slots
+		p.freeSlot()
 		return nil, err
 	}
 	return pc, nil
+}
+
+// wait queues for a slot until release hands one over (it returns nil with p.mu held
+// again), ctx ends or deadline passes (an error, p.mu released). Called with p.mu held.
+func (p *pool) wait(ctx context.Context, deadline time.Time) error {
+	if !time.Now().Before(deadline) {
+		p.mu.Unlock()
+		return fmt.Errorf("%w: %w", ErrPoolTimeout, context.DeadlineExceeded)
+	}
+	w := p.newWaiter(deadline)
+	p.waiters.push(w)
+	p.armWaitTimer(deadline)
+	p.mu.Unlock()
+	var err error
+	select {
+	case err = <-w.ch:
+	case <-ctx.Done():
+		p.mu.Lock()
+		queued := w.queued
+		if queued {
+			p.waiters.remove(w)
+		}
+		p.mu.Unlock()
+		if !queued { // answered meanwhile: a slot to give back, or a timeout
+			if <-w.ch == nil {
+				p.freeSlot()
+			}
+		}
+		err = ctx.Err()
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("%w: %w", ErrPoolTimeout, err)
+		} else {
+			err = &stepError{"waiting for a connection", err}
+		}
+	}
+	if err == errPoolWait {
+		return fmt.Errorf("%w: %w", ErrPoolTimeout, context.DeadlineExceeded)
+	}
+	if err == nil {
+		p.mu.Lock()
+		p.freeWaiters = append(p.freeWaiters, w) // its channel is empty again
+	}
+	return err
+}
+
+// freeSlot returns a slot: to the first waiter when there is one.
+func (p *pool) freeSlot() {
+	p.mu.Lock()
+	p.freeSlotLocked()
+	p.mu.Unlock()
+}
+
+func (p *pool) freeSlotLocked() {
+	if w := p.waiters.head; w != nil {
+		p.waiters.remove(w)
+		w.ch <- nil // the slot passes to w: inUse is unchanged
+		return
+	}
+	p.inUse--
 }
 
 func (p *pool) dial(ctx context.Context, deadline time.Time) (*pconn, error) {
@@ -142,7 +200,12 @@ func (p *pool) dial(ctx context.Context, deadline time.Time) (*pconn, error) {
 		nc = tc
 	}
 	p.dials.Add(1)
-	return &pconn{nc: nc, raw: raw, br: bufio.NewReaderSize(nc, 4096), bw: bufio.NewWriterSize(nc, 4096)}, nil
+	pc := &pconn{nc: nc, raw: raw, br: bufio.NewReaderSize(nc, 4096), bw: bufio.NewWriterSize(nc, 4096)}
+	pc.cancel = func() {
+		pc.abort()
+		runHook(&testHookCancelled)
+	}
+	return pc, nil
 }
 
 // abort closes pc's socket from any goroutine: every read or write on it fails from now on.
@@ -156,21 +219,24 @@ func (p *pool) release(pc *pconn, reusable bool) {
 		pc.uses++
 		if reusable && pc.uses < p.maxReqs {
 			pc.idleSince = p.now()
-			p.mu.Lock()
-			if !p.closed {
-				p.idle = append(p.idle, pc)
-				pc = nil
-				if p.reaper == nil {
-					p.reaper = time.AfterFunc(p.idleTO, p.reap)
-				}
-			}
-			p.mu.Unlock()
-		}
-		if pc != nil {
+		} else {
 			p.retire(pc)
+			pc = nil
 		}
 	}
-	<-p.slots
+	p.mu.Lock()
+	if pc != nil && !p.closed {
+		p.idle = append(p.idle, pc)
+		pc = nil
+		if p.reaper == nil {
+			p.reaper = time.AfterFunc(p.idleTO, p.reap)
+		}
+	}
+	p.freeSlotLocked()
+	p.mu.Unlock()
+	if pc != nil { // reusable, but the pool closed meanwhile
+		p.retire(pc)
+	}
 }
 
 func (p *pool) retire(pc *pconn) {
@@ -217,6 +283,10 @@ func (p *pool) close() {
 	if p.reaper != nil {
 		p.reaper.Stop()
 		p.reaper = nil
+	}
+	if p.waitTimer != nil && p.waiters.n == 0 {
+		p.waitTimer.Stop() // waiters left keep it: they still time out
+		p.waitTimer, p.waitAt = nil, time.Time{}
 	}
 	p.mu.Unlock()
 	for _, pc := range idle {

@@ -138,9 +138,9 @@ func TestConfigValidation(t *testing.T) {
 	}
 	cfg, err := Config{}.withDefaults()
 	require.NoError(t, err)
-	assert.Equal(t, 4, cfg.PoolSize)
+	assert.Equal(t, 16, cfg.PoolSize)
 	assert.Equal(t, 30*time.Second, cfg.PoolIdleTimeout)
-	assert.Equal(t, 100, cfg.PoolMaxRequests)
+	assert.Equal(t, 1000, cfg.PoolMaxRequests)
 	assert.Equal(t, 30*time.Second, cfg.RequestTimeout)
 	assert.Equal(t, 16<<20, cfg.MaxResponseBytes)
 	assert.Equal(t, 1000, cfg.MaxPages)

@@ -137,10 +137,7 @@ func (t *httpTransport) try(ctx context.Context, deadline time.Time, msg []byte,
 		// deadline would not do: the reader lifts the head's deadline once a stream is open,
 		// and could lift the cancel's with it (issue 21). A closed socket stays closed. The
 		// caller stops this before the connection may go back to the pool.
-		stop = context.AfterFunc(ctx, func() {
-			pc.abort()
-			runHook(&testHookCancelled)
-		})
+		stop = context.AfterFunc(ctx, pc.cancel)
 	}
 	if err := t.writeRequest(pc, msg, hdr, cred); err != nil {
 		stop()
@@ -211,8 +208,7 @@ func (t *httpTransport) writeRequest(pc *pconn, msg []byte, hdr *headers, cred A
 		w.WriteString(" HTTP/1.1\r\nHost: ")
 		w.WriteString(t.host)
 		w.WriteString("\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ")
-		var num [20]byte
-		w.Write(strconv.AppendInt(num[:0], int64(len(msg)), 10))
+		w.Write(strconv.AppendInt(w.AvailableBuffer(), int64(len(msg)), 10)) // no copy, no allocation
 	}
 	if hdr != nil {
 		writeHeader(w, "MCP-Protocol-Version", hdr.version)
