@@ -7,8 +7,8 @@ BENCHTIME ?= 1s
 .PHONY: test fmt-check vet staticcheck tidy-check unit allocs interop cluster bench fuzz build
 
 ## test: everything a change must pass (formatting, vet, staticcheck, a tidy go.mod, race tests,
-## allocation budgets, interop lane). The cluster lane joins it once issue 22 makes it pass.
-test: fmt-check vet staticcheck tidy-check unit allocs interop
+## allocation budgets, interop lane, cluster lane).
+test: fmt-check vet staticcheck tidy-check unit allocs interop cluster
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
