@@ -320,6 +320,7 @@ no_warnings() {
   log=$(score_log "$1" "$2")
   grep -q ' 0 FAILURE, 0 WARNING$' "$log" || { grep -a 'WARNING\|FAILURE' "$log"; return 1; }
 }
+export -f no_warnings
 sessions_lane() {
   local stack=$1 rc=0 args=(--fixtures conformance,demo --addr 127.0.0.1:0 --legacy-sessions)
   [ "$stack" = fasthttp ] || args+=(--stack "$stack")

@@ -112,7 +112,7 @@ func permitted(dep string, allow []string) bool {
 
 // testHelpers are the module's packages made for tests: they import testing and testify, so no
 // package's non-test build may depend on them (tests import them freely).
-var testHelpers = []string{"internal/wireschema", "internal/wirevector", "tasks/storetest", "bus/bustest"}
+var testHelpers = []string{"internal/wireschema", "internal/wirevector", "internal/pgtest", "tasks/storetest", "bus/bustest"}
 
 // TestHelpersOnlyInTests fails when a package's non-test build depends on a test helper.
 func TestHelpersOnlyInTests(t *testing.T) {
@@ -135,11 +135,11 @@ func TestHelpersOnlyInTests(t *testing.T) {
 }
 
 // drivers maps each database or broker driver's module to the packages that may import it:
-// the store and the bus built on it. Everything else reaches a database through tasks.Store
+// the store and the bus built on it (and internal/pgtest, their tests' databases). Everything else reaches a database through tasks.Store
 // and a broker through fastmcp.EventBus.
 var drivers = map[string][]string{
 	"modernc.org/sqlite":         {"tasks/sqlitestore"},
-	"github.com/jackc/pgx/":      {"tasks/pgstore", "bus/pgbus"},
+	"github.com/jackc/pgx/":      {"tasks/pgstore", "bus/pgbus", "internal/pgtest"},
 	"github.com/nats-io/nats.go": {"bus/natsbus"},
 }
 
