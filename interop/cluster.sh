@@ -298,14 +298,8 @@ run_pass() {
 
 # ---- the lane ----------------------------------------------------------------------------------
 
-free_port() {
-  local p
-  while :; do
-    p=$((20000 + RANDOM % 40000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
-  done
-}
-
+# shellcheck source=scripts/lib.sh
+source "$ROOT/scripts/lib.sh" # free_port
 inner() {
   local pass ports rc attempt
   for pass in nats postgres; do

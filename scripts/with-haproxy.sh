@@ -34,6 +34,8 @@
 set -euo pipefail
 
 log() { echo "with-haproxy: $*" >&2; }
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 backends=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
@@ -48,10 +50,7 @@ shift
 
 bin=${HAPROXY:-}
 if [ -z "$bin" ]; then bin=$(command -v haproxy || true); fi
-if [ -z "$bin" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	log "installing Debian's haproxy package (apt-get)"
-	apt-get update -qq >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy >&2
+if [ -z "$bin" ] && apt_install haproxy; then
 	bin=$(command -v haproxy || true)
 fi
 if [ -z "$bin" ] || [ ! -x "$bin" ]; then
@@ -76,14 +75,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-free_port() {
-	local p
-	while :; do
-		p=$((20000 + RANDOM % 40000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
-	done
-}
 
 idle=${PROXY_IDLE_TIMEOUT:-60s}
 inter=${PROXY_CHECK_INTERVAL:-500ms}

@@ -15,13 +15,12 @@
 set -euo pipefail
 
 log() { echo "with-nats: $*" >&2; }
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 bin=${NATS_SERVER:-}
 if [ -z "$bin" ]; then bin=$(command -v nats-server || true); fi
-if [ -z "$bin" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	log "installing Debian's nats-server package (apt-get)"
-	apt-get update -qq >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nats-server >&2
+if [ -z "$bin" ] && apt_install nats-server; then
 	bin=$(command -v nats-server || true)
 fi
 if [ -z "$bin" ] || [ ! -x "$bin" ]; then
@@ -54,14 +53,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-free_port() {
-	local p
-	while :; do
-		p=$((20000 + RANDOM % 40000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
-	done
-}
 
 # The start script starts the server in the background (its pid in nats.pid) and waits up to
 # 30 s for /healthz on the monitoring port; it is what the restart script calls too.

@@ -13,6 +13,8 @@
 set -euo pipefail
 
 log() { echo "with-postgres: $*" >&2; }
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 find_bin() {
 	local dir=${PG_BIN:-}
@@ -21,10 +23,7 @@ find_bin() {
 }
 
 bin=$(find_bin)
-if [ -z "$bin" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	log "installing Debian's postgresql package (apt-get)"
-	apt-get update -qq >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >&2
+if [ -z "$bin" ] && apt_install postgresql; then
 	bin=$(find_bin)
 fi
 if [ -z "$bin" ]; then
