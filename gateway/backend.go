@@ -155,16 +155,34 @@ func (b *backend) clientConfig() client.Config {
 // it every HealthInterval, or at once when a call saw the transport fail. It returns when
 // the connection is lost or ctx ends.
 func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities) error {
-	var notes <-chan client.Notification
-	sub, err := c.Listen(ctx, caps.filter())
-	switch {
-	case err == nil:
-		defer sub.Close()
-		notes = sub.C
-	case errors.Is(err, client.ErrNoEventStream):
-		b.log.Info("gateway: backend offers no event stream; its catalog is read at each connection only")
-	default:
-		b.log.Warn("gateway: cannot listen to the backend; its catalog is read at each connection only", "err", err)
+	var (
+		sub      *client.Subscription
+		notes    <-chan client.Notification
+		noStream bool // the backend has no event stream at all: do not ask again
+	)
+	listen := func() {
+		s, err := c.Listen(ctx, caps.filter())
+		switch {
+		case err == nil:
+			sub, notes = s, s.C
+		case errors.Is(err, client.ErrNoEventStream):
+			noStream = true
+			b.log.Info("gateway: backend offers no event stream; its catalog is re-read every HealthInterval")
+		default:
+			b.log.Warn("gateway: cannot listen to the backend; its catalog is re-read every HealthInterval until it can", "err", err)
+		}
+	}
+	listen()
+	defer func() {
+		if sub != nil {
+			sub.Close()
+		}
+	}()
+	refresh := func() error {
+		rctx, cancel := context.WithTimeout(ctx, b.g.cfg.ConnectTimeout)
+		defer cancel()
+		_, err := b.refresh(rctx, c)
+		return err
 	}
 	tick := time.NewTicker(b.g.cfg.HealthInterval)
 	defer tick.Stop()
@@ -181,10 +199,7 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 				return fmt.Errorf("gateway: the backend's listen stream ended (%v): %w", end, err)
 			}
 			if strings.HasSuffix(n.Method, "/list_changed") {
-				rctx, cancel := context.WithTimeout(ctx, b.g.cfg.ConnectTimeout)
-				_, err := b.refresh(rctx, c)
-				cancel()
-				if err != nil {
+				if err := refresh(); err != nil {
 					return err
 				}
 			}
@@ -195,6 +210,16 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 		case <-tick.C:
 			if err := b.probe(ctx, c); err != nil {
 				return err
+			}
+			// Not listening: what the backend changed since is read now, and the stream is
+			// asked for again (it may have been refused for a moment).
+			if sub == nil {
+				if err := refresh(); err != nil {
+					return err
+				}
+				if !noStream {
+					listen()
+				}
 			}
 		}
 	}

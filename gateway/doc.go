@@ -29,7 +29,8 @@
 // fails, the Gateway waits and connects again (a stdio backend: a new process), the wait
 // doubling from MinRestartDelay (100 ms) to MaxRestartDelay (30 s) and starting over once
 // a connection has lasted MaxRestartDelay. An initialize-era HTTP backend without an event
-// stream (a stateless one) cannot announce changes: its catalog is read at each connection.
+// stream (a stateless one) cannot announce changes: its catalog is re-read every HealthInterval
+// (as is any backend's whose listen stream could not be opened, which is asked for again).
 //
 // # Names
 //
