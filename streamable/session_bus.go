@@ -107,8 +107,11 @@ func (s *sessions) stop() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, st := range s.states {
-		if st.conn != nil {
-			st.conn.close()
+		st.mu.Lock() // st.conn is st's, which detach clears under st.mu
+		conn := st.conn
+		st.mu.Unlock()
+		if conn != nil {
+			conn.close()
 		}
 	}
 }
