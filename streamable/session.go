@@ -291,7 +291,6 @@ func (ep *endpoint) serveSessionStream(ctx context.Context, v sessionVerb, h lis
 				return true
 			}
 			pos = e.S
-			st.wrote(pos)
 		}
 		select {
 		case <-conn.wake:

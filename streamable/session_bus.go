@@ -176,7 +176,7 @@ func (s *sessions) onMessage(topic string, d []byte) {
 		} else if op == opState && st != nil {
 			var w stateWire
 			if json.Unmarshal(arg, &w) == nil {
-				st.merge(w, false, s.ep.cfg.MaxSessionSubscriptions, s.ep.cfg.MaxReplayEvents)
+				st.merge(w, s.ep.cfg.MaxSessionSubscriptions)
 			}
 		}
 	case opSubscribe, opUnsubscribe, opLevel:
@@ -354,7 +354,7 @@ func (s *sessions) attach(topic string, expiry time.Time, start fastmcp.LogLevel
 	st.mu.Lock()
 	old := st.conn
 	st.conn, st.attachNonce = conn, n
-	lineage := st.lineage
+	lineage, from := st.lineage, st.next
 	st.mu.Unlock()
 	lastLineage, lastSeq, parsed := parseEventID(lastID)
 	wait := lastID != "" && (!parsed || lastLineage != lineage)
@@ -367,9 +367,7 @@ func (s *sessions) attach(topic string, expiry time.Time, start fastmcp.LogLevel
 	}
 	s.publish(topic, append(append([]byte{opAttach}, n[:]...), lastID...))
 	if lastID == "" {
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		return st, st.next - 1, ""
+		return st, st.startNow(), ""
 	}
 	reason := ""
 	if wait {
@@ -383,9 +381,9 @@ func (s *sessions) attach(topic string, expiry time.Time, start fastmcp.LogLevel
 				if a[0] != opState || json.Unmarshal(a[1:], &w) != nil {
 					continue
 				}
-				adopt := parsed && w.Lineage == lastLineage
-				st.merge(w, adopt, s.ep.cfg.MaxSessionSubscriptions, s.ep.cfg.MaxReplayEvents)
-				if adopt {
+				st.merge(w, s.ep.cfg.MaxSessionSubscriptions)
+				if parsed && w.Lineage == lastLineage {
+					st.adopt(w, from, lastSeq, s.ep.cfg.MaxReplayEvents)
 					reason = ""
 					break loop
 				}
@@ -398,17 +396,13 @@ func (s *sessions) attach(topic string, expiry time.Time, start fastmcp.LogLevel
 		delete(s.waiters, n)
 		s.mu.Unlock()
 		if reason != "" {
-			st.mu.Lock()
-			defer st.mu.Unlock()
-			return st, st.next - 1, reason
+			return st, st.startNow(), reason
 		}
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if len(st.ring) > 0 && st.ring[0].S > lastSeq+1 || len(st.ring) == 0 && st.next > lastSeq+1 || lastSeq >= st.next {
-		return st, st.next - 1, reasonWindow
+	if !st.canReplayAfter(lastSeq) {
+		return st, st.startNow(), reasonWindow
 	}
-	return st, lastSeq, ""
+	return st, st.startAfter(lastSeq), ""
 }
 
 // detach marks conn's stream ended: the state stays, detached, for ResumeTimeout.

@@ -30,7 +30,7 @@ type sessionState struct {
 	mu          sync.Mutex
 	lineage     string
 	next        uint64 // the seq of the next event
-	written     uint64 // the last seq the attached stream wrote
+	written     uint64 // the last seq given to the attached stream to write
 	ring        []replayEvent
 	ringBytes   int
 	subs        map[string]struct{}
@@ -129,7 +129,9 @@ func parseEventID(id string) (lineage string, seq uint64, ok bool) {
 
 // since returns the events after pos for conn to write, with the lineage that numbers
 // them, whether events after pos were dropped before it could (a gap), and the next seq.
-// It is empty once conn is no longer the attached stream.
+// It is empty once conn is no longer the attached stream. The events it returns count as
+// written from then on: an identical event added while they are on their way is a new one,
+// not folded into them.
 func (st *sessionState) since(pos uint64, conn *sessionConn) (evs []replayEvent, lineage string, gap bool, next uint64) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -147,16 +149,41 @@ func (st *sessionState) since(pos uint64, conn *sessionConn) (evs []replayEvent,
 			evs = append(evs, e)
 		}
 	}
+	if len(evs) > 0 {
+		st.written = max(st.written, evs[len(evs)-1].S)
+	}
 	return evs, lineage, gap, next
 }
 
-// wrote records that the attached stream wrote up to seq.
-func (st *sessionState) wrote(seq uint64) {
+// startNow positions a stream that attaches at the session's latest event: it writes
+// what follows. It returns that position.
+func (st *sessionState) startNow() uint64 {
 	st.mu.Lock()
-	if seq > st.written {
-		st.written = seq
+	defer st.mu.Unlock()
+	st.written = st.next - 1
+	return st.written
+}
+
+// startAfter positions a stream resuming after seq pos of the current lineage.
+func (st *sessionState) startAfter(pos uint64) uint64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.written = pos
+	return pos
+}
+
+// canReplayAfter reports whether every event after seq pos is still held (and pos is one
+// this lineage numbered).
+func (st *sessionState) canReplayAfter(pos uint64) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if pos >= st.next {
+		return false
 	}
-	st.mu.Unlock()
+	if len(st.ring) == 0 {
+		return st.next == pos+1
+	}
+	return st.ring[0].S <= pos+1
 }
 
 // subscribe applies resources/subscribe or unsubscribe, reporting false when a subscribe
@@ -284,11 +311,11 @@ func (st *sessionState) snapshot() stateWire {
 	return w
 }
 
-// merge takes a handed-over state in: its subscriptions (up to max) and level, and, when
-// adopt is set (the stream resumes from that lineage), its numbering and events, after which
-// the events this state gathered meanwhile follow.
-func (st *sessionState) merge(w stateWire, adopt bool, maxSubs, maxEvents int) {
+// merge takes a handed-over state's settings in: its subscriptions (up to max) and its
+// level, unless one was set here.
+func (st *sessionState) merge(w stateWire, maxSubs int) {
 	st.mu.Lock()
+	defer st.mu.Unlock()
 	for _, uri := range w.Subs {
 		if len(st.subs) >= maxSubs {
 			break
@@ -298,19 +325,25 @@ func (st *sessionState) merge(w stateWire, adopt bool, maxSubs, maxEvents int) {
 	if w.LevelSet && !st.levelSet {
 		st.level, st.levelSet = fastmcp.LogLevel(w.Level), true
 	}
+}
+
+// adopt takes a handed-over state's numbering and events for a stream resuming after seq
+// pos of its lineage. This state's events from seq from on (those it gathered since the
+// stream attached here, which the other replica may not have had) follow, unless the same
+// event is already waiting after pos; its earlier ones were the other replica's too.
+func (st *sessionState) adopt(w stateWire, from, pos uint64, maxEvents int) {
+	st.mu.Lock()
 	var pending [][]byte
-	if adopt {
-		for _, e := range st.ring {
-			if e.S > st.written {
-				pending = append(pending, e.D)
-			}
+	for _, e := range st.ring {
+		if e.S >= from {
+			pending = append(pending, e.D)
 		}
-		st.lineage, st.next, st.written = w.Lineage, w.Next, 0
-		st.ring, st.ringBytes = nil, 0
-		for _, e := range w.Ring {
-			st.ring = append(st.ring, e)
-			st.ringBytes += len(e.D)
-		}
+	}
+	st.lineage, st.next, st.written = w.Lineage, w.Next, pos
+	st.ring, st.ringBytes = nil, 0
+	for _, e := range w.Ring {
+		st.ring = append(st.ring, e)
+		st.ringBytes += len(e.D)
 	}
 	st.mu.Unlock()
 	for _, msg := range pending {

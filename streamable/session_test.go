@@ -429,11 +429,57 @@ func TestSessionStateWire(t *testing.T) {
 	var w stateWire
 	require.NoError(t, json.Unmarshal(b, &w))
 	other := newSessionState("t", time.Now().Add(time.Hour), fastmcp.LogInfo)
-	other.merge(w, true, 10, 10)
+	other.merge(w, 10)
+	other.adopt(w, other.next, 0, 10)
 	evs, lineage, gap, _ := other.since(0, nil)
 	assert.False(t, gap)
 	assert.Equal(t, st.lineage, lineage)
 	require.Len(t, evs, 1)
 	assert.Equal(t, string(msgToolsChanged), string(evs[0].D))
 	_ = bufio.NewReader
+}
+
+// A resumed stream's adopted events up to Last-Event-ID were written already, elsewhere:
+// the same event published after them is new, not folded into one of them.
+func TestAdoptedEventsBeforeResumeAreWritten(t *testing.T) {
+	held := newSessionState("t", time.Now().Add(time.Hour), fastmcp.LogInfo)
+	held.add(resourceUpdated("test://w"), 10) // 1, written by the stream that held it
+	held.add(msgToolsChanged, 10)             // 2, the client's Last-Event-ID
+	st := newSessionState("t", time.Now().Add(time.Hour), fastmcp.LogInfo)
+	st.adopt(held.snapshot(), st.next, 2, 10)
+	assert.Equal(t, uint64(2), st.startAfter(2))
+	st.add(resourceUpdated("test://w"), 10)
+	evs, _, gap, _ := st.since(2, nil)
+	assert.False(t, gap)
+	require.Len(t, evs, 1, "the update after the resume is written")
+	assert.Equal(t, sseEvent{eventID(held.lineage, 3), string(resourceUpdated("test://w"))}, sseEvent{eventID(held.lineage, evs[0].S), string(evs[0].D)})
+}
+
+// An event given to the stream to write counts as written: the same event added before the
+// write ends is written again, not lost.
+func TestEventOnItsWayIsWritten(t *testing.T) {
+	st := newSessionState("t", time.Now().Add(time.Hour), fastmcp.LogInfo)
+	st.add(msgToolsChanged, 10)
+	evs, _, _, _ := st.since(0, nil)
+	require.Len(t, evs, 1)
+	st.add(msgToolsChanged, 10) // published while evs[0] is on the wire
+	again, _, _, _ := st.since(evs[0].S, nil)
+	require.Len(t, again, 1)
+	assert.Equal(t, uint64(2), again[0].S)
+}
+
+// Events the resuming replica gathered before its stream attached were the other replica's
+// too: adopting drops them; those gathered since follow the adopted ones.
+func TestAdoptKeepsOnlyWhatArrivedSinceAttach(t *testing.T) {
+	held := newSessionState("t", time.Now().Add(time.Hour), fastmcp.LogInfo)
+	held.add(resourceUpdated("test://w"), 10)
+	st := newSessionState("t", time.Now().Add(time.Hour), fastmcp.LogInfo)
+	st.add(resourceUpdated("test://w"), 10) // detached here while the other held the stream
+	from := st.next
+	st.add(msgPromptsChanged, 10) // after the attach, before the handover
+	st.adopt(held.snapshot(), from, 1, 10)
+	evs, _, _, _ := st.since(1, nil)
+	require.Len(t, evs, 1)
+	assert.Equal(t, uint64(2), evs[0].S)
+	assert.Equal(t, string(msgPromptsChanged), string(evs[0].D))
 }
