@@ -205,6 +205,8 @@ kill_and_drain() {
     >"$T/logs/cluster-$PASS-throughput.txt" 2>&1 &
   load=$!
   sleep 2 # two seconds of steady load before the failures
+  local logfrom=0
+  [ -z "${FASTMCP_PROXY_LOG:-}" ] || logfrom=$(wc -l <"$FASTMCP_PROXY_LOG")
   echo "cluster: SIGKILL replica 1 (pid $R1_PID), SIGTERM replica 2 (pid $R2_PID)"
   kill -KILL "$R1_PID"
   kill -TERM "$R2_PID"
@@ -235,6 +237,12 @@ kill_and_drain() {
   awk -F, 'NR == 1 {sub(/^# /, ""); for (i = 1; i <= NF; i++) col[$i] = i; next}
     $1 == "replicas" {printf "haproxy %-7s %-4s requests %s, 5xx %s, econ %s, eresp %s, srv_abrt %s, retries %s, redispatches %s\n",
       $2, $col["status"], $col["req_tot"], $col["hrsp_5xx"], $col["econ"], $col["eresp"], $col["srv_abrt"], $col["wretr"], $col["wredis"]}' <<<"$csv"
+  # HAProxy's line for each request that ended abnormally since the kill (server, timers,
+  # termination state: the first letter says who ended it), a dozen at most.
+  if [ -n "${FASTMCP_PROXY_LOG:-}" ]; then
+    tail -n "+$((logfrom + 1))" "$FASTMCP_PROXY_LOG" | grep -E ' [A-Za-z][A-Za-z-]{3} [0-9]+/[0-9]+/' |
+      head -n 12 | sed 's/^/haproxy log: /' || true
+  fi
   # One more than the killed replica's count is allowed: one run in five showed one error
   # (a closed connection) that no HAProxy counter names — unexplained, see issue 22's note.
   killed=$(($(stat '^r1$') + 1))

@@ -28,7 +28,8 @@
 # this runs as root with apt-get, it installs the package; otherwise it says what to install
 # and exits 1. The proxy listens on a free port on 127.0.0.1, with its statistics page on
 # another (FASTMCP_PROXY_STATS, CSV with ";csv" appended); its config and log are in a
-# temporary directory. Readiness: the statistics page answers and every backend is UP
+# temporary directory, and the log (FASTMCP_PROXY_LOG) has a line for every request that
+# failed or ended abnormally, with HAProxy's termination state (normal ones are not logged). Readiness: the statistics page answers and every backend is UP
 # (within 30 s), so CMD's first request has somewhere to go; with PROXY_WAIT_UP=0 only the
 # statistics page (for a CMD that starts the backends itself and waits for them there).
 set -euo pipefail
@@ -84,13 +85,15 @@ write_config() {
 	local i=0 b
 	cat <<EOF
 global
-	log stderr format raw local0 warning
+	log stderr format raw local0 info
 	maxconn 4096
 
 defaults
 	mode http
 	log global
 	option dontlognull
+	option httplog
+	option dontlog-normal
 	timeout connect 2s
 	timeout client $idle
 	timeout server $idle
@@ -163,6 +166,7 @@ fi
 
 export FASTMCP_PROXY_URL="http://127.0.0.1:$port"
 export FASTMCP_PROXY_STATS="$stats"
+export FASTMCP_PROXY_LOG="$tmp/haproxy.log"
 log "HAProxy $("$bin" -v | awk 'NR == 1 {print $3}') on 127.0.0.1:$port in front of ${backends[*]} (statistics $stats, $tmp)"
 "$@" <&0 &
 child=$!
