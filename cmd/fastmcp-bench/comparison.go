@@ -36,6 +36,14 @@ type comparison struct {
 	// servers this command started); CPUMedians their medians.
 	CPU        map[string][]float64 `json:"server_cpu_ns_per_request,omitempty"`
 	CPUMedians map[string]float64   `json:"server_cpu_ns_per_request_median,omitempty"`
+	// Cores[target] and GeneratorCores[target] are the cores the server and our generator
+	// used in each of those rounds (1 = one core busy); CoresMedians and
+	// GeneratorCoresMedians their medians: whether the ceiling was the server's or the
+	// generator's (see ceilingCheck).
+	Cores                 map[string][]float64 `json:"server_cores,omitempty"`
+	GeneratorCores        map[string][]float64 `json:"generator_cores,omitempty"`
+	CoresMedians          map[string]float64   `json:"server_cores_median,omitempty"`
+	GeneratorCoresMedians map[string]float64   `json:"generator_cores_median,omitempty"`
 	// Allocs[target] and AllocBytes[target] are the server's heap allocations (objects,
 	// bytes) per request in each round (our generator, servers with a pprof endpoint);
 	// AllocMedians and AllocBytesMedians their medians.
@@ -129,6 +137,11 @@ func (c *comparison) record(gen, target string, v float64, res loadtest.Reporter
 			c.CPU = map[string][]float64{}
 		}
 		c.CPU[target] = append(c.CPU[target], float64(tr.ServerCPU))
+		if c.Cores == nil {
+			c.Cores, c.GeneratorCores = map[string][]float64{}, map[string][]float64{}
+		}
+		c.Cores[target] = append(c.Cores[target], tr.ServerCores)
+		c.GeneratorCores[target] = append(c.GeneratorCores[target], tr.GeneratorCores)
 	}
 	if m != nil {
 		if c.Machine == nil {
@@ -147,6 +160,7 @@ func (c *comparison) summarize() {
 		}
 	}
 	c.CPUMedians = medians(c.CPU)
+	c.CoresMedians, c.GeneratorCoresMedians = medians(c.Cores), medians(c.GeneratorCores)
 	c.AllocMedians = medians(c.Allocs)
 	c.AllocBytesMedians = medians(c.AllocBytes)
 	c.Eras = c.eraRatios()
@@ -383,6 +397,9 @@ func printComparison(w io.Writer, c *comparison) {
 			fmt.Fprintf(w, "by median server CPU per request (%s vs %s), fastmcp's capacity is %.1f%% of the ceiling's (less sensitive to other load on the machine)\n",
 				loadtest.FormatDuration(time.Duration(v)), loadtest.FormatDuration(time.Duration(ceil)), 100*ceil/v)
 		}
+		if line := c.ceilingCheck(ceilT); line != "" {
+			fmt.Fprintln(w, line)
+		}
 	}
 	if len(c.Generators) == 2 {
 		if ours, wrk := c.Medians["ours"][nameCeiling], c.Medians["wrk"][nameCeiling]; wrk > 0 {
@@ -414,4 +431,27 @@ func (c *comparison) protocols() []string {
 		}
 	}
 	return ps
+}
+
+// ceilingFull is the share of its core the bare server must use for its rate to be the
+// ceiling: below it, the generator (or the machine) was the limit.
+const ceilingFull = 0.95
+
+// ceilingCheck says whether the bare server, pinned to a core of its own, was the limit of
+// its runs (its median CPU at least ceilingFull of that core), with our generator's own
+// share: "" when it was not measured. Unpinned, servers and generator share the CPUs and no
+// share tells which was the limit.
+func (c *comparison) ceilingCheck(ceilT string) string {
+	cores, ok := c.CoresMedians[ceilT]
+	if !ok || cores <= 0 {
+		return ""
+	}
+	gen := c.GeneratorCoresMedians[ceilT]
+	if !c.Pinned {
+		return fmt.Sprintf("the ceiling's run: bare fasthttp used %.0f%% of a core, our generator %.0f%% (not pinned: which was the limit is not told; --pin tells)", 100*cores, 100*gen)
+	}
+	if cores >= ceilingFull {
+		return fmt.Sprintf("the ceiling is the server's: bare fasthttp used %.0f%% of its core (goal ≥ %.0f%%), our generator %.0f%% of its own: ok", 100*cores, 100*ceilingFull, 100*gen)
+	}
+	return fmt.Sprintf("NOT THE SERVER'S CEILING: bare fasthttp used only %.0f%% of its core (goal ≥ %.0f%%) while our generator used %.0f%% of its own: the generator (or the machine) was the limit, and every \"of ceiling\" above flatters its server", 100*cores, 100*ceilingFull, 100*gen)
 }

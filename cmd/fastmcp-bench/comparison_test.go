@@ -322,3 +322,29 @@ func TestCompareStacks(t *testing.T) {
 	assert.Equal(t, "MISSED", mount.marked("rps").Goal)
 	assert.Empty(t, eraRatio{Server: "go-sdk", Value: 1}.marked("rps").Goal)
 }
+
+// The ceiling check: pinned, the bare server's median share of its core tells whether its
+// rate was its own limit or the generator's; unpinned it only reports the shares.
+func TestCeilingCheck(t *testing.T) {
+	ceiling := func(pinned bool, cores ...float64) string {
+		c := &comparison{Metric: "rps", Pinned: pinned, Targets: []string{nameCeiling}, Generators: []string{"ours"},
+			Samples: map[string]map[string][]float64{}, Medians: map[string]map[string]float64{}}
+		for _, v := range cores {
+			c.record("ours", nameCeiling, 1e5, &loadtest.ThroughputResult{ServerCPU: 5000, ServerCores: v, GeneratorCores: 0.8}, nil)
+		}
+		c.summarize()
+		return c.ceilingCheck(nameCeiling)
+	}
+	assert.Equal(t, "the ceiling is the server's: bare fasthttp used 99% of its core (goal ≥ 95%), our generator 80% of its own: ok", ceiling(true, 0.97, 0.99, 1.0))
+	assert.Contains(t, ceiling(true, 0.7, 0.72, 0.99), "NOT THE SERVER'S CEILING: bare fasthttp used only 72% of its core")
+	assert.Contains(t, ceiling(false, 0.7), "not pinned")
+	assert.Empty(t, (&comparison{}).ceilingCheck(nameCeiling), "not measured: nothing said")
+}
+
+// The checked wrk run fails unless it saw replies and none was bad.
+func TestParseWrkCheck(t *testing.T) {
+	assert.NoError(t, parseWrkCheck([]byte("Requests/sec: 1\nfastmcp-check: seen 120 bad 0\n")))
+	assert.ErrorContains(t, parseWrkCheck([]byte("fastmcp-check: seen 120 bad 3\n")), "3 of 120 replies were not the echo")
+	assert.ErrorContains(t, parseWrkCheck([]byte("fastmcp-check: seen 0 bad 0\n")), "0 of 0")
+	assert.ErrorContains(t, parseWrkCheck([]byte("Requests/sec: 1\n")), "no fastmcp-check line")
+}

@@ -27,6 +27,7 @@ var glossary = []term{
 	{"achieved", "checked successful responses per second actually obtained"},
 	{"service p99", "from the actual send to the response, without waits for the generator or a free connection; far below p99 means requests queued before they were sent"},
 	{"send lag p99", "how late requests were sent after their due time, because the generator or every connection was busy; large means the rate was not really applied"},
+	{"generator lag p99", "how late the generator itself handed requests out (its own CPU was late, whatever the endpoint did); above 100µs the latency goal is not judged: the figure would be the generator's"},
 	{"backlog", "requests that fell due in the window but were never sent: the endpoint did not keep up"},
 	{"cap", "conncap: the endpoint's connection cap"},
 	{"flood conns", "connection attempts of the flood, each sending one echo call"},

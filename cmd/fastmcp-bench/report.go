@@ -79,6 +79,12 @@ func goalMark(rep *loadtest.Report, m loadtest.Metric) string {
 	if ok {
 		return "goal " + g.text + ": ok"
 	}
+	// A latency the generator made: its pacer handed the requests out late, so the figure
+	// says how busy the generator's CPU was, not how fast the endpoint answered.
+	if lag, found := rep.Metric(loadtest.MetricGeneratorLag); found && rep.Scenario == "latency" && lag > float64(loadtest.PacerLagLimit) {
+		return "goal " + g.text + ": not judged (the generator was late: " + loadtest.MetricGeneratorLag + " " +
+			loadtest.FormatDuration(time.Duration(lag)) + " > " + loadtest.FormatDuration(loadtest.PacerLagLimit) + ")"
+	}
 	return "goal " + g.text + ": MISSED"
 }
 

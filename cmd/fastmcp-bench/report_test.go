@@ -109,3 +109,19 @@ func TestTermMatches(t *testing.T) {
 		require.Equal(t, tc.want, term{name: tc.term}.matches(tc.metric), "%q ~ %q", tc.term, tc.metric)
 	}
 }
+
+// A latency run whose generator was late is not judged against the goal: the p99 would be
+// the generator's; an on-time one is.
+func TestLatencyGoalNeedsAnOnTimeGenerator(t *testing.T) {
+	mark := func(p99, lag time.Duration) string {
+		rep := loadtest.Report{Scenario: "latency"}
+		rep.Metrics = []loadtest.Metric{
+			{Name: "p99", Value: float64(p99), Unit: loadtest.UnitDuration},
+			{Name: loadtest.MetricGeneratorLag, Value: float64(lag), Unit: loadtest.UnitDuration},
+		}
+		return goalMark(&rep, rep.Metrics[0])
+	}
+	assert.Equal(t, "goal ≤ 1ms: ok", mark(800*time.Microsecond, 2*time.Millisecond))
+	assert.Equal(t, "goal ≤ 1ms: MISSED", mark(6*time.Millisecond, 40*time.Microsecond))
+	assert.Equal(t, "goal ≤ 1ms: not judged (the generator was late: generator lag p99 5.65ms > 100µs)", mark(6*time.Millisecond, 5650*time.Microsecond))
+}

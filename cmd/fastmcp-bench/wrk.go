@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -38,8 +39,34 @@ wrk.headers["MCP-Protocol-Version"] = "2025-11-25"
 wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}'
 `
 
+// wrkCheck is appended to a call script for the checked run: every reply must be a 200
+// whose body echoes the text (id 1: wrk sends one fixed id), counted in the thread's
+// globals and printed by done as "fastmcp-check: seen N bad M". The timed runs go without
+// it, so that they measure wrk's own cost only.
+const wrkCheck = `
+seen, bad = 0, 0
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function response(status, headers, body)
+  seen = seen + 1
+  if status ~= 200 or not string.find(body, '"id":1,', 1, true) or not string.find(body, '"text":"hello"', 1, true) then
+    bad = bad + 1
+  end
+end
+function done(summary, latency, requests)
+  local s, b = 0, 0
+  for _, t in ipairs(threads) do s, b = s + t:get("seen"), b + t:get("bad") end
+  io.write(string.format("fastmcp-check: seen %d bad %d\n", s, b))
+end
+`
+
+// wrkChecked matches wrkCheck's line.
+var wrkChecked = regexp.MustCompile(`(?m)^fastmcp-check: seen (\d+) bad (\d+)$`)
+
 // runWrk runs wrk (one thread, conns connections, the call in dialect) for a warm-up and then for the measured
 // duration, returning its requests per second; non-2xx answers and socket errors fail it.
+// The replies are checked in a second run of a second, after the timed one (wrkCheck):
+// one that is not the echo fails it too.
 func runWrk(ctx context.Context, url string, dialect loadtest.Dialect, conns int, warmup, d time.Duration) (float64, error) {
 	dir, err := os.MkdirTemp("", "fastmcp-bench-wrk")
 	if err != nil {
@@ -64,7 +91,31 @@ func runWrk(ctx context.Context, url string, dialect loadtest.Dialect, conns int
 	if err != nil {
 		return 0, fmt.Errorf("wrk: %w", err)
 	}
-	return parseWrk(out)
+	rps, err := parseWrk(out)
+	if err != nil {
+		return rps, err
+	}
+	checked := filepath.Join(dir, "check.lua")
+	if err := os.WriteFile(checked, []byte(body+wrkCheck), 0o644); err != nil {
+		return 0, err
+	}
+	out, err = exec.CommandContext(ctx, "wrk", "-t1", "-c"+strconv.Itoa(conns), "-d1s", "-s", checked, url).Output()
+	if err != nil {
+		return 0, fmt.Errorf("wrk (checked run): %w", err)
+	}
+	return rps, parseWrkCheck(out)
+}
+
+// parseWrkCheck reads wrkCheck's line: an error unless replies were seen and none was bad.
+func parseWrkCheck(out []byte) error {
+	m := wrkChecked.FindSubmatch(out)
+	if m == nil {
+		return fmt.Errorf("wrk (checked run): no fastmcp-check line in its output:\n%s", out)
+	}
+	if string(m[1]) == "0" || string(m[2]) != "0" {
+		return fmt.Errorf("wrk (checked run): %s of %s replies were not the echo", m[2], m[1])
+	}
+	return nil
 }
 
 // parseWrk reads Requests/sec from wrk's output, failing on non-2xx answers or socket errors.

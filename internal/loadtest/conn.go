@@ -124,8 +124,12 @@ func (c *conn) exchange(now time.Time, req *fasthttp.Request) (kind string, fata
 // replyBody returns the JSON-RPC message of c.resp: its body, or the last event of an event
 // stream; else the error kind.
 func (c *conn) replyBody() ([]byte, string) {
-	body := c.resp.Body()
-	ct := c.resp.Header.ContentType()
+	return replyOf(c.resp.Header.ContentType(), c.resp.Body())
+}
+
+// replyOf returns the JSON-RPC message of a response with content type ct and body: the
+// body, or the last event of an event stream; else the error kind.
+func replyOf(ct, body []byte) ([]byte, string) {
 	switch {
 	case bytes.HasPrefix(ct, []byte("application/json")):
 	case bytes.HasPrefix(ct, []byte("text/event-stream")):

@@ -49,11 +49,21 @@ type LatencyResult struct {
 	Service Percentiles `json:"service"`
 	// Lag is how late requests were sent (generator or connections saturated).
 	Lag Percentiles `json:"lag"`
+	// PacerLag is how late the generator handed the requests out, whatever the connections
+	// did: its own delay. Past PacerLagLimit, the latencies are the generator's.
+	PacerLag Percentiles `json:"pacer_lag"`
 	// Backlog counts requests due in the window that were never sent: the endpoint could not
 	// keep up with the rate on these connections.
 	Backlog int64  `json:"backlog"`
 	Errors  Errors `json:"errors"`
 }
+
+// MetricGeneratorLag names LatencyResult.PacerLag's p99 in the report; PacerLagLimit is
+// where the generator's own delay starts to be what a latency goal would judge.
+const (
+	MetricGeneratorLag = "generator lag p99"
+	PacerLagLimit      = 100 * time.Microsecond
+)
 
 // Latency measures latency percentiles at a fixed rate.
 func Latency(ctx context.Context, cfg LatencyConfig) (*LatencyResult, error) {
@@ -94,6 +104,7 @@ func Latency(ctx context.Context, cfg LatencyConfig) (*LatencyResult, error) {
 	res.Latency = summarize(r.Latency)
 	res.Service = summarize(r.Service)
 	res.Lag = summarize(r.Lag)
+	res.PacerLag = summarize(r.PacerLag)
 	res.Backlog = r.Backlog
 	res.Errors = r.Errors
 	return res, ctx.Err()
@@ -107,6 +118,7 @@ func (r *LatencyResult) Report() Report {
 	rep.addPercentiles("", r.Latency)
 	rep.addDur("service p99", r.Service.P99)
 	rep.addDur("send lag p99", r.Lag.P99)
+	rep.addDur(MetricGeneratorLag, r.PacerLag.P99)
 	rep.add("backlog", float64(r.Backlog), UnitCount)
 	if r.Backlog > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("BACKLOG: %d requests fell due but were never sent: the endpoint did not keep up with %.0f req/s on %d connections", r.Backlog, r.Rate, r.Connections))

@@ -42,6 +42,11 @@ type load struct {
 	// are measured apart (conncap and slowloris compare a phase under attack with one
 	// without).
 	split time.Time
+	// epoll lets the epoll engine drive a closed loop where it can (epoll_linux.go); else
+	// each connection has a goroutine.
+	epoll bool
+	// engine names what drove the run: "epoll" or "goroutines".
+	engine string
 }
 
 // loadResult is what a load measured after its warmup.
@@ -58,6 +63,9 @@ type loadResult struct {
 	// Backlog counts requests due in the window that were never sent because every
 	// connection was busy (open loop).
 	Backlog int64
+	// PacerLag is how late the pacer itself handed out the measured requests (open loop):
+	// the generator's own delay, whatever the connections were doing.
+	PacerLag *hdrhistogram.Histogram
 	// Second is the phase after load.split, when set; the fields above cover the first.
 	Second *loadResult
 }
@@ -113,20 +121,28 @@ func (l *load) run(ctx context.Context) *loadResult {
 	var tokens chan int64
 	var backlog atomic.Int64
 	var wg sync.WaitGroup
+	pacerLag := newHist()
 	if l.rate > 0 {
 		tokens = make(chan int64, 1<<16)
-		wg.Go(func() { backlog.Add(l.pace(ctx, start, end, tokens)) })
-	}
-	for i, w := range workers {
-		wg.Go(func() {
-			if tokens != nil {
-				l.openWorker(wctx, w, measureFrom, tokens, &backlog)
-			} else {
-				l.closedWorker(ctx, w, int64(i), measureFrom, end)
-			}
-		})
+		wg.Go(func() { backlog.Add(l.pace(ctx, start, measureFrom, end, tokens, pacerLag)) })
 	}
 	stopTicker := l.tick(start, workers)
+	l.engine = "goroutines"
+	// The epoll engine stops sending at end itself and waits for the replies in flight, as
+	// the closed workers do: it runs under parent, not the window's deadline.
+	if tokens == nil && l.epollAvailable(ctx, workers[0]) && l.runEpoll(parent, workers, measureFrom, end) {
+		l.engine = "epoll"
+	} else {
+		for i, w := range workers {
+			wg.Go(func() {
+				if tokens != nil {
+					l.openWorker(wctx, w, measureFrom, tokens, &backlog)
+				} else {
+					l.closedWorker(ctx, w, int64(i), measureFrom, end)
+				}
+			})
+		}
+	}
 	wg.Wait()
 	stopTicker()
 
@@ -146,6 +162,7 @@ func (l *load) run(ctx context.Context) *loadResult {
 		}
 	}
 	res.Backlog = backlog.Load()
+	res.PacerLag = pacerLag
 	return res
 }
 
@@ -274,7 +291,11 @@ func (w *worker) result(kind string, latency, service, lag time.Duration) {
 // next one is that close. A token carries its intended time, so a token that waits in the
 // channel (every connection busy) is measured from when it was due. It returns the number of
 // measured requests that fell due but were never handed out.
-func (l *load) pace(ctx context.Context, start, end time.Time, tokens chan<- int64) (unsent int64) {
+//
+// late records, for each measured request (due from measureFrom on), how late the pacer
+// handed it out: a pacer that does not get the CPU in time is the generator's delay, not
+// the endpoint's (the channel is large enough never to block it on busy connections).
+func (l *load) pace(ctx context.Context, start, measureFrom, end time.Time, tokens chan<- int64, late *hdrhistogram.Histogram) (unsent int64) {
 	defer close(tokens)
 	interval := float64(time.Second) / l.rate
 	total := int64(math.Ceil(l.rate * (l.warmup + l.duration).Seconds()))
@@ -306,6 +327,9 @@ func (l *load) pace(ctx context.Context, start, end time.Time, tokens chan<- int
 			} else {
 				time.Sleep(wait)
 			}
+		}
+		if !due.Before(measureFrom) {
+			record(late, max(0, time.Since(due)))
 		}
 		select {
 		case tokens <- i:

@@ -3,6 +3,7 @@ package loadtest
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 )
 
@@ -27,7 +28,20 @@ type ThroughputConfig struct {
 	Timeout time.Duration
 	// Progress, if set, receives live readings.
 	Progress ProgressFunc
+	// Engine drives the connections: EngineEpoll (the default where it can: Linux, plain
+	// HTTP, replies framed by Content-Length; else the goroutines) or EngineGoroutines.
+	Engine string
 }
+
+// The engines of a closed loop (ThroughputConfig.Engine). Both check every reply.
+const (
+	// EngineEpoll drives every connection from one goroutine over raw sockets and epoll, at
+	// about the CPU cost per request of wrk: strong enough, on one CPU, to saturate a bare
+	// fasthttp server on another.
+	EngineEpoll = "epoll"
+	// EngineGoroutines gives each connection a goroutine over Go's net package.
+	EngineGoroutines = "goroutines"
+)
 
 // ThroughputResult is the outcome of Throughput.
 type ThroughputResult struct {
@@ -47,6 +61,12 @@ type ThroughputResult struct {
 	ServerCPU   time.Duration `json:"server_cpu_per_request_ns,omitempty"`
 	ServerCores float64       `json:"server_cores,omitempty"`
 	Errors      Errors        `json:"errors"`
+	// Engine names what drove the connections (EngineEpoll or EngineGoroutines).
+	Engine string `json:"engine"`
+	// GeneratorCPU and GeneratorCores are the same figures for this process, the load's
+	// own cost (with an in-process endpoint, the endpoint's too).
+	GeneratorCPU   time.Duration `json:"generator_cpu_per_request_ns,omitempty"`
+	GeneratorCores float64       `json:"generator_cores,omitempty"`
 }
 
 func warmupOf(w time.Duration) time.Duration {
@@ -71,10 +91,12 @@ func Throughput(ctx context.Context, cfg ThroughputConfig) (*ThroughputResult, e
 		duration: orDefault(cfg.Duration, DefaultDuration),
 		warmup:   warmupOf(cfg.Warmup),
 		timeout:  cfg.Timeout,
+		epoll:    cfg.Engine != EngineGoroutines,
 	}
 	l.progress = progressOf(cfg.Progress, "throughput", cfg.Target.label(), "load", l.warmup+l.duration)
 	now := time.Now()
 	cpu := meterCPU(cfg.Target.PID, now.Add(l.warmup), now.Add(l.warmup+l.duration))
+	self := meterCPU(os.Getpid(), now.Add(l.warmup), now.Add(l.warmup+l.duration))
 	r := l.run(ctx)
 	res := &ThroughputResult{
 		Target:      cfg.Target.label(),
@@ -84,11 +106,13 @@ func Throughput(ctx context.Context, cfg ThroughputConfig) (*ThroughputResult, e
 		Answered:    r.Answered,
 		Latency:     summarize(r.Service),
 		Errors:      r.Errors,
+		Engine:      l.engine,
 	}
 	if r.Elapsed > 0 {
 		res.RPS = float64(r.Requests) / r.Elapsed.Seconds()
 	}
 	res.ServerCPU, res.ServerCores = cpu.result(r.Requests)
+	res.GeneratorCPU, res.GeneratorCores = self.result(r.Requests)
 	return res, ctx.Err()
 }
 

@@ -63,6 +63,13 @@ func TestLatencyOpenLoop(t *testing.T) {
 	// The pacer hands out exactly rate × duration requests; each is answered or in backlog.
 	assert.InDelta(t, 600, res.Requests+res.Backlog, 2)
 	assert.LessOrEqual(t, res.Service.P50, res.Latency.P50)
+	// The pacer's own lateness is measured for each measured request it handed out.
+	assert.Positive(t, res.PacerLag.Count)
+	assert.LessOrEqual(t, res.PacerLag.Count, int64(602))
+	rep := res.Report()
+	lag, ok := rep.Metric(MetricGeneratorLag)
+	assert.True(t, ok)
+	assert.Equal(t, float64(res.PacerLag.P99), lag)
 }
 
 // With no rate, Latency probes the maximum and runs at half of it.
