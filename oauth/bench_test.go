@@ -44,9 +44,9 @@ func BenchmarkGate(b *testing.B) {
 }
 
 // BenchmarkGatedCall measures a tools/call over one keep-alive connection to the native
-// listener: without a gate, behind the gate with the token cached, verified each time, and
-// with DPoP (the token cached, a new ES256 proof each call: a pool of proofs made
-// beforehand, reused after forgetting the replay cache).
+// listener: without a gate, behind the gate (GateQuick in front of Gate) with the token
+// cached, verified each time, and with DPoP (the token cached, a new ES256 proof each call:
+// a pool of proofs made beforehand, reused after forgetting the replay cache).
 func BenchmarkGatedCall(b *testing.B) {
 	iss, c := newIssuer(b), newClock()
 	tok := goodToken(b, iss, c, testResource, oauthtest.KeyEd25519, "mcp:tools")
@@ -73,7 +73,7 @@ func BenchmarkGatedCall(b *testing.B) {
 					b.Fatal(err)
 				}
 				rs.now = c.Now
-				cfg.RequestGate = rs.Gate
+				cfg.RequestGate, cfg.RequestGateQuick = rs.Gate, rs.GateQuick
 			}
 			addr := startStack(b, stackNative, testCore(b, nil), cfg)
 			conn, err := net.Dial("tcp", addr)
