@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"testing"
@@ -57,7 +58,9 @@ func BenchmarkGatedCall(b *testing.B) {
 	bound := mint(b, iss, oauthtest.Token{Subject: "alice", Audience: testResource, Scope: "mcp:tools", Expiry: c.Now().Add(time.Hour), JKT: key.Thumbprint()})
 	for _, mode := range []string{"none", "cached", "verified", "dpop"} {
 		b.Run("gate="+mode, func(b *testing.B) {
-			cfg := streamable.ListenerConfig{}
+			// One keep-alive connection for the whole run: past DefaultMaxRequestsPerConn the
+			// listener would close it under the client.
+			cfg := streamable.ListenerConfig{MaxRequestsPerConn: math.MaxInt32}
 			var rs *ResourceServer
 			if mode != "none" {
 				rsCfg := Config{Resource: testResource, AuthorizationServers: []string{iss.URL}, RequiredScopes: []string{"mcp:tools"},
