@@ -27,8 +27,8 @@
 // (net/http, chi, echo, gin) and streamable.NewRequestHandler (a fasthttp server, Fiber)
 // all serve the metadata and refuse alike. [ResourceServer.GateQuick], its
 // [streamable.QuickGate], answers inline all that needs no verifier (a cached token above
-// all), so that only a token to verify pays for the gate's goroutine and timeout. Stdio takes no tokens (MCP: credentials come from
-// the environment there).
+// all), so that only a token to verify pays for the gate's goroutine and timeout. Stdio
+// takes no tokens (MCP: credentials come from the environment there).
 //
 // # What a client sees
 //
