@@ -3,12 +3,19 @@
 package oauth
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"errors"
+	"net"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"github.com/fastmcp-go/fastmcp/fastmcp"
 	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
@@ -78,4 +85,81 @@ func TestGateAllocsDPoPBudget(t *testing.T) {
 	})
 	t.Logf("a DPoP request with a cached token (ES256 proof): %.0f allocations", allocs)
 	assert.LessOrEqual(t, allocs, float64(budget))
+}
+
+// TestAllocsGatedCall: a keep-alive tools/call whose token is cached costs, with GateQuick
+// in front of Gate, one allocation more than the same call without a gate: the core's
+// context carrying the identity; on net/http two more, its lookup of the Authorization
+// header (net/http's header holds strings, handed to the gate as bytes). Without GateQuick,
+// the RequestGate's goroutine, channel and timeout cost ten more (logged).
+func TestAllocsGatedCall(t *testing.T) {
+	rs, calls := countingServer(t, newClock(), time.Hour, nil)
+	extra := map[string]float64{stackNative: 1, stackNetHTTP: 3, stackFastHTTP: 1}
+	for _, stack := range allStacks {
+		t.Run(stack, func(t *testing.T) {
+			none := callAllocs(t, stack, streamable.Config{})
+			quick := callAllocs(t, stack, streamable.Config{RequestGate: rs.Gate, RequestGateQuick: rs.GateQuick})
+			slow := callAllocs(t, stack, streamable.Config{RequestGate: rs.Gate})
+			t.Logf("%s: no gate %.2f, cached token %.2f (%.2f without GateQuick) allocations per call", stack, none, quick, slow)
+			assert.LessOrEqual(t, quick, none+extra[stack])
+		})
+	}
+	assert.Equal(t, int64(1), calls.Load(), "the token was verified once, then cached")
+}
+
+// callAllocs measures the allocations of a keep-alive tools/call of a tool that allocates
+// nothing for its caller, with a bearer token, to a core served on stack under cfg: the
+// process's, client included.
+func callAllocs(t *testing.T, stack string, cfg streamable.Config) float64 {
+	core, err := fastmcp.NewServer(fastmcp.Implementation{Name: "test", Version: "1.0.0"}, &fastmcp.Config{Logger: quiet})
+	require.NoError(t, err)
+	fastmcp.AddTool(core, fastmcp.Tool{Name: "ping", Description: "Ping"}, func(context.Context, *fastmcp.Request, struct{}) (fastmcp.ToolResult, error) {
+		return fastmcp.ToolResult{Text: "pong"}, nil
+	})
+	addr := startStack(t, stack, core, streamable.ListenerConfig{Config: cfg})
+	c, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer c.Close()
+	req := []byte(post(addr, "ping", "Authorization: Bearer cached-token"))
+	br := bufio.NewReaderSize(c, 4096)
+	roundTrip := func() {
+		_, err := c.Write(req)
+		require.NoError(t, err)
+		require.NoError(t, readOK(br))
+	}
+	for range 100 { // warm the pools and the token cache
+		roundTrip()
+	}
+	return testing.AllocsPerRun(1000, roundTrip)
+}
+
+// readOK reads one response with a Content-Length, without allocating, failing unless it
+// is a 200.
+func readOK(br *bufio.Reader) error {
+	line, err := br.ReadSlice('\n')
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(line, []byte("HTTP/1.1 200 ")) {
+		return errors.New("not a 200: " + string(line))
+	}
+	n := -1
+	for {
+		if line, err = br.ReadSlice('\n'); err != nil {
+			return err
+		}
+		if len(line) <= 2 {
+			break
+		}
+		if name, value, ok := bytes.Cut(line, []byte(":")); ok && bytes.EqualFold(name, []byte("Content-Length")) {
+			if n, err = strconv.Atoi(string(bytes.TrimSpace(value))); err != nil {
+				return err
+			}
+		}
+	}
+	if n < 0 {
+		return errors.New("no Content-Length")
+	}
+	_, err = br.Discard(n)
+	return err
 }

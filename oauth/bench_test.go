@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"testing"
@@ -44,9 +45,9 @@ func BenchmarkGate(b *testing.B) {
 }
 
 // BenchmarkGatedCall measures a tools/call over one keep-alive connection to the native
-// listener: without a gate, behind the gate with the token cached, verified each time, and
-// with DPoP (the token cached, a new ES256 proof each call: a pool of proofs made
-// beforehand, reused after forgetting the replay cache).
+// listener: without a gate, behind the gate (GateQuick in front of Gate) with the token
+// cached, verified each time, and with DPoP (the token cached, a new ES256 proof each call:
+// a pool of proofs made beforehand, reused after forgetting the replay cache).
 func BenchmarkGatedCall(b *testing.B) {
 	iss, c := newIssuer(b), newClock()
 	tok := goodToken(b, iss, c, testResource, oauthtest.KeyEd25519, "mcp:tools")
@@ -57,7 +58,9 @@ func BenchmarkGatedCall(b *testing.B) {
 	bound := mint(b, iss, oauthtest.Token{Subject: "alice", Audience: testResource, Scope: "mcp:tools", Expiry: c.Now().Add(time.Hour), JKT: key.Thumbprint()})
 	for _, mode := range []string{"none", "cached", "verified", "dpop"} {
 		b.Run("gate="+mode, func(b *testing.B) {
-			cfg := streamable.ListenerConfig{}
+			// One keep-alive connection for the whole run: past DefaultMaxRequestsPerConn the
+			// listener would close it under the client.
+			cfg := streamable.ListenerConfig{MaxRequestsPerConn: math.MaxInt32}
 			var rs *ResourceServer
 			if mode != "none" {
 				rsCfg := Config{Resource: testResource, AuthorizationServers: []string{iss.URL}, RequiredScopes: []string{"mcp:tools"},
@@ -73,7 +76,7 @@ func BenchmarkGatedCall(b *testing.B) {
 					b.Fatal(err)
 				}
 				rs.now = c.Now
-				cfg.RequestGate = rs.Gate
+				cfg.RequestGate, cfg.RequestGateQuick = rs.Gate, rs.GateQuick
 			}
 			addr := startStack(b, stackNative, testCore(b, nil), cfg)
 			conn, err := net.Dial("tcp", addr)

@@ -20,12 +20,15 @@
 //		Verifier:             verifier,
 //	})
 //	core, _ := fastmcp.NewServer(impl, &fastmcp.Config{Authorizer: policy})
-//	srv, _ := streamable.New(core, streamable.ListenerConfig{Config: streamable.Config{RequestGate: rs.Gate}})
+//	gated := streamable.Config{RequestGate: rs.Gate, RequestGateQuick: rs.GateQuick}
+//	srv, _ := streamable.New(core, streamable.ListenerConfig{Config: gated})
 //
 // The gate is a [streamable.RequestGate], so the native listener, streamable.NewHandler
 // (net/http, chi, echo, gin) and streamable.NewRequestHandler (a fasthttp server, Fiber)
-// all serve the metadata and refuse alike. Stdio takes no tokens (MCP: credentials come from
-// the environment there).
+// all serve the metadata and refuse alike. [ResourceServer.GateQuick], its
+// [streamable.QuickGate], answers inline all that needs no verifier (a cached token above
+// all), so that only a token to verify pays for the gate's goroutine and timeout. Stdio
+// takes no tokens (MCP: credentials come from the environment there).
 //
 // # What a client sees
 //

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fastmcp-go/fastmcp/oauth/oauthtest"
-	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
 // The challenges of the DPoP fixture, as sent.
@@ -37,11 +36,11 @@ type wireCase struct {
 	want string
 }
 
-// runWire sends every case as literal HTTP to the three stacks.
+// runWire sends every case as literal HTTP to the three stacks, with and without GateQuick.
 func runWire(t *testing.T, f *dpopFixture, cases []wireCase) {
-	for _, stack := range allStacks {
-		t.Run(stack, func(t *testing.T) {
-			addr := startStack(t, stack, testCore(t, testPolicy()), streamable.ListenerConfig{Config: streamable.Config{RequestGate: f.rs.Gate}})
+	for _, run := range gateRuns() {
+		t.Run(run.name, func(t *testing.T) {
+			addr := startStack(t, run.stack, testCore(t, testPolicy()), run.config(f.rs))
 			for _, tc := range cases {
 				t.Run(tc.name, func(t *testing.T) {
 					got := exchange(t, addr, tc.raw(t, addr))
@@ -128,13 +127,13 @@ func TestDPoPRequiredExchanges(t *testing.T) {
 }
 
 // TestDPoPReplayExchanges: a proof is accepted once; sent again it is refused, on every
-// stack.
+// stack, with and without GateQuick.
 func TestDPoPReplayExchanges(t *testing.T) {
 	f := newDPoPFixture(t, DPoPConfig{Mode: DPoPRequired})
 	bound := f.token(t, f.key.Thumbprint(), "mcp:tools")
-	for _, stack := range allStacks {
-		t.Run(stack, func(t *testing.T) {
-			addr := startStack(t, stack, testCore(t, testPolicy()), streamable.ListenerConfig{Config: streamable.Config{RequestGate: f.rs.Gate}})
+	for _, run := range gateRuns() {
+		t.Run(run.name, func(t *testing.T) {
+			addr := startStack(t, run.stack, testCore(t, testPolicy()), run.config(f.rs))
 			raw := post(addr, "whoami", dpopHeaders(bound, f.proof(t, f.key, bound, nil))...)
 			assert.Equal(t, wantResult("alice via inspector [mcp:tools]"), normalize(exchange(t, addr, raw)))
 			assert.Equal(t, wantProofRefusal("The DPoP proof has been used before"), normalize(exchange(t, addr, raw)))
@@ -149,9 +148,9 @@ func TestDPoPNonceExchanges(t *testing.T) {
 	f := newDPoPFixture(t, DPoPConfig{Mode: DPoPRequired, RequireNonce: true})
 	bound := f.token(t, f.key.Thumbprint(), "mcp:tools")
 	nonceH, nonceB := dpopError("use_dpop_nonce", "Resource server requires nonce in DPoP proof")
-	for _, stack := range allStacks {
-		t.Run(stack, func(t *testing.T) {
-			addr := startStack(t, stack, testCore(t, testPolicy()), streamable.ListenerConfig{Config: streamable.Config{RequestGate: f.rs.Gate}})
+	for _, run := range gateRuns() {
+		t.Run(run.name, func(t *testing.T) {
+			addr := startStack(t, run.stack, testCore(t, testPolicy()), run.config(f.rs))
 			got := normalize(exchange(t, addr, post(addr, "whoami", dpopHeaders(bound, f.proof(t, f.key, bound, nil))...)))
 			_, after, ok := strings.Cut(got, "dpop-nonce: ")
 			require.True(t, ok, "a DPoP-Nonce header: %s", got)

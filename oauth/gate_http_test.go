@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fastmcp-go/fastmcp/oauth/oauthtest"
-	"github.com/fastmcp-go/fastmcp/streamable"
 )
 
 const testResource = "https://mcp.example.com/mcp"
@@ -81,9 +80,9 @@ func wantResult(text string) string {
 }
 
 // TestGateExchanges sends every refusal, the metadata routes and admitted calls as literal
-// HTTP to the native listener, the net/http adapter and the mounted fasthttp handler: each
-// answers the same bytes (header order and the Server line aside), and no response holds
-// the token it was sent.
+// HTTP to the native listener, the net/http adapter and the mounted fasthttp handler, each
+// with and without GateQuick: each answers the same bytes (header order and the Server line
+// aside), and no response holds the token it was sent.
 func TestGateExchanges(t *testing.T) {
 	f := newGateFixture(t)
 	now := f.clock.Now()
@@ -139,9 +138,9 @@ func TestGateExchanges(t *testing.T) {
 			return post(a, "whoami", "Authorization: bearer "+tokens["tools"])
 		}, wantResult("alice via inspector [mcp:tools]")},
 	}
-	for _, stack := range allStacks {
-		t.Run(stack, func(t *testing.T) {
-			addr := startStack(t, stack, testCore(t, testPolicy()), streamable.ListenerConfig{Config: streamable.Config{RequestGate: f.rs.Gate}})
+	for _, run := range gateRuns() {
+		t.Run(run.name, func(t *testing.T) {
+			addr := startStack(t, run.stack, testCore(t, testPolicy()), run.config(f.rs))
 			for _, tc := range tests {
 				t.Run(tc.name, func(t *testing.T) {
 					got := exchange(t, addr, tc.raw(addr))

@@ -146,6 +146,25 @@ func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
 // logged, passed on or put in a response. With several AuthorizationServers the Principal is
 // the token's issuer, a space and its subject.
 func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (streamable.GateDecision, error) {
+	return rs.gate(ctx, r, false)
+}
+
+// GateQuick is the [streamable.QuickGate] of the resource server, for
+// [streamable.Config.RequestGateQuick] beside Gate: it answers, as Gate does, every request
+// it can without the verifier (the metadata, PublicPaths, a missing or malformed credential,
+// and a token the cache remembers, its DPoP proof and scopes checked), and leaves a token
+// to verify undecided (ok false), for Gate, with its deadline.
+func (rs *ResourceServer) GateQuick(r streamable.GateRequest) (d streamable.GateDecision, ok bool) {
+	d, err := rs.gate(context.Background(), r, true)
+	return d, err == nil
+}
+
+// errNotCached is what gate returns with cachedOnly for a token it would have to verify.
+var errNotCached = errors.New("oauth: token not cached")
+
+// gate is Gate; with cachedOnly it returns errNotCached for a token not in the cache,
+// before any other check of it.
+func (rs *ResourceServer) gate(ctx context.Context, r streamable.GateRequest, cachedOnly bool) (streamable.GateDecision, error) {
 	if route, ok := rs.routes[string(r.Path)]; ok {
 		rs.counters.metadata.Add(1)
 		return streamable.GateDecision{Response: route.answer(r.Method)}, nil
@@ -175,6 +194,12 @@ func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (s
 		return refuse(ref.invalid)
 	}
 	now := rs.now()
+	// The cache is read before the DPoP proof's check, which Gate would repeat after a
+	// GateQuick that leaves the token undecided.
+	id, key := rs.remembered(tok, now)
+	if id == nil && cachedOnly {
+		return streamable.GateDecision{}, errNotCached
+	}
 	var proof dpopProof
 	if scheme == schemeDPoP {
 		var f proofFault
@@ -182,9 +207,14 @@ func (rs *ResourceServer) Gate(ctx context.Context, r streamable.GateRequest) (s
 			return rs.refuseProof(f, tok, now)
 		}
 	}
-	id, d, err := rs.verify(ctx, tok, ref)
-	if id == nil {
-		return d, err
+	if id != nil {
+		rs.counters.cacheHits.Add(1)
+	} else {
+		var d streamable.GateDecision
+		var err error
+		if id, d, err = rs.verify(ctx, tok, &key, ref, now); id == nil {
+			return d, err
+		}
 	}
 	info := id.Claims.(*TokenInfo)
 	switch {
@@ -253,19 +283,21 @@ func (rs *ResourceServer) refuseProof(f proofFault, tok []byte, now time.Time) (
 	return refuse(rs.proofs.refusal(f, now))
 }
 
-// verify returns the identity of the token (Claims its *TokenInfo), from the cache or the
-// verifier; when it returns none, the decision and error are the gate's answer. A cached
-// identity is shared by the token's requests: nothing may modify it.
-func (rs *ResourceServer) verify(ctx context.Context, tok []byte, ref *refusals) (*fastmcp.Identity, streamable.GateDecision, error) {
-	now := rs.now()
-	var key [sha256.Size]byte
-	if rs.cache != nil {
-		key = sha256.Sum256(tok)
-		if id := rs.cache.get(&key, now); id != nil {
-			rs.counters.cacheHits.Add(1)
-			return id, streamable.GateDecision{}, nil
-		}
+// remembered returns the identity the cache holds for tok at now (nil if none, or without
+// a cache), and tok's key in the cache. A cached identity is shared by the token's
+// requests: nothing may modify it.
+func (rs *ResourceServer) remembered(tok []byte, now time.Time) (*fastmcp.Identity, [sha256.Size]byte) {
+	if rs.cache == nil {
+		return nil, [sha256.Size]byte{}
 	}
+	key := sha256.Sum256(tok)
+	return rs.cache.get(&key, now), key
+}
+
+// verify returns the identity of the token (Claims its *TokenInfo) from the verifier,
+// remembering it under key in the cache; when it returns none, the decision and error are
+// the gate's answer.
+func (rs *ResourceServer) verify(ctx context.Context, tok []byte, key *[sha256.Size]byte, ref *refusals, now time.Time) (*fastmcp.Identity, streamable.GateDecision, error) {
 	token := string(tok)
 	vctx, cancel := verifyContext(ctx)
 	info, err := rs.verifier.Verify(vctx, token)
@@ -296,7 +328,7 @@ func (rs *ResourceServer) verify(ctx context.Context, tok []byte, ref *refusals)
 	}
 	id := &fastmcp.Identity{Principal: principal, Claims: info, Expires: info.Expiry} // listen streams end then
 	if rs.cache != nil {
-		rs.cache.put(&key, id, info, now)
+		rs.cache.put(key, id, info, now)
 	}
 	return id, streamable.GateDecision{}, nil
 }

@@ -79,6 +79,12 @@ type Config struct {
 	// it answers is answered from the head, its body unread and its connection closed (see
 	// "Admission" in the package doc). Nil means no gate: the endpoint is unauthenticated.
 	RequestGate RequestGate
+	// RequestGateQuick, if set, is tried before RequestGate on each request, inline, with no
+	// goroutine, timer or copy of the head: a gate that can often decide at once (the oauth
+	// package's ResourceServer.GateQuick answers a cached token from memory) thus costs a
+	// call, and RequestGate, with its timeout, runs only for the requests it leaves
+	// undecided (ok false). It needs RequestGate.
+	RequestGateQuick QuickGate
 	// RequestGateTimeout bounds the gate (504). Zero means [DefaultRequestGateTimeout], 10 s.
 	RequestGateTimeout time.Duration
 	// StepUp, if set, may answer an initialize-era request that the core refused with an
@@ -267,6 +273,9 @@ func (c Config) resolve() (Config, error) {
 		positive(&c.MaxEndedSessions, DefaultMaxEndedSessions, "MaxEndedSessions"),
 	); err != nil {
 		return c, err
+	}
+	if c.RequestGateQuick != nil && c.RequestGate == nil {
+		return c, fmt.Errorf("%w: RequestGateQuick needs RequestGate", ErrInvalidConfig)
 	}
 	if c.SessionTTL > fastmcp.MaxSessionTTL {
 		return c, fmt.Errorf("%w: SessionTTL %v is above %v", ErrInvalidConfig, c.SessionTTL, fastmcp.MaxSessionTTL)

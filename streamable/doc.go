@@ -42,7 +42,12 @@
 // head on every stack: a body it declares is neither read nor invited with "100 Continue",
 // and the connection closes after the answer (one that declares no body stays open), so an
 // unauthenticated client cannot make the server hold a body, whatever Content-Length it
-// sends. Nor is "100 Continue" sent before a 411 or 413.
+// sends. Nor is "100 Continue" sent before a 411 or 413. The RequestGate runs on its own
+// goroutine, on a copy of the head, so that one past RequestGateTimeout is answered with 504
+// while it goes on; a [Config.RequestGateQuick], when set, is tried first, inline on the
+// request's goroutine and on the head itself, and what it decides (the oauth package's
+// cached tokens, say) costs no goroutine, timer or copy: the RequestGate runs only for what
+// it leaves undecided. Without a gate, nothing of this runs.
 //
 // A result is sent as application/json. A request whose handler reports progress or logs
 // switches to a text/event-stream response scoped to it, ending with the reply.
@@ -204,7 +209,8 @@
 //     too: the response is not held back while net/http drains the body).
 //   - RequestTimeout (30 s): queue plus execution, 504 -32603 "Request execution timed out"
 //     (on a stream, the last event); progress never extends it.
-//   - RequestGateTimeout (10 s): 504; a gate that panics or misbehaves fails closed with 500.
+//   - RequestGateTimeout (10 s): 504; a gate that panics or misbehaves fails closed with 500
+//     (a RequestGateQuick too, which no timeout bounds).
 //   - Executor capacity (32 running, 256 queued by default): 503 -32603 "Server execution
 //     capacity exhausted".
 //   - MaxSubscriptions (256) open listen streams: 503 -32603 "Server subscription capacity

@@ -40,10 +40,46 @@ type GateDecision struct {
 // 500. It may be called concurrently.
 type RequestGate func(ctx context.Context, r GateRequest) (GateDecision, error)
 
+// QuickGate is the part of a gate that decides without blocking (a token its cache
+// remembers, a static key): it runs inline, on the request's goroutine, before the
+// [RequestGate], which runs only when it returns ok false. Its decision means what the
+// RequestGate's does. No timeout bounds it, so it must not wait on I/O or on locks held for
+// long; a panic or an invalid response fails closed with 500. r is the request's own head,
+// not a copy: it must not be modified. It may be called concurrently.
+type QuickGate func(r GateRequest) (d GateDecision, ok bool)
+
+// quickGate runs the QuickGate, if any, on r: decided reports an answer, the gate's or its
+// failure. r need stay valid only until it returns.
+func (ep *endpoint) quickGate(r GateRequest) (g gateResult, decided bool) {
+	if ep.cfg.RequestGateQuick == nil {
+		return gateResult{}, false
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			ep.cfg.Logger.Error("streamable: request gate panicked", "panic", p)
+			g, decided = gateResult{err: errGateFailed}, true
+		}
+	}()
+	d, ok := ep.cfg.RequestGateQuick(r)
+	if !ok {
+		return gateResult{}, false
+	}
+	return checkedDecision(d, nil), true
+}
+
+// checkedDecision is the result of a gate that returned d and err: a failure or an invalid
+// response fails closed.
+func checkedDecision(d GateDecision, err error) gateResult {
+	if err != nil || d.Response != nil && (d.Response.Status < 100 || d.Response.Status > 599) {
+		return gateResult{err: errGateFailed}
+	}
+	return gateResult{d: d}
+}
+
 // runGate calls the gate with its timeout, turning faults into the transport's errors. The
 // gate may outlive runGate (past its timeout): r must stay valid until the gate returns,
 // which done, if not nil, is called after.
-func (ep *endpoint) runGate(r GateRequest, done func()) (GateDecision, *httpError) {
+func (ep *endpoint) runGate(r GateRequest, done func()) gateResult {
 	ctx, cancel := context.WithTimeout(context.Background(), ep.cfg.RequestGateTimeout)
 	defer cancel()
 	type result struct {
@@ -69,16 +105,13 @@ func (ep *endpoint) runGate(r GateRequest, done func()) (GateDecision, *httpErro
 	}()
 	select {
 	case res := <-ch:
-		switch {
-		case !res.ok || res.err != nil:
-			return GateDecision{}, errGateFailed
-		case res.d.Response != nil && (res.d.Response.Status < 100 || res.d.Response.Status > 599):
-			return GateDecision{}, errGateFailed
+		if !res.ok {
+			return gateResult{err: errGateFailed}
 		}
-		return res.d, nil
+		return checkedDecision(res.d, res.err)
 	case <-ctx.Done():
 		ep.stats.gateTimeouts.Add(1)
-		return GateDecision{}, errGateTimeout
+		return gateResult{err: errGateTimeout}
 	}
 }
 
@@ -99,20 +132,51 @@ type gateCopy struct {
 
 var gateCopies = sync.Pool{New: func() any { return new(gateCopy) }}
 
-// gateHead runs the gate on the head of the request ctx is reading. The gate sees the path
-// the endpoint routes on (fasthttp's parsed path: an absolute-form target's, decoded and
+// gateHead runs the gate on the head of the request ctx is reading: the QuickGate on the
+// head itself, and the RequestGate, if it must, on a copy. The gate sees the path the
+// endpoint routes on (fasthttp's parsed path: an absolute-form target's, decoded and
 // normalized), not the raw target, so it cannot be stepped around by spelling the path
 // differently.
 func (ep *endpoint) gateHead(ctx *fasthttp.RequestCtx) gateResult {
+	h := &ctx.Request.Header
+	if g, ok := ep.quickGate(GateRequest{Method: h.Method(), Path: ctx.Path(), Header: fastHeaders{h}}); ok {
+		return g
+	}
 	gc := gateCopies.Get().(*gateCopy)
-	ctx.Request.Header.CopyTo(&gc.h)
+	h.CopyTo(&gc.h)
 	gc.path = append(gc.path[:0], ctx.Path()...)
 	gr := GateRequest{Method: gc.h.Method(), Path: gc.path, Header: fastHeaders{&gc.h}}
-	d, e := ep.runGate(gr, func() {
+	return ep.runGate(gr, func() {
 		gc.h.Reset()
 		gateCopies.Put(gc)
 	})
-	return gateResult{d: d, err: e}
+}
+
+// gatePass is a gate's admission of a request: the identity it verified, or nil. Being a
+// pointer, it is carried (in a fasthttp user value, into a Request) without allocating.
+type gatePass struct{ id *fastmcp.Identity }
+
+// passedGate is the decision Request.gated points to for a request its gate admitted, the
+// identity moved to Request.Identity (which it wins over). It is never modified.
+var passedGate = &gateResult{}
+
+// into hands the admission to prepare in r.
+func (p gatePass) into(r *Request) {
+	if p.id != nil {
+		r.Identity = p.id
+	}
+	r.gated = passedGate
+}
+
+// into hands the gate's result to prepare in r; only an answer is allocated.
+func (g gateResult) into(r *Request) {
+	if !g.answers() {
+		gatePass{g.d.Identity}.into(r)
+		return
+	}
+	answer := new(gateResult)
+	*answer = g
+	r.gated = answer
 }
 
 // answers reports whether the gate's decision is the request's answer: its own response,

@@ -33,15 +33,16 @@ func TestGateRefusesFromTheHead(t *testing.T) {
 		{"one byte declared, withheld", []string{"Content-Length: 1\r\n"}},
 		{"chunked, no chunk sent", []string{"Transfer-Encoding: chunked\r\n"}},
 	}
-	for _, stack := range bothStacks {
-		t.Run(stack, func(t *testing.T) {
+	for _, run := range gateRuns(bothStacks) {
+		t.Run(run.name, func(t *testing.T) {
 			var runs atomic.Int64
-			addr, _ := startStack(t, stack, gateCore(t, &runs), ListenerConfig{
+			addr, _ := startStack(t, run.stack, gateCore(t, &runs), ListenerConfig{
 				ReadTimeout: time.Minute,
 				Config: Config{
-					RequestGate: testGate,
-					BodyTimeout: time.Minute,
-					Logger:      slog.New(slog.DiscardHandler),
+					RequestGate:      testGate,
+					RequestGateQuick: run.quick,
+					BodyTimeout:      time.Minute,
+					Logger:           slog.New(slog.DiscardHandler),
 				},
 			})
 			for _, tc := range cases {
@@ -80,10 +81,10 @@ func TestGateRefusesFromTheHead(t *testing.T) {
 // An admitted request with "Expect: 100-continue" is invited once its gate passed, and
 // served.
 func TestGateAdmitsThenContinues(t *testing.T) {
-	for _, stack := range bothStacks {
-		t.Run(stack, func(t *testing.T) {
+	for _, run := range gateRuns(bothStacks) {
+		t.Run(run.name, func(t *testing.T) {
 			var runs atomic.Int64
-			addr, _ := startStack(t, stack, gateCore(t, &runs), ListenerConfig{Config: Config{RequestGate: testGate, Logger: slog.New(slog.DiscardHandler)}})
+			addr, _ := startStack(t, run.stack, gateCore(t, &runs), ListenerConfig{Config: Config{RequestGate: testGate, RequestGateQuick: run.quick, Logger: slog.New(slog.DiscardHandler)}})
 			c := dialAt(t, addr)
 			br := bufio.NewReader(c)
 			raw := postTo(addr, call("1", "whoami", `{}`), append(callHeaders("whoami"), "X-Gate: alice", "Expect: 100-continue")...)

@@ -127,12 +127,13 @@ func TestRequestGateBothStacks(t *testing.T) {
 				Body: `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Request gate timed out"}}`}},
 	}
 	got := map[string][]gateSeen{}
-	for _, stack := range bothStacks {
-		t.Run(stack, func(t *testing.T) {
+	for _, run := range gateRuns(bothStacks) {
+		t.Run(run.name, func(t *testing.T) {
 			var runs atomic.Int64
-			addr, stats := startStack(t, stack, gateCore(t, &runs), ListenerConfig{
+			addr, stats := startStack(t, run.stack, gateCore(t, &runs), ListenerConfig{
 				Config: Config{
 					RequestGate:        testGate,
+					RequestGateQuick:   run.quick,
 					RequestGateTimeout: 300 * time.Millisecond,
 					Logger:             slog.New(slog.NewTextHandler(io.Discard, nil)),
 				},
@@ -147,13 +148,40 @@ func TestRequestGateBothStacks(t *testing.T) {
 					}
 					_, r.HasContentType = resp.Header["Content-Type"]
 					assert.Equal(t, tc.want, r)
-					got[stack] = append(got[stack], r)
+					got[run.name] = append(got[run.name], r)
 				})
 			}
 			assert.Equal(t, int64(1), stats().GateTimeouts)
 		})
 	}
 	require.Len(t, got[stackNative], len(tests))
-	assert.Equal(t, got[stackNative], got[stackNetHTTP], "the stacks answer alike")
-	assert.Equal(t, got[stackNative], got[stackFastHTTP], "the stacks answer alike")
+	for _, run := range gateRuns(bothStacks) {
+		assert.Equal(t, got[stackNative], got[run.name], "%s answers as the native listener without a quick gate", run.name)
+	}
+}
+
+// gateRun is a stack, with or without a quick gate in front of testGate.
+type gateRun struct {
+	name, stack string
+	quick       QuickGate
+}
+
+// gateRuns are the stacks, each without a quick gate (named as the stack) and with
+// quickTestGate ("+quick").
+func gateRuns(stacks []string) []gateRun {
+	var runs []gateRun
+	for _, s := range stacks {
+		runs = append(runs, gateRun{name: s, stack: s}, gateRun{name: s + "+quick", stack: s, quick: quickTestGate})
+	}
+	return runs
+}
+
+// quickTestGate decides inline as testGate would, except what testGate waits or fails for
+// ("block", "error"), which it leaves to testGate.
+func quickTestGate(r GateRequest) (GateDecision, bool) {
+	if v := r.Header.Values("X-Gate"); len(v) == 1 && (string(v[0]) == "block" || string(v[0]) == "error") {
+		return GateDecision{}, false
+	}
+	d, err := testGate(context.Background(), r)
+	return d, err == nil
 }

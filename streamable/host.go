@@ -189,12 +189,14 @@ func (ep *endpoint) prepareUncounted(r *Request) (Prepared, Response, bool) {
 	if ep.cfg.RequestGate != nil {
 		g := r.gated
 		if g == nil {
-			// The gate may outlive Prepare (past its timeout): it reads copies.
-			buf := make([]byte, 0, len(r.Method)+len(r.Path))
-			buf = append(append(buf, r.Method...), r.Path...)
-			gr := GateRequest{Method: buf[:len(r.Method):len(r.Method)], Path: buf[len(r.Method):], Header: r.Header}
-			d, e := ep.runGate(gr, nil)
-			g = &gateResult{d: d, err: e}
+			q, ok := ep.quickGate(GateRequest{Method: r.Method, Path: r.Path, Header: r.Header})
+			if !ok {
+				// The RequestGate may outlive Prepare (past its timeout): it reads copies.
+				buf := make([]byte, 0, len(r.Method)+len(r.Path))
+				buf = append(append(buf, r.Method...), r.Path...)
+				q = ep.runGate(GateRequest{Method: buf[:len(r.Method):len(r.Method)], Path: buf[len(r.Method):], Header: r.Header}, nil)
+			}
+			g = &q
 		}
 		if g.answers() {
 			// Answered from the head: a declared body is not read, and the connection

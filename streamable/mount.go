@@ -71,14 +71,15 @@ func (h *RequestHandler) HeaderReceived(rh *fasthttp.RequestHeader) fasthttp.Req
 	ctx := ctxOfHeader(rh)
 	if h.ep.cfg.RequestGate != nil {
 		// The gate runs on the head, as on the native listener; the decision is the
-		// request's, in a user value (fasthttp resets them after each request).
-		hg := &headGate{gateResult: h.ep.gateHead(ctx)}
-		ctx.SetUserValue(headGateKey{}, hg)
-		if hg.answers() {
-			hg.bodySkipped = skipBody(rh)
+		// request's, in a user value (fasthttp resets them after each request): an
+		// admission as its gatePass, which costs no allocation.
+		g := h.ep.gateHead(ctx)
+		if g.answers() {
+			ctx.SetUserValue(headGateKey{}, &headGate{gateResult: g, bodySkipped: skipBody(rh)})
 			h.forgetFramed(ctx)
 			return rc
 		}
+		ctx.SetUserValue(headGateKey{}, gatePass{g.d.Identity})
 	}
 	switch n := rh.ContentLength(); {
 	case n == -1: // chunked: fasthttp forgets the head before ErrorHandler runs
@@ -101,7 +102,7 @@ func (h *RequestHandler) forgetFramed(ctx *fasthttp.RequestCtx) {
 	}
 }
 
-// headGate is the gate's decision on a request's head, from HeaderReceived to the handler.
+// headGate is the gate's answer to a request's head, from HeaderReceived to the handler.
 type headGate struct {
 	gateResult
 	bodySkipped bool
@@ -198,14 +199,16 @@ func (h *RequestHandler) serve(ctx *fasthttp.RequestCtx) {
 	if id, ok := ctx.UserValue(identityUserKey{}).(*fastmcp.Identity); ok {
 		req.Identity = id
 	}
-	if hg, ok := ctx.UserValue(headGateKey{}).(*headGate); ok {
+	switch hg := ctx.UserValue(headGateKey{}).(type) {
+	case *headGate:
 		req.gated, req.bodySkipped = &hg.gateResult, hg.bodySkipped
-	} else if ep.cfg.RequestGate != nil {
-		// Without HeaderReceived the gate runs in Prepare; a gate past its timeout still
-		// reads the header while fasthttp reuses the request.
-		gh := new(fasthttp.RequestHeader)
-		rh.CopyTo(gh)
-		req.Header = fastHeaders{gh}
+	case gatePass:
+		hg.into(&req)
+	default:
+		if ep.cfg.RequestGate != nil {
+			// Without HeaderReceived the gate runs here, after the body was read.
+			ep.gateHead(ctx).into(&req)
+		}
 	}
 	if canProbePeer {
 		req.Peer = &peerProbe{conn: ctx.Conn()}

@@ -67,20 +67,17 @@ func (s stdHeaders) Values(name string) [][]byte {
 
 // gateHeaders is what a gate sees of a net/http request's header. net/http moves Host out
 // of the header map into Request.Host; Values("Host") finds it there, as on the native
-// listener.
-type gateHeaders struct {
-	h    http.Header
-	host string
-}
+// listener. It holds only the request, so it converts to Headers without allocating.
+type gateHeaders struct{ r *http.Request }
 
-func (g *gateHeaders) Values(name string) [][]byte {
+func (g gateHeaders) Values(name string) [][]byte {
 	if len(name) == len("Host") && strings.EqualFold(name, "Host") {
-		if g.host == "" {
+		if g.r.Host == "" {
 			return nil
 		}
-		return [][]byte{[]byte(g.host)}
+		return [][]byte{[]byte(g.r.Host)}
 	}
-	return stdHeaders(g.h).Values(name)
+	return stdHeaders(g.r.Header).Values(name)
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -102,7 +99,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		req.ContentLength = -1
 	}
 	if ep.cfg.RequestGate != nil {
-		req.Header = &gateHeaders{r.Header, r.Host} // net/http keeps Host out of the map
+		req.Header = gateHeaders{r} // net/http keeps Host out of the map
 	}
 	// With ConnContext, the probes for a client gone behind bytes net/http's watch stopped at.
 	if peer := newPeerProbe(r.Context()); peer != nil {
