@@ -184,6 +184,7 @@ func (o *serveOptions) httpConfig(logger *slog.Logger) streamable.ListenerConfig
 			MaxConcurrency:     o.maxConcurrency,
 			MaxQueue:           o.queue(),
 			RequestGate:        o.oauth.gate(),
+			RequestGateQuick:   o.oauth.gateQuick(),
 			StepUp:             o.oauth.stepUp(),
 			Logger:             logger,
 		},

@@ -141,6 +141,15 @@ func (o *oauthOptions) gate() streamable.RequestGate {
 	return o.rs.Gate
 }
 
+// gateQuick answers inline what the resource server can (a cached token, metadata, a
+// refusal), nil without --oauth-resource.
+func (o *oauthOptions) gateQuick() streamable.QuickGate {
+	if o.rs == nil {
+		return nil
+	}
+	return o.rs.GateQuick
+}
+
 // stepUp answers initialize-era scope refusals with the 403 challenge, nil without
 // --oauth-resource.
 func (o *oauthOptions) stepUp() func(*fastmcp.Error) *streamable.GateResponse {
