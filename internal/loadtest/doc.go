@@ -35,7 +35,10 @@
 // # Closed and open loop
 //
 // Throughput is a closed loop: each connection sends its next request when the last is
-// answered. Latency is an open loop: requests fall due at a constant rate and each latency
+// answered. On Linux its connections run on an epoll engine (EngineEpoll): one goroutine,
+// raw non-blocking sockets, the same request bytes and checks, about wrk's CPU per request,
+// so one CPU of load saturates a bare server on another; over TLS, for replies not framed
+// by Content-Length, or with Engine EngineGoroutines, a goroutine per connection. Latency is an open loop: requests fall due at a constant rate and each latency
 // is measured from the request's intended send time, so a stalled server (or generator)
 // cannot hide its queueing (no coordinated omission); requests that fell due but could not
 // be sent are reported as a backlog. Latencies go to HDR histograms (1 µs to 1 minute, three
