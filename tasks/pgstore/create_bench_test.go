@@ -20,3 +20,17 @@ func BenchmarkCreate(b *testing.B) {
 	}
 	storetest.BenchCreate(b, s, s.Floor)
 }
+
+// BenchmarkCreateParallel: Store.Create from 32 callers at once, the task writes per second
+// one primary commits.
+func BenchmarkCreateParallel(b *testing.B) {
+	pool := newDatabase(b)
+	if err := pgstore.Migrate(b.Context(), pool); err != nil {
+		b.Fatal(err)
+	}
+	s, err := pgstore.Open(b.Context(), pool)
+	if err != nil {
+		b.Fatal(err)
+	}
+	storetest.BenchCreateParallel(b, s, 32)
+}

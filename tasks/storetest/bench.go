@@ -3,7 +3,9 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -66,4 +68,27 @@ func BenchCreate(b *testing.B, s tasks.Store, openFloor Floor) {
 func percentile(d []time.Duration, p int) time.Duration {
 	slices.Sort(d)
 	return d[(len(d)-1)*p/100]
+}
+
+// BenchCreateParallel measures s.Create from callers concurrent callers at once (each
+// creating its own tasks, over 64 scopes): its creates/s is what one database commits of
+// them, the store's write rate rather than one caller's round trip.
+func BenchCreateParallel(b *testing.B, s tasks.Store, callers int) {
+	lim := tasks.Limits{MaxTasks: 1 << 30, MaxActivePerScope: 1 << 30}
+	var next atomic.Int64
+	b.SetParallelism(max(1, callers/runtime.GOMAXPROCS(0)))
+	b.ReportAllocs()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := next.Add(1)
+			task := newTask(fmt.Sprintf("par-%s-%09d", b.Name(), i))
+			task.Scope = fmt.Sprintf("scope-%d", i%64)
+			if err := s.Create(b.Context(), task, lim); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(next.Load())/time.Since(start).Seconds(), "creates/s")
 }
