@@ -32,6 +32,9 @@ type callOpts struct {
 	tasks bool
 	// round, when set, makes a modern MRTR request one exchange (input_round.go).
 	round *InputRound
+	// log receives the call's log messages at logLevel or above (call_log.go).
+	log      func(LogMessage)
+	logLevel string
 }
 
 // WithProgress asks the server for progress on this call and calls fn for each update, in
@@ -125,6 +128,11 @@ func retryVersion(err error) string {
 }
 
 func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hdr *headers, o *callOpts) (_ []byte, err error) {
+	lg, err := c.newCallLog(o)
+	if err != nil {
+		return nil, err
+	}
+	defer lg.end()
 	id := c.nextID.Add(1)
 	bp := bufPool.Get().(*[]byte)
 	var progress int64
@@ -135,17 +143,25 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 	if o != nil && o.tasks {
 		meta = c.taskMeta()
 	}
-	if o != nil && o.round != nil && o.round.Capabilities != nil && c.modern {
-		caps := []byte(o.round.Capabilities)
+	if o != nil && c.modern && (o.round != nil && o.round.Capabilities != nil || lg != nil) {
+		caps := c.caps
+		if o.round != nil && o.round.Capabilities != nil {
+			caps = []byte(o.round.Capabilities)
+		}
 		if o.tasks {
 			caps = withTasksExtension(caps)
 		}
-		meta = c.appendMeta(nil, c.currentVersion(), caps)
+		level := c.hookLevel()
+		if lg != nil {
+			level = lg.level
+		}
+		meta = c.appendMeta(nil, c.currentVersion(), caps, level)
 	}
 	req := appendRequest((*bp)[:0], id, method, members, meta, progress)
 	if hdr == nil {
 		hdr = &headers{}
 	}
+	hdr.logs = lg != nil
 	if progress > 0 && c.cfg.ResetTimeoutOnProgress {
 		var pt *progressTimer
 		ctx, pt = newProgressTimer(ctx, c.cfg.RequestTimeout)
@@ -166,7 +182,7 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 		hdr.resumable = true
 	}
 	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) {
-		return c.onMessage(ctx, msg)
+		return c.onMessage(ctx, msg, lg)
 	})
 	idb := requestID(req)
 	*bp = req[:0]
@@ -201,8 +217,9 @@ func (c *Client) cancelRemote(id int64) {
 }
 
 // onMessage handles what the server sends before a response: progress and log notifications,
-// and (legacy) requests for input, whose response it returns.
-func (c *Client) onMessage(ctx context.Context, msg []byte) ([]byte, error) {
+// and (legacy) requests for input, whose response it returns. lg, when set, takes the log
+// messages (a call made WithLog, on its own stream).
+func (c *Client) onMessage(ctx context.Context, msg []byte, lg *callLog) ([]byte, error) {
 	m := msgPool.Get().(*decode.Message)
 	defer msgPool.Put(m)
 	if err := c.dec.Decode(m, msg); err != nil {
@@ -212,6 +229,10 @@ func (c *Client) onMessage(ctx context.Context, msg []byte) ([]byte, error) {
 	method := string(m.Method().Text())
 	switch m.Kind() {
 	case decode.KindNotification:
+		if method == "notifications/message" && lg != nil {
+			lg.deliver(c, m.Params().Raw())
+			return nil, nil
+		}
 		if method != "notifications/progress" {
 			c.notified(method, m.Params().Raw())
 			return nil, nil

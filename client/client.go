@@ -156,27 +156,36 @@ func (c *Client) setVersion(v string) {
 	c.version.Store(&v)
 	var meta, taskMeta []byte
 	if c.modern {
-		meta = c.appendMeta(nil, v, c.caps)
-		taskMeta = c.appendMeta(nil, v, withTasksExtension(c.caps))
+		meta = c.appendMeta(nil, v, c.caps, c.hookLevel())
+		taskMeta = c.appendMeta(nil, v, withTasksExtension(c.caps), c.hookLevel())
 	}
 	c.metaPrefix.Store(&meta)
 	c.taskMetaPrefix.Store(&taskMeta)
 }
 
-// appendMeta appends the modern _meta for revision v declaring caps, without its closing
-// brace.
-func (c *Client) appendMeta(meta []byte, v string, caps []byte) []byte {
+// appendMeta appends the modern _meta for revision v declaring caps and asking for log
+// messages at logLevel ("": none), without its closing brace.
+func (c *Client) appendMeta(meta []byte, v string, caps []byte, logLevel string) []byte {
 	meta = append(meta, `{"io.modelcontextprotocol/protocolVersion":`...)
 	meta = decode.AppendString(meta, v, false)
 	meta = append(meta, `,"io.modelcontextprotocol/clientCapabilities":`...)
 	meta = append(meta, caps...)
 	meta = append(meta, `,"io.modelcontextprotocol/clientInfo":`...)
 	meta = append(meta, c.clientInfo()...)
-	if c.cfg.OnLog != nil {
+	if logLevel != "" {
 		meta = append(meta, `,"io.modelcontextprotocol/logLevel":`...)
-		meta = decode.AppendString(meta, c.cfg.LogLevel, false)
+		meta = decode.AppendString(meta, logLevel, false)
 	}
 	return meta
+}
+
+// hookLevel is the log level every modern request asks for: Config.LogLevel when OnLog is
+// set, else none.
+func (c *Client) hookLevel() string {
+	if c.cfg.OnLog != nil {
+		return c.cfg.LogLevel
+	}
+	return ""
 }
 
 func (c *Client) meta() []byte { return *c.metaPrefix.Load() }

@@ -116,16 +116,17 @@ type Config struct {
 	ListenBuffer int
 
 	// OnLog receives the notifications/message the server sends, on any stream and in both
-	// eras: during a call or outside any (stdio, a legacy session's GET stream). It runs on a
-	// goroutine of its own, one message at a time, in order; LogBuffer (default 64) messages
-	// wait for it, newer ones are dropped and counted (Client.LogsDropped). A panic in it is
-	// logged and the next message delivered. Client.Close waits for a running OnLog to
-	// return and drops the messages still waiting. When set, modern requests ask for LogLevel.
+	// eras: during a call or outside any (stdio, a legacy session's GET stream), but for the
+	// ones a call made WithLog takes. It runs on a goroutine of its own, one message at a
+	// time, in order; LogBuffer (default 64) messages wait for it, newer ones are dropped and
+	// counted (Client.LogsDropped). A panic in it is logged and the next message delivered.
+	// Client.Close waits for a running OnLog to return and drops the messages still waiting.
+	// When set, modern requests ask for LogLevel.
 	OnLog     func(LogMessage)
 	LogBuffer int
 	// LogLevel is the lowest level a modern request asks the server to log at
-	// (io.modelcontextprotocol/logLevel; default "info"), sent only when OnLog is set. An
-	// initialize-era server logs at its own level.
+	// (io.modelcontextprotocol/logLevel; default "info"), sent only when OnLog is set, and
+	// the level of a WithLog that names none. An initialize-era server logs at its own level.
 	LogLevel string
 
 	// Era selects how Connect settles the protocol revision: EraAuto (the default) talks
@@ -209,7 +210,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.LogLevel == "" {
 		c.LogLevel = DefaultLogLevel
 	}
-	if !logLevels[c.LogLevel] {
+	if logLevelRank(c.LogLevel) < 0 {
 		return c, fmt.Errorf("client: LogLevel %q is not a level (debug … emergency)", c.LogLevel)
 	}
 	if c.ClientName == "" {
@@ -223,7 +224,3 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	return c, nil
 }
-
-// logLevels are the syslog levels of notifications/message.
-var logLevels = map[string]bool{"debug": true, "info": true, "notice": true, "warning": true,
-	"error": true, "critical": true, "alert": true, "emergency": true}

@@ -100,6 +100,13 @@
 // in both eras and over every transport (a modern request then carries logLevel, at
 // Config.LogLevel). It runs on a goroutine of its own so a slow hook never holds the reader.
 //
+// [WithLog] asks for one call's log messages at a level of its own, and takes the ones on
+// the call's stream from OnLog: its callback runs on the reading goroutine, in order, and
+// never after the call returns, as WithProgress's. An initialize-era server logs at its
+// session's level (WithLog sends no logging/setLevel; it drops what is below its level);
+// over stdio, where a log message names no call, a WithLog call gets those that come while
+// it is the only call pending.
+//
 // # Lists
 //
 // ListTools, ListResources, ListResourceTemplates and ListPrompts follow every page. The

@@ -177,7 +177,7 @@ func (c *Client) startServerStream(ctx context.Context) {
 func (c *Client) sendInit(ctx context.Context, members []byte, hdr *headers) ([]byte, error) {
 	id := c.nextID.Add(1)
 	req := appendRequest(nil, id, "initialize", members, nil, 0)
-	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) { return c.onMessage(ctx, msg) })
+	raw, err := c.t.roundTrip(ctx, req, hdr, func(msg []byte) ([]byte, error) { return c.onMessage(ctx, msg, nil) })
 	if err != nil {
 		return nil, c.rpcError(err, requestID(req))
 	}

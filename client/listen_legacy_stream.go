@@ -32,7 +32,7 @@ func (e *legacyEvents) startStream(c *Client, h *httpTransport) *legacyStream {
 	go func() {
 		defer close(ls.ended)
 		err := h.serverStream(ctx, c.currentVersion(), func() { open(nil) }, func(msg []byte) ([]byte, error) {
-			return c.onMessage(ctx, msg)
+			return c.onMessage(ctx, msg, nil)
 		})
 		open(err)
 		if ctx.Err() != nil {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// The application's callbacks (input handlers, progress callbacks, OnLog) run on the
+// The application's callbacks (input handlers, progress and WithLog callbacks, OnLog) run on the
 // client's goroutines, some shared by every call (the stdio reader): a panic in one is
 // turned into an error or a logged warning, never the end of the process.
 
@@ -28,4 +28,14 @@ func (c *Client) callProgress(fn func(Progress), p Progress) {
 		}
 	}()
 	fn(p)
+}
+
+// callLogged runs a WithLog callback; a panic is logged and the call goes on.
+func (c *Client) callLogged(fn func(LogMessage), m LogMessage) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.cfg.Logger.Error("client: a WithLog callback panicked", "panic", r)
+		}
+	}()
+	fn(m)
 }

@@ -64,11 +64,17 @@ type stdioConn struct {
 
 // stdioCall is one request awaiting its response.
 type stdioCall struct {
-	id        string
-	longLived bool             // a subscription: the timeout bounds it until the server is heard
+	id string
+	stdioCallKind
 	heard     atomic.Bool      // the server sent a message for it
 	result    chan stdioResult // buffered: the reader never blocks on it
 	onMessage messageFunc
+}
+
+// stdioCallKind is what a call takes besides its response.
+type stdioCallKind struct {
+	longLived bool // a subscription: the timeout bounds it until the server is heard
+	logs      bool // a call made WithLog: the log messages that come while it is alone
 }
 
 type stdioResult struct {
@@ -106,8 +112,8 @@ func (c *stdioConn) setUnasked(fn messageFunc) { c.unasked.Store(&fn) }
 // call writes req (one JSON-RPC request whose id literal is id) and waits for its response,
 // or until ctx ends (its cause is returned) or timeout passes (an error wrapping
 // context.DeadlineExceeded); a response arriving later is dropped.
-func (c *stdioConn) call(ctx context.Context, id, req []byte, longLived bool, timeout time.Duration, onMessage messageFunc) ([]byte, error) {
-	pc := &stdioCall{id: string(id), longLived: longLived, result: make(chan stdioResult, 1), onMessage: onMessage}
+func (c *stdioConn) call(ctx context.Context, id, req []byte, kind stdioCallKind, timeout time.Duration, onMessage messageFunc) ([]byte, error) {
+	pc := &stdioCall{id: string(id), stdioCallKind: kind, result: make(chan stdioResult, 1), onMessage: onMessage}
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()

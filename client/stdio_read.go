@@ -76,9 +76,10 @@ func (c *stdioConn) deliver(id []byte, r stdioResult) {
 }
 
 // notification hands a notification to the call it belongs to (by progressToken, or by
-// the subscriptionId of a listen stream), or to
-// the connection's handler for unasked notifications. It runs on the reader, so that
-// progress arrives in order and before its response.
+// the subscriptionId of a listen stream; a log message naming neither to the only call
+// pending, when it was made WithLog), or to the connection's handler for unasked
+// notifications. It runs on the reader, so that progress and log messages arrive in order
+// and before their response.
 func (c *stdioConn) notification(m *decode.Message, line []byte) {
 	var to messageFunc
 	tok := decode.Lookup(m.Params().Raw(), "progressToken") // notifications/progress
@@ -93,6 +94,12 @@ func (c *stdioConn) notification(m *decode.Message, line []byte) {
 			pc.heard.Store(true)
 		}
 		c.mu.Unlock()
+	} else if string(m.Method().Text()) == "notifications/message" {
+		c.mu.Lock()
+		if pc := c.soleCall(); pc != nil && pc.logs {
+			to = pc.onMessage
+		}
+		c.mu.Unlock()
 	}
 	if p := c.unasked.Load(); to == nil && p != nil {
 		to = *p
@@ -103,6 +110,22 @@ func (c *stdioConn) notification(m *decode.Message, line []byte) {
 	if _, err := to(line); err != nil && tok.Present() {
 		c.deliver(tok.Raw(), stdioResult{err: err})
 	}
+}
+
+// soleCall is the one call pending, subscriptions aside (their messages name them); nil
+// when there is none or more than one. Called with c.mu held.
+func (c *stdioConn) soleCall() *stdioCall {
+	var sole *stdioCall
+	for _, pc := range c.pending {
+		if pc.longLived {
+			continue
+		}
+		if sole != nil {
+			return nil
+		}
+		sole = pc
+	}
+	return sole
 }
 
 // serverRequest runs a server-to-client request on its own goroutine, at most

@@ -85,7 +85,11 @@ func (t *stdioTransport) roundTrip(ctx context.Context, req []byte, hdr *headers
 	if hdr != nil && hdr.timeout > 0 {
 		timeout = hdr.timeout
 	}
-	resp, err := t.conn.call(pctx, id.Raw(), req, hdr != nil && hdr.longLived, timeout, onMessage)
+	var kind stdioCallKind
+	if hdr != nil {
+		kind = stdioCallKind{longLived: hdr.longLived, logs: hdr.logs}
+	}
+	resp, err := t.conn.call(pctx, id.Raw(), req, kind, timeout, onMessage)
 	if errors.Is(err, errProbeTimeout) && ctx.Err() == nil {
 		// The core withdraws only what its own context ended; the probe's is ours.
 		_ = t.conn.notify(ctx, appendNotification(nil, "notifications/cancelled",

@@ -71,6 +71,9 @@ type headers struct {
 	timeout time.Duration
 	// params are the Mcp-Param-* headers of a tool's x-mcp-header arguments, in order.
 	params []paramHeader
+	// logs marks a call made WithLog: over stdio it takes the log messages that come while
+	// it is the only call pending (nothing else says which call one belongs to).
+	logs bool
 }
 
 // paramHeader is one Mcp-Param-{name} header with its wire value.

@@ -68,6 +68,11 @@ func parseLogLevel(v decode.Value) (LogLevel, bool) {
 // notifications (it is not an error to ignore).
 var ErrNoSink = errors.New("fastmcp: request has no notification sink")
 
+// LogLevel returns the lowest level of the log messages Log sends for this request: its
+// _meta's logLevel, or for an initialize-era request its client's (logging/setLevel, else
+// Config.LegacyLogLevel); LogOff when none is sent.
+func (r *Request) LogLevel() LogLevel { return r.logLevel }
+
 // Log sends a notifications/message to the client on this request's own stream, when the
 // request set _meta["io.modelcontextprotocol/logLevel"] and level is at or above it; otherwise
 // it does nothing and returns nil. data is any JSON-encodable value; logger may be empty.

@@ -56,6 +56,28 @@
 // forwarded; the caller's cancellation cancels the backend's call. Completion requests on
 // a prompt or template go to its backend when it declares completions.
 //
+// # Log messages
+//
+// The notifications/message a backend sends during a tools/call, prompts/get or
+// resources/read reach the caller on that request's own stream, in order, with their
+// level, logger and data, when the caller gets log messages at all: a 2026-07-28 caller
+// that set _meta["io.modelcontextprotocol/logLevel"], an initialize-era one at its
+// session's or connection's level (logging/setLevel, else the Server's LegacyLogLevel,
+// "info"). The backend is asked at the caller's level: a 2026-07-28 backend in the call's
+// _meta; an initialize-era backend logs at its own session's or connection's level (the
+// Gateway sends it no logging/setLevel, which would hold for every caller), so the caller
+// gets the messages at or above both. A caller that gets none is not asked for any.
+//
+// What tells a backend's message to its call: over HTTP, the call's own response stream
+// (an initialize-era backend's messages on its session's GET stream belong to no call and
+// are not forwarded); over stdio nothing does (a log message names no request), so a stdio
+// backend's message is forwarded only when its call is the only request in flight on that
+// connection (the Gateway's own health checks and catalog reads count), and otherwise not
+// forwarded (Config.Client.OnLog gets it, when set) rather than risk telling the wrong
+// caller. A call to an initialize-era backend parked for input (see below) forwards its
+// progress and log messages to the caller's round that waits for it, first or retry; what
+// comes between rounds is dropped.
+//
 // Nothing of the caller's request but its arguments reaches a backend: no header, and
 // never the caller's credentials (no token passthrough). A backend gets the credentials
 // Config.Client gives it.
@@ -125,7 +147,6 @@
 // Not yet built (see issue 23): paging across backends beyond the Server's own, routed
 // subscriptions, a parked call resumed from another replica (the scale-out bus could
 // carry the answer), several input requests of an initialize-era backend in one round,
-// backends' log messages forwarded to the caller (2025-11-25 tools-call-with-logging
-// fails through the Gateway), Tasks pass-through, per-backend credentials, rate limits
-// and circuit breakers, /readyz and metrics per backend.
+// Tasks pass-through, per-backend credentials, rate limits and circuit breakers, /readyz
+// and metrics per backend.
 package gateway

@@ -14,8 +14,9 @@ import (
 // The handlers below forward one request to the backend under its own name (or URI), with
 // the caller's arguments unchanged, and bring back its result, its JSON-RPC error (code,
 // message and data kept) or, when the backend is down or the connection broke, the
-// unavailable error. The caller's context cancels the backend's request. Nothing of the
-// caller's request but its arguments reaches the backend: not its headers, not its
+// unavailable error. The caller's context cancels the backend's request; the backend's
+// progress and log messages reach the caller when it asked for them (relay.go). Nothing of
+// the caller's request but its arguments reaches the backend: not its headers, not its
 // credentials.
 
 func (b *backend) callTool(own string) fastmcp.RawToolHandler {
@@ -25,14 +26,11 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 			return fastmcp.ToolResult{}, unavailable(b.spec.Name)
 		}
 		args = append([]byte(nil), args...)
-		var opts []client.CallOption
-		if wantsProgress(r) {
-			opts = append(opts, client.WithProgress(func(p client.Progress) {
-				_ = r.Progress(ctx, p.Progress, p.Total, p.Message) // a non-increasing update is dropped
-			}))
-		}
+		rl := newRelay(ctx, r)
+		defer rl.detach()
+		opts := rl.options(r)
 		if !c.Modern() {
-			v, err := b.legacyCall(ctx, r, func(ctx context.Context) (any, error) {
+			v, err := b.legacyCall(ctx, r, rl, func(ctx context.Context) (any, error) {
 				return c.CallTool(ctx, own, json.RawMessage(args), opts...)
 			})
 			if err != nil {
@@ -183,10 +181,14 @@ func (b *backend) forwardError(ctx context.Context, err error) error {
 // request sends a prompts/get or resources/read (send) to the backend and returns its
 // result, the backend's input requests relayed to the caller: a 2026-07-28 backend's
 // input_required as it is (input.go), an initialize-era one's requests from a parked call
-// (parked.go). Its errors are the caller's.
+// (parked.go); its progress and log messages are forwarded as a tool call's. Its errors
+// are the caller's.
 func (b *backend) request(ctx context.Context, r *fastmcp.Request, c *client.Client, send func(context.Context, ...client.CallOption) (json.RawMessage, error)) (json.RawMessage, error) {
+	rl := newRelay(ctx, r)
+	defer rl.detach()
+	opts := rl.options(r)
 	if !c.Modern() {
-		v, err := b.legacyCall(ctx, r, func(ctx context.Context) (any, error) { return send(ctx) })
+		v, err := b.legacyCall(ctx, r, rl, func(ctx context.Context) (any, error) { return send(ctx, opts...) })
 		if err != nil {
 			return nil, b.forwardError(ctx, err)
 		}
@@ -196,7 +198,7 @@ func (b *backend) request(ctx context.Context, r *fastmcp.Request, c *client.Cli
 	if err != nil {
 		return nil, err
 	}
-	raw, err := send(ctx, client.WithInputRound(round))
+	raw, err := send(ctx, append(opts, client.WithInputRound(round))...)
 	if err != nil {
 		return nil, b.forwardError(ctx, err)
 	}

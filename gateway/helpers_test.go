@@ -98,10 +98,16 @@ func newBackendServer(name string, p *probe, dialects ...fastmcp.Dialect) *fastm
 // reuses a port (a backend restarted where it was).
 func serveHTTP(t testing.TB, core *fastmcp.Server, addr string, p *probe) (url string, stop func()) {
 	t.Helper()
-	if addr == "" {
-		addr = "127.0.0.1:0"
+	return serveHTTPWith(t, core, streamable.ListenerConfig{Addr: addr}, p)
+}
+
+// serveHTTPWith is serveHTTP with the listener's configuration (cfg.Addr empty: a free
+// port).
+func serveHTTPWith(t testing.TB, core *fastmcp.Server, cfg streamable.ListenerConfig, p *probe) (url string, stop func()) {
+	t.Helper()
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
 	}
-	cfg := streamable.ListenerConfig{Addr: addr}
 	if p != nil {
 		cfg.RequestGate = func(ctx context.Context, r streamable.GateRequest) (streamable.GateDecision, error) {
 			p.mu.Lock()

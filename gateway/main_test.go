@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 		defer stop()
 		srv := newBackendServer(name, nil)
+		if era := os.Getenv(stdioLogBackendEnv); era != "" {
+			srv = newLogServer(logBackendDialects[era]...)
+		}
 		if err := stdio.Serve(ctx, srv, stdio.Config{}); err != nil {
 			os.Exit(1)
 		}

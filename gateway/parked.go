@@ -55,6 +55,7 @@ type parkedCall struct {
 	done   chan callOutcome // buffered: the call's goroutine never blocks on it
 	cancel context.CancelFunc
 	caps   json.RawMessage // the caller's clientCapabilities, when this round began
+	relay  *relay          // the call's progress and log messages, to the round waiting
 
 	rounds int
 	key    string   // the input request's key in the caller's round
@@ -88,17 +89,18 @@ func (pk *parking) waiting() int {
 
 type parkedKey struct{}
 
-// legacyCall runs one request to an initialize-era backend (run), relaying its input
-// requests to the caller. A first round starts run; a retry resumes the parked call its
-// state names with the caller's answer.
-func (b *backend) legacyCall(ctx context.Context, r *fastmcp.Request, run func(context.Context) (any, error)) (any, error) {
+// legacyCall runs one request to an initialize-era backend (run, whose progress and log
+// messages go to rl, attached to r), relaying its input requests to the caller. A first
+// round starts run; a retry resumes the parked call its state names with the caller's
+// answer, its relay attached to the retry while it waits.
+func (b *backend) legacyCall(ctx context.Context, r *fastmcp.Request, rl *relay, run func(context.Context) (any, error)) (any, error) {
 	pk := b.g.parking
 	st := r.State()
 	if len(st) == 0 {
 		if !asksAnything(r.ClientCapabilities()) {
 			return run(ctx) // a caller that answers nothing: no goroutine, the handler refuses
 		}
-		return pk.await(ctx, b.start(r, run))
+		return pk.await(ctx, b.start(r, rl, run))
 	}
 	if st[0] != stateParked {
 		return nil, errForeignState
@@ -108,6 +110,8 @@ func (b *backend) legacyCall(ctx context.Context, r *fastmcp.Request, run func(c
 		return nil, err
 	}
 	p.caps = append(p.caps[:0], r.ClientCapabilities()...)
+	p.relay.attach(ctx, r)
+	defer p.relay.detach()
 	answer := decode.Lookup(r.InputResponses(), p.key)
 	if !answer.Present() {
 		return nil, pk.park(p) // the retry did not answer: ask again
@@ -118,10 +122,10 @@ func (b *backend) legacyCall(ctx context.Context, r *fastmcp.Request, run func(c
 
 // start runs the backend call on a goroutine of its own: it outlives the caller's first
 // round. It ends with the call, or when cancelled (the caller went away, InputTimeout).
-func (b *backend) start(r *fastmcp.Request, run func(context.Context) (any, error)) *parkedCall {
+func (b *backend) start(r *fastmcp.Request, rl *relay, run func(context.Context) (any, error)) *parkedCall {
 	cctx, cancel := context.WithCancel(context.Background())
 	p := &parkedCall{asks: make(chan inputAsk), done: make(chan callOutcome, 1), cancel: cancel,
-		caps: append(json.RawMessage(nil), r.ClientCapabilities()...)}
+		caps: append(json.RawMessage(nil), r.ClientCapabilities()...), relay: rl}
 	cctx = context.WithValue(cctx, parkedKey{}, p)
 	b.inflight.Add(1)
 	go func() {

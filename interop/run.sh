@@ -17,7 +17,8 @@
 # totals, unscored scenarios included, in .tools/results/<run>/suite-summary.txt. The last
 # lines printed are the scores of each requirement set (2026-07-28: 37 scored scenarios,
 # its 10 tasks-* scenarios, 2025-11-25: 30) on each HTTP stack, then the 2025-11-25 score of
-# each stack with initialize-era sessions (serve --legacy-sessions).
+# each stack with initialize-era sessions (serve --legacy-sessions), then the 2026-07-28 and
+# 2025-11-25 scores through the gateway (serve --backend).
 #
 # Environment: GO (default go), NPM (default npm), INTEROP_KEEP_RESULTS=1 keeps older results.
 set -euo pipefail
@@ -334,6 +335,24 @@ sessions_lane() {
 }
 for stack in fasthttp nethttp fasthttp-mount; do sessions_lane "$stack"; done
 
+# 2c. The gateway (serve --backend, issue 23), transparent (one backend, names unchanged), in
+# front of a conformance backend: the two requirement sets through it. Its tasks-* scenarios
+# are not scored (Tasks pass-through is not built yet).
+gateway_lane() {
+  local rc=0
+  start_server gateway-backend --fixtures conformance --addr 127.0.0.1:0 || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    start_server gateway --backend "conformance=$SERVER_URL" --addr 127.0.0.1:0 || rc=$?
+  fi
+  if [ "$rc" -ne 0 ]; then
+    record FAIL "gateway: a server did not start" 0
+    return
+  fi
+  step "gateway: conformance --requirements $SPEC (37 scored, through serve --backend)" 300 conformance_gate gateway "$SERVER_URL" "$SPEC"
+  step "gateway: conformance --requirements 2025-11-25 (30 scored, through serve --backend)" 300 conformance_gate gateway "$SERVER_URL" 2025-11-25
+}
+gateway_lane
+
 # 4. stdio (skipped until serve --stdio exists): the official client and the Inspector spawn it.
 rc=0
 timeout 10 "$BIN" serve --stdio --fixtures demo </dev/null >/dev/null 2>"$T/logs/stdio-probe.stderr" || rc=$?
@@ -401,5 +420,9 @@ done
 for stack in fasthttp nethttp fasthttp-mount; do
   [ -f "$(score_log "$stack-sessions" 2025-11-25)" ] || score "$stack-sessions" 2025-11-25 >/dev/null || true
   tail -n 1 "$(score_log "$stack-sessions" 2025-11-25)"
+done
+for set in "$SPEC" 2025-11-25; do
+  [ -f "$(score_log gateway "$set")" ] || score gateway "$set" >/dev/null || true
+  tail -n 1 "$(score_log gateway "$set")"
 done
 [ "$FAILED" -eq 0 ] # the exit status
