@@ -150,3 +150,8 @@ func TestNATSChild(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "nats-server: exited before it was ready")
 }
+
+// TestBusPostgresNeedsCluster: --bus-postgres alone is a usage error, not a flag ignored.
+func TestBusPostgresNeedsCluster(t *testing.T) {
+	assert.Equal(t, 2, compareCmd(t.Context(), []string{"--bus-postgres", "postgres://127.0.0.1:1/x", "--quick"}))
+}
