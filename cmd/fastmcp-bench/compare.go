@@ -88,7 +88,8 @@ type compareOptions struct {
 	dialectList             []loadtest.Dialect
 	stackList               []string
 	tls                     compareTLS
-	cluster                 int // compare_cluster.go
+	cluster                 int    // compare_cluster.go
+	busPostgres             string // compare_cluster_fanout_bus.go
 }
 
 type targetsFlag struct{ v *[]string }
@@ -134,7 +135,8 @@ func compareCmd(ctx context.Context, args []string) int {
 	fs.BoolVar(&o.metricsOn, "metrics", false, "also serve fastmcp with serve --metrics (named "+nameMetricsOn+") in the same rounds, then in --metrics-pairs paired runs, and print the metrics on/off lines (goal: within 5%)")
 	fs.IntVar(&o.metricsPairs, "metrics-pairs", defaultMetricsPairs, "with --metrics: pairs of short runs of fastmcp and "+nameMetricsOn+" back to back, per revision, whose median ratio the goal judges")
 	fs.DurationVar(&o.metricsPairDuration, "metrics-pair-duration", defaultMetricsPairDuration, "with --metrics: measured window of each paired run")
-	fs.IntVar(&o.cluster, "cluster", 0, "requests per second through HAProxy (on PATH) in front of 1, 2 … `N` replicas of serve, beside HAProxy's own ceiling (in front of bench/peers' bare fasthttp) and one replica without the proxy, in interleaved rounds: a table; throughput only, no other endpoints")
+	fs.IntVar(&o.cluster, "cluster", 0, "requests per second through HAProxy (on PATH) in front of 1, 2 … `N` replicas of serve, beside HAProxy's own ceiling (in front of bench/peers' bare fasthttp) and one replica without the proxy, in interleaved rounds: a table; then the fan-out part: one event from a replica to 1, 100 and 1000 listen streams on another over the in-memory hub, NATS (nats-server on PATH) and PostgreSQL (--bus-postgres), and events per second through each; throughput only, no other endpoints")
+	fs.StringVar(&o.busPostgres, "bus-postgres", "", "with --cluster: the `DSN` of the PostgreSQL whose LISTEN/NOTIFY the fan-out part measures (default $"+envFanoutPostgres+"; without either, that bus is skipped)")
 	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -152,6 +154,10 @@ func compareCmd(ctx context.Context, args []string) int {
 			return 2
 		}
 		return compareCluster(ctx, &o)
+	}
+	if flagGiven(fs, "bus-postgres") {
+		fmt.Fprintln(os.Stderr, "compare: --bus-postgres is for the fan-out part of --cluster")
+		return 2
 	}
 	if o.dialectList, err = parseCompareDialects(o.dialects); err != nil {
 		fmt.Fprintln(os.Stderr, "compare: --dialects:", err)

@@ -138,6 +138,9 @@ func compareCluster(ctx context.Context, o *compareOptions) int {
 		}
 	}
 	printClusterTable(os.Stdout, rows)
+	if !compareClusterFanout(ctx, o, live) {
+		failed = true
+	}
 	if failed {
 		return 1
 	}

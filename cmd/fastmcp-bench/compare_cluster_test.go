@@ -101,6 +101,8 @@ func TestCompareClusterQuick(t *testing.T) {
 		assert.Contains(t, out, row)
 	}
 	assert.NotContains(t, out, "not measured")
+	assert.Contains(t, out, "fan-out of one tools/list_changed", "the fan-out part follows the throughput table")
+	assert.Regexp(t, `(?m)^\s*in-memory hub\s+1\s+[0-9.]+(ns|µs|ms)\s`, out)
 }
 
 // TestCompareClusterNoHAProxy: without haproxy on PATH, one clear line and exit 1.
