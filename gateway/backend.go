@@ -172,7 +172,6 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 			b.log.Warn("gateway: cannot listen to the backend; its catalog is re-read every HealthInterval until it can", "err", err)
 		}
 	}
-	listen()
 	defer func() {
 		if sub != nil {
 			sub.Close()
@@ -183,6 +182,14 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 		defer cancel()
 		_, err := b.refresh(rctx, c)
 		return err
+	}
+	// The catalog is read again once the stream is acknowledged: a change made between the
+	// first read and the backend's registering the stream is on neither otherwise.
+	listen()
+	if sub != nil {
+		if err := refresh(); err != nil {
+			return err
+		}
 	}
 	tick := time.NewTicker(b.g.cfg.HealthInterval)
 	defer tick.Stop()
@@ -211,14 +218,14 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 			if err := b.probe(ctx, c); err != nil {
 				return err
 			}
-			// Not listening: what the backend changed since is read now, and the stream is
-			// asked for again (it may have been refused for a moment).
+			// Not listening: the stream is asked for again (it may have been refused for a
+			// moment), then what the backend changed since is read.
 			if sub == nil {
-				if err := refresh(); err != nil {
-					return err
-				}
 				if !noStream {
 					listen()
+				}
+				if err := refresh(); err != nil {
+					return err
 				}
 			}
 		}
