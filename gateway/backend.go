@@ -123,12 +123,39 @@ func (b *backend) session(ctx context.Context) error {
 		b.setDown(err)
 		return err
 	}
+	// The catalog is read again once the listen stream is acknowledged: a change made
+	// between the first read and the backend's registering the stream is on neither
+	// otherwise. The backend is up only then, with nothing of ours in flight.
+	sub, noStream := b.listen(ctx, c, caps)
+	if sub != nil {
+		defer sub.Close()
+		if _, err := b.refresh(cctx, c); err != nil {
+			b.setDown(err)
+			return err
+		}
+	}
 	cancel()
 	b.setUp(c)
 	b.firstOnce.Do(func() { close(b.firstAttempt) })
-	err = b.watch(ctx, c, caps)
+	err = b.watch(ctx, c, caps, sub, noStream)
 	b.setDown(err)
 	return err
+}
+
+// listen opens the backend's listen stream for caps' list_changed kinds: nil when it has
+// none (noStream: do not ask again) or refused it for now (logged).
+func (b *backend) listen(ctx context.Context, c *client.Client, caps capabilities) (sub *client.Subscription, noStream bool) {
+	s, err := c.Listen(ctx, caps.filter())
+	switch {
+	case err == nil:
+		return s, false
+	case errors.Is(err, client.ErrNoEventStream):
+		b.log.Info("gateway: backend offers no event stream; its catalog is re-read every HealthInterval")
+		return nil, true
+	default:
+		b.log.Warn("gateway: cannot listen to the backend; its catalog is re-read every HealthInterval until it can", "err", err)
+		return nil, false
+	}
 }
 
 // clientConfig is the template of Config.Client with this backend's target.
@@ -154,42 +181,16 @@ func (b *backend) clientConfig() client.Config {
 // watch follows the backend's list_changed notifications (re-reading its catalog) and checks
 // it every HealthInterval, or at once when a call saw the transport fail. It returns when
 // the connection is lost or ctx ends.
-func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities) error {
-	var (
-		sub      *client.Subscription
-		notes    <-chan client.Notification
-		noStream bool // the backend has no event stream at all: do not ask again
-	)
-	listen := func() {
-		s, err := c.Listen(ctx, caps.filter())
-		switch {
-		case err == nil:
-			sub, notes = s, s.C
-		case errors.Is(err, client.ErrNoEventStream):
-			noStream = true
-			b.log.Info("gateway: backend offers no event stream; its catalog is re-read every HealthInterval")
-		default:
-			b.log.Warn("gateway: cannot listen to the backend; its catalog is re-read every HealthInterval until it can", "err", err)
-		}
+func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities, sub *client.Subscription, noStream bool) error {
+	var notes <-chan client.Notification
+	if sub != nil {
+		notes = sub.C
 	}
-	defer func() {
-		if sub != nil {
-			sub.Close()
-		}
-	}()
 	refresh := func() error {
 		rctx, cancel := context.WithTimeout(ctx, b.g.cfg.ConnectTimeout)
 		defer cancel()
 		_, err := b.refresh(rctx, c)
 		return err
-	}
-	// The catalog is read again once the stream is acknowledged: a change made between the
-	// first read and the backend's registering the stream is on neither otherwise.
-	listen()
-	if sub != nil {
-		if err := refresh(); err != nil {
-			return err
-		}
 	}
 	tick := time.NewTicker(b.g.cfg.HealthInterval)
 	defer tick.Stop()
@@ -222,7 +223,10 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 			// moment), then what the backend changed since is read.
 			if sub == nil {
 				if !noStream {
-					listen()
+					if sub, noStream = b.listen(ctx, c, caps); sub != nil {
+						defer sub.Close()
+						notes = sub.C
+					}
 				}
 				if err := refresh(); err != nil {
 					return err
