@@ -118,7 +118,7 @@ func (b *backend) session(ctx context.Context) error {
 		return err
 	}
 	defer c.Close()
-	caps, err := b.refresh(cctx, c)
+	caps, _, err := b.refresh(cctx, c)
 	if err != nil {
 		b.setDown(err)
 		return err
@@ -129,7 +129,7 @@ func (b *backend) session(ctx context.Context) error {
 	sub, noStream := b.listen(ctx, c, caps)
 	if sub != nil {
 		defer sub.Close()
-		if _, err := b.refresh(cctx, c); err != nil {
+		if _, _, err := b.refresh(cctx, c); err != nil {
 			b.setDown(err)
 			return err
 		}
@@ -186,11 +186,11 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 	if sub != nil {
 		notes = sub.C
 	}
-	refresh := func() error {
+	refresh := func() (changes, error) {
 		rctx, cancel := context.WithTimeout(ctx, b.g.cfg.ConnectTimeout)
 		defer cancel()
-		_, err := b.refresh(rctx, c)
-		return err
+		_, ch, err := b.refresh(rctx, c)
+		return ch, err
 	}
 	tick := time.NewTicker(b.g.cfg.HealthInterval)
 	defer tick.Stop()
@@ -207,9 +207,11 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 				return fmt.Errorf("gateway: the backend's listen stream ended (%v): %w", end, err)
 			}
 			if strings.HasSuffix(n.Method, "/list_changed") {
-				if err := refresh(); err != nil {
+				ch, err := refresh()
+				if err != nil {
 					return err
 				}
+				b.announce(n.Method, ch)
 			}
 		case <-b.kick:
 			if err := b.probe(ctx, c); err != nil {
@@ -228,7 +230,7 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 						notes = sub.C
 					}
 				}
-				if err := refresh(); err != nil {
+				if _, err := refresh(); err != nil {
 					return err
 				}
 			}

@@ -31,6 +31,10 @@
 // a connection has lasted MaxRestartDelay. An initialize-era HTTP backend without an event
 // stream (a stateless one) cannot announce changes: its catalog is re-read every HealthInterval
 // (as is any backend's whose listen stream could not be opened, which is asked for again).
+// The stream is opened before the backend counts as up, and the catalog read again once it
+// is acknowledged, so no change falls between the two. A backend's list_changed becomes
+// the Gateway's: what changed in the catalog is announced by the Server, and an
+// announcement that changed nothing the Gateway serves is forwarded as it came.
 //
 // # Names
 //

@@ -215,3 +215,25 @@ func TestMaxBackends(t *testing.T) {
 	_, err = New(srv, Config{Backends: many[:DefaultMaxBackends]})
 	assert.NoError(t, err)
 }
+
+// A backend's list_changed that changes nothing the gateway serves is still announced: the
+// callers hear what the backend said (the official suite's trigger tools announce that way).
+func TestListChangedForwardedUnchanged(t *testing.T) {
+	backend := newBackendServer("a", nil)
+	url, _ := serveHTTP(t, backend, "", nil)
+	_, gw := startGateway(t, Config{Backends: []Backend{{Name: "a", URL: url}}})
+	c := connect(t, gw, client.EraModern)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	sub, err := c.Listen(ctx, client.ListenFilter{ToolsListChanged: true})
+	require.NoError(t, err)
+	defer sub.Close()
+	backend.Publish(fastmcp.Event{Kind: fastmcp.ToolsListChanged})
+	select {
+	case n, ok := <-sub.C:
+		require.True(t, ok, "the gateway's listen stream ended")
+		assert.Equal(t, "notifications/tools/list_changed", n.Method)
+	case <-ctx.Done():
+		t.Fatal("the backend's announcement was not forwarded")
+	}
+}

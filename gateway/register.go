@@ -27,30 +27,53 @@ func (r *registry) size() int {
 }
 
 // refresh reads the backend's catalog and brings the Server's entries for it up to date.
-func (b *backend) refresh(ctx context.Context, c *client.Client) (capabilities, error) {
+func (b *backend) refresh(ctx context.Context, c *client.Client) (capabilities, changes, error) {
 	caps, cat, err := loadCatalog(ctx, c, b.g.cfg.MaxCatalogEntries)
 	if err != nil {
-		return caps, err
+		return caps, changes{}, err
 	}
 	srv := b.g.srv
-	syncKind(b, b.reg.tools, cat.tools, func(t client.Tool) string { return b.names.Name(t.Name) },
+	var ch changes
+	ch.tools = syncKind(b, b.reg.tools, cat.tools, func(t client.Tool) string { return b.names.Name(t.Name) },
 		srv.RemoveTools, func(name string, t client.Tool) { srv.AddRawTool(b.tool(name, t), b.callTool(t.Name)) })
-	syncKind(b, b.reg.prompts, cat.prompts, func(p client.Prompt) string { return b.names.Name(p.Name) },
+	ch.prompts = syncKind(b, b.reg.prompts, cat.prompts, func(p client.Prompt) string { return b.names.Name(p.Name) },
 		srv.RemovePrompts, func(name string, p client.Prompt) { srv.AddPrompt(b.prompt(name, p, caps), b.getPrompt(p.Name)) })
-	syncKind(b, b.reg.resources, cat.resources, func(r client.Resource) string { return b.names.URI(r.URI) },
+	ch.resources = syncKind(b, b.reg.resources, cat.resources, func(r client.Resource) string { return b.names.URI(r.URI) },
 		srv.RemoveResources, func(uri string, r client.Resource) { srv.AddResource(b.resource(uri, r), b.readResource(r.URI)) })
-	syncKind(b, b.reg.templates, cat.templates, func(t client.ResourceTemplate) string { return b.names.URI(t.URITemplate) },
+	ch.resources = syncKind(b, b.reg.templates, cat.templates, func(t client.ResourceTemplate) string { return b.names.URI(t.URITemplate) },
 		srv.RemoveResourceTemplates, func(uri string, t client.ResourceTemplate) {
 			srv.AddResourceTemplate(b.template(uri, t, caps), b.readTemplate())
-		})
+		}) || ch.resources
 	b.reg.entries.Store(int64(b.reg.size()))
-	return caps, nil
+	return caps, ch, nil
+}
+
+// changes says which of a backend's lists a refresh changed: the Server announced those.
+type changes struct{ tools, prompts, resources bool }
+
+// announce publishes the list_changed of a backend's notification method that the refresh
+// after it did not change: the backend said its list changed, so the callers hear it (a
+// transparent gateway forwards what its backend announces), even when what the gateway
+// serves of it is the same.
+func (b *backend) announce(method string, ch changes) {
+	var kind fastmcp.EventKind
+	switch {
+	case method == "notifications/tools/list_changed" && !ch.tools:
+		kind = fastmcp.ToolsListChanged
+	case method == "notifications/prompts/list_changed" && !ch.prompts:
+		kind = fastmcp.PromptsListChanged
+	case method == "notifications/resources/list_changed" && !ch.resources:
+		kind = fastmcp.ResourcesListChanged
+	default:
+		return
+	}
+	b.g.srv.Publish(fastmcp.Event{Kind: kind})
 }
 
 // syncKind replaces the registered entries of one kind (have) with list: entries gone or
 // changed are removed, new or changed ones added. An entry the Server refuses (a name or
 // schema it cannot serve) is logged and left out; the others are served.
-func syncKind[T any](b *backend, have map[string][]byte, list []T, key func(T) string, remove func(...string), add func(string, T)) {
+func syncKind[T any](b *backend, have map[string][]byte, list []T, key func(T) string, remove func(...string), add func(string, T)) (changed bool) {
 	want := make(map[string]T, len(list))
 	listed := make(map[string][]byte, len(list))
 	for _, e := range list {
@@ -67,6 +90,7 @@ func syncKind[T any](b *backend, have map[string][]byte, list []T, key func(T) s
 	}
 	if len(gone) > 0 {
 		remove(gone...)
+		changed = true
 	}
 	for k, e := range want {
 		if _, ok := have[k]; ok {
@@ -77,7 +101,9 @@ func syncKind[T any](b *backend, have map[string][]byte, list []T, key func(T) s
 			continue
 		}
 		have[k] = listed[k]
+		changed = true
 	}
+	return changed
 }
 
 // catchPanic runs f, turning the Server's registration panics into an error.
