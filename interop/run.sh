@@ -336,13 +336,14 @@ sessions_lane() {
 for stack in fasthttp nethttp fasthttp-mount; do sessions_lane "$stack"; done
 
 # 2c. The gateway (serve --backend, issue 23), transparent (one backend, names unchanged), in
-# front of a conformance backend: the two requirement sets through it. Its tasks-* scenarios
-# are not scored (Tasks pass-through is not built yet).
+# front of a conformance backend, with legacy sessions: the two requirement sets through it,
+# every check of both a SUCCESS. Its tasks-* scenarios are not scored (Tasks pass-through is
+# not built yet).
 gateway_lane() {
   local rc=0
   start_server gateway-backend --fixtures conformance --addr 127.0.0.1:0 || rc=$?
   if [ "$rc" -eq 0 ]; then
-    start_server gateway --backend "conformance=$SERVER_URL" --addr 127.0.0.1:0 || rc=$?
+    start_server gateway --backend "conformance=$SERVER_URL" --legacy-sessions --addr 127.0.0.1:0 || rc=$?
   fi
   if [ "$rc" -ne 0 ]; then
     record FAIL "gateway: a server did not start" 0
@@ -350,6 +351,8 @@ gateway_lane() {
   fi
   step "gateway: conformance --requirements $SPEC (37 scored, through serve --backend)" 300 conformance_gate gateway "$SERVER_URL" "$SPEC"
   step "gateway: conformance --requirements 2025-11-25 (30 scored, through serve --backend)" 300 conformance_gate gateway "$SERVER_URL" 2025-11-25
+  step "gateway: every check of the $SPEC run a SUCCESS" 10 no_warnings gateway "$SPEC"
+  step "gateway: every check of the 2025-11-25 run a SUCCESS (server-sse-multiple-streams included)" 10 no_warnings gateway 2025-11-25
 }
 gateway_lane
 
