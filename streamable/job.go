@@ -106,9 +106,14 @@ func (j *job) release() {
 		j.serving = false
 		j.ep.stats.inFlight.Add(-1)
 	}
-	select {
-	case j.left <- struct{}{}:
-	default:
+	// A handler still running learns that nothing reads its notes any more. Once the executor
+	// has let go (Run and Done are over: the usual inline case), no handler can, so the token
+	// is not sent for drop to drain.
+	if j.refs.Load() > 1 {
+		select {
+		case j.left <- struct{}{}:
+		default:
+		}
 	}
 	j.drop()
 }
