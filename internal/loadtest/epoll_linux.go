@@ -29,7 +29,8 @@ type epollConn struct {
 	id    []byte // the id literal of the request in flight
 	sent  time.Time
 	busy  bool
-	out   []byte // the request's bytes not yet written
+	req   []byte // the request in flight's bytes
+	out   []byte // the part of req not yet written
 	buf   []byte // the response's bytes read so far
 	known known
 	retry time.Time // when a connection that could not be opened is dialled again
@@ -182,7 +183,8 @@ func (e *epollEngine) send(c *epollConn, now, measureFrom, end time.Time) {
 	id := c.next
 	c.next += int64(len(e.conns)) + 1
 	e.body = e.l.ep.appendCall(e.body[:0], id)
-	c.out = append(append(c.out[:0], e.head(len(e.body))...), e.body...)
+	c.req = append(append(c.req[:0], e.head(len(e.body))...), e.body...)
+	c.out = c.req
 	c.id = strconv.AppendInt(c.id[:0], id, 10)
 	c.sent, c.busy = now, true
 	for len(c.out) > 0 {
