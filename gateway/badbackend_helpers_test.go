@@ -45,6 +45,12 @@ type badProxy struct {
 	hangEnded chan struct{} // a badHang call's request ended (the gateway hung up)
 	hugeSent  atomic.Int64  // bytes of the last huge answer written before the gateway hung up
 
+	// ownListen: the proxy answers subscriptions/listen itself, with a stream that sends
+	// what floods asks for (the backend's Server would coalesce list_changed).
+	ownListen atomic.Bool
+	floods    chan int // write this many tools list_changed on the listen stream
+	listening chan struct{}
+
 	lists    atomic.Int64                  // tools/list requests forwarded
 	listGate atomic.Pointer[chan struct{}] // when set, tools/list waits for it to close
 	listHeld chan struct{}                 // a tools/list is waiting on listGate
@@ -66,6 +72,7 @@ func newBadBackend(t testing.TB, name string) (*badProxy, string, *fastmcp.Serve
 	require.NoError(t, err)
 	p := &badProxy{
 		hangs: make(chan struct{}, 64), hangEnded: make(chan struct{}, 64), listHeld: make(chan struct{}, 64),
+		floods: make(chan int), listening: make(chan struct{}, 8),
 	}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:       func(pr *httputil.ProxyRequest) { pr.SetURL(&url.URL{Scheme: target.Scheme, Host: target.Host}) },
@@ -95,7 +102,7 @@ func (p *badProxy) holdLists() (release func()) {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			p.listGate.Store(nil)
+			p.listGate.CompareAndSwap(&gate, nil)
 			close(gate)
 		})
 	}
@@ -129,6 +136,10 @@ func (p *badProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if msg.Method == "tools/call" && p.misbehave(w, r, msg.ID, msg.Params.Name) {
 		return
 	}
+	if msg.Method == "subscriptions/listen" && p.ownListen.Load() {
+		p.listen(w, r)
+		return
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	p.rp.ServeHTTP(w, r)
 }
@@ -157,6 +168,28 @@ func (p *badProxy) misbehave(w http.ResponseWriter, r *http.Request, id json.Raw
 		return false
 	}
 	return true
+}
+
+// listen acknowledges a listen request for every list and then writes the list_changed
+// notifications floods asks for, until the gateway hangs up.
+func (p *badProxy) listen(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	event := func(msg string) { _, _ = io.WriteString(w, "data: "+msg+"\n\n") }
+	event(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true,"promptsListChanged":true,"resourcesListChanged":true}}}`)
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	p.listening <- struct{}{}
+	for {
+		select {
+		case n := <-p.floods:
+			for range n {
+				event(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+			}
+			_ = rc.Flush()
+		case <-r.Context().Done():
+			return
+		}
+	}
 }
 
 func writeJSON(w http.ResponseWriter, body string) {
