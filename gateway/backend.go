@@ -29,7 +29,10 @@ type backend struct {
 	err         error
 	connections int
 
-	reg registry // touched by the supervising goroutine only
+	reg registry // touched by the supervising goroutine and its re-reads, one at a time
+
+	listChanged atomic.Int64 // list_changed notifications taken from the backend
+	rereads     atomic.Int64 // catalog re-reads ended while connected
 
 	inflight atomic.Int64 // calls to an initialize-era backend running (parked.go)
 }
@@ -178,20 +181,19 @@ func (b *backend) clientConfig() client.Config {
 	return cc
 }
 
-// watch follows the backend's list_changed notifications (re-reading its catalog) and checks
-// it every HealthInterval, or at once when a call saw the transport fail. It returns when
-// the connection is lost or ctx ends.
+// watch follows the backend's list_changed notifications (re-reading its catalog, the
+// re-reads coalesced: reread.go) and checks it every HealthInterval, or at once when a call
+// saw the transport fail. It returns when the connection is lost or ctx ends.
 func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities, sub *client.Subscription, noStream bool) error {
 	var notes <-chan client.Notification
 	if sub != nil {
 		notes = sub.C
 	}
-	refresh := func() (changes, error) {
-		rctx, cancel := context.WithTimeout(ctx, b.g.cfg.ConnectTimeout)
-		defer cancel()
-		_, ch, err := b.refresh(rctx, c)
+	rr := newRereads(ctx, b, b.g.cfg.ConnectTimeout, func(ctx context.Context) (changes, error) {
+		_, ch, err := b.refresh(ctx, c)
 		return ch, err
-	}
+	})
+	defer rr.stop()
 	tick := time.NewTicker(b.g.cfg.HealthInterval)
 	defer tick.Stop()
 	for {
@@ -207,11 +209,12 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 				return fmt.Errorf("gateway: the backend's listen stream ended (%v): %w", end, err)
 			}
 			if strings.HasSuffix(n.Method, "/list_changed") {
-				ch, err := refresh()
-				if err != nil {
-					return err
-				}
-				b.announce(n.Method, ch)
+				b.listChanged.Add(1)
+				rr.ask(n.Method)
+			}
+		case d := <-rr.done:
+			if err := rr.finished(d); err != nil {
+				return err
 			}
 		case <-b.kick:
 			if err := b.probe(ctx, c); err != nil {
@@ -230,9 +233,7 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 						notes = sub.C
 					}
 				}
-				if _, err := refresh(); err != nil {
-					return err
-				}
+				rr.ask("")
 			}
 		}
 	}

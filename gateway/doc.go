@@ -34,7 +34,10 @@
 // The stream is opened before the backend counts as up, and the catalog read again once it
 // is acknowledged, so no change falls between the two. A backend's list_changed becomes
 // the Gateway's: what changed in the catalog is announced by the Server, and an
-// announcement that changed nothing the Gateway serves is forwarded as it came.
+// announcement that changed nothing the Gateway serves is forwarded as it came. Re-reads
+// are coalesced: one runs at a time, and the notifications that come meanwhile make one
+// pending re-read, however many they are (a backend that floods list_changed costs one
+// re-read in flight and one pending, and its callers one announcement per re-read).
 //
 // # Names
 //
@@ -98,6 +101,28 @@
 // When it comes back its catalog is read again and the Server's entries updated.
 // [Gateway.Status] reports each backend's state.
 //
+// # A backend that answers badly
+//
+// A backend that is up but answers one call badly fails that call alone, with -32603 and
+// the same data; the detail is logged, never sent:
+//
+//	{"code":-32603,"message":"Backend \"NAME\" sent a malformed answer","data":{"backend":"NAME"}}
+//	{"code":-32603,"message":"Backend \"NAME\" sent an answer larger than the gateway accepts","data":{"backend":"NAME"}}
+//	{"code":-32603,"message":"Backend \"NAME\" did not answer in time","data":{"backend":"NAME"}}
+//
+// The first for an answer that is not JSON, not a JSON-RPC response to the call, or a
+// result the Gateway cannot carry (a tool's content that is not a list of objects, a
+// prompt's message content or a resource's blob it cannot read); over stdio a line cut
+// short fails its call at once when its id can be read, else at RequestTimeout. The second
+// for an answer past the client's MaxResponseBytes (a body, an event, a stdio line), which
+// the client stops reading there: the Gateway holds at most MaxResponseBytes of it. In both
+// the backend stays up and the connection is kept (an HTTP one is closed and redialled by
+// the client's pool). The third for a call that passed the client's RequestTimeout: the
+// backend's request is cancelled (notifications/cancelled over stdio, the HTTP connection
+// closed) and the backend checked at once, so that one that hangs entirely fails its health
+// check within ConnectTimeout and is reconnected. A call that hangs holds only its own
+// caller: calls to other backends, and to this one, go on beside it.
+//
 // # Limits
 //
 //   - MaxBackends (64, DefaultMaxBackends) backends per Gateway: New fails with
@@ -108,8 +133,24 @@
 //     refused with "gateway: backend catalog exceeds MaxCatalogEntries (1024)" (errors.Is
 //     ErrCatalogTooLarge, in Status.Err and the log), and the backend is down as above,
 //     retried with the backoff.
-//   - ConnectTimeout (10 s) per connection attempt, catalog included.
-//   - The client's own bounds (Config.Client): response sizes, request timeouts, pages.
+//   - ConnectTimeout (10 s) per connection attempt, catalog included, and per catalog
+//     re-read and health check of a connected backend: a re-read or check past it ends the
+//     connection (the backend is down as above, and reconnected with the backoff).
+//   - One catalog re-read in flight and one pending per backend, whatever the number of
+//     list_changed notifications (see Backends); the client's ListenBuffer (64)
+//     notifications wait for the Gateway, newer ones are dropped (a re-read is pending
+//     then anyway).
+//   - The client's RequestTimeout (30 s, client.DefaultRequestTimeout) per forwarded call:
+//     past it the caller gets "Backend \"NAME\" did not answer in time" (see above). The
+//     caller's own deadline, when sooner, ends the call with the caller's error.
+//   - The client's MaxResponseBytes (16 MiB, client.DefaultMaxResponseBytes) per answer
+//     body, event or stdio line: past it "Backend \"NAME\" sent an answer larger than the
+//     gateway accepts". At most that much of one answer is held while it is read.
+//   - fastmcp.MaxProgressUpdates (1,000) progress notifications forwarded per call, as
+//     for any handler; log messages are forwarded as they come, each handed to the caller's
+//     stream before the next is read from the backend: the Gateway queues none, and a
+//     backend that floods them goes at the caller's pace.
+//   - The client's other bounds (Config.Client): pages, input rounds, pool size.
 //
 // # Requests for input
 //

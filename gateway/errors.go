@@ -23,5 +23,22 @@ const CodeBackendUnavailable = fastmcp.CodeInternalError
 
 // unavailable is the error a caller of a down backend gets.
 func unavailable(name string) *fastmcp.Error {
-	return fastmcp.NewError(CodeBackendUnavailable, `Backend "`+name+`" is unavailable`, []byte(`{"backend":"`+name+`"}`))
+	return backendError(name, "is unavailable")
+}
+
+// The errors of a backend that answered badly, or not in time: -32603 with the same data as
+// the unavailable error, the backend still up. What exactly was wrong is logged, never
+// sent.
+func malformedAnswer(name string) *fastmcp.Error {
+	return backendError(name, "sent a malformed answer")
+}
+func answerTooLarge(name string) *fastmcp.Error {
+	return backendError(name, "sent an answer larger than the gateway accepts")
+}
+func answerTimedOut(name string) *fastmcp.Error { return backendError(name, "did not answer in time") }
+
+// backendError is -32603 `Backend "NAME" what`, data {"backend":"NAME"} (a backend name
+// needs no JSON escaping).
+func backendError(name, what string) *fastmcp.Error {
+	return fastmcp.NewError(CodeBackendUnavailable, `Backend "`+name+`" `+what, []byte(`{"backend":"`+name+`"}`))
 }

@@ -36,7 +36,7 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 			if err != nil {
 				return fastmcp.ToolResult{}, b.forwardError(ctx, err)
 			}
-			return toolResult(v.(*client.CallToolResult))
+			return b.toolResult(v.(*client.CallToolResult))
 		}
 		round, err := inputRound(r)
 		if err != nil {
@@ -49,7 +49,7 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 		if ir, err := relayedInput(res.Raw); ir != nil || err != nil {
 			return fastmcp.ToolResult{}, b.inputOrMalformed(ir, err)
 		}
-		return toolResult(res)
+		return b.toolResult(res)
 	}
 }
 
@@ -74,12 +74,12 @@ func (b *backend) getPrompt(own string) fastmcp.PromptHandler {
 			Meta json.RawMessage `json:"_meta"`
 		}
 		if err := json.Unmarshal(raw, &res); err != nil {
-			return fastmcp.PromptResult{}, malformed(b.spec.Name, err)
+			return fastmcp.PromptResult{}, b.malformed(err)
 		}
 		out := fastmcp.PromptResult{Description: res.Description, Meta: ownMeta(res.Meta)}
 		for _, m := range res.Messages {
 			if !isObject(m.Content) {
-				return fastmcp.PromptResult{}, malformed(b.spec.Name, errors.New("a message's content is not an object"))
+				return fastmcp.PromptResult{}, b.malformed(errors.New("a message's content is not an object"))
 			}
 			out.Messages = append(out.Messages, fastmcp.PromptMessage{Role: m.Role, Content: fastmcp.RawContent(m.Content)})
 		}
@@ -125,14 +125,14 @@ func (b *backend) read(ctx context.Context, r *fastmcp.Request, own string) ([]f
 		} `json:"contents"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, malformed(b.spec.Name, err)
+		return nil, b.malformed(err)
 	}
 	out := make([]fastmcp.ResourceContents, 0, len(res.Contents))
 	for _, rc := range res.Contents {
 		fc := fastmcp.ResourceContents{URI: b.names.URI(rc.URI), MimeType: rc.MimeType, Text: rc.Text, Meta: rc.Meta}
 		if rc.Blob != nil {
 			if fc.Blob, err = base64.StdEncoding.DecodeString(*rc.Blob); err != nil {
-				return nil, malformed(b.spec.Name, err)
+				return nil, b.malformed(err)
 			}
 		}
 		out = append(out, fc)
@@ -155,9 +155,12 @@ func (b *backend) complete(ref client.CompletionRef) fastmcp.CompletionHandler {
 }
 
 // forwardError maps a failed backend call to the caller's error: the backend's JSON-RPC
-// error as it was; the caller's own cancellation as it is; anything else (the transport
-// failed, the process exited, a malformed answer) as the unavailable error, after which the
-// backend is checked at once.
+// error as it was; the caller's own cancellation as it is; an answer the client refused
+// (malformed, past MaxResponseBytes) as the malformed or too-large error, the backend left
+// as it is; a call that passed the client's RequestTimeout as the timeout error, and
+// anything else (the transport failed, the process exited) as the unavailable error, after
+// both of which the backend is checked at once (a backend that hangs entirely fails its
+// health check within ConnectTimeout and is reconnected).
 func (b *backend) forwardError(ctx context.Context, err error) error {
 	var (
 		rpc   *client.Error
@@ -174,7 +177,16 @@ func (b *backend) forwardError(ctx context.Context, err error) error {
 		return ctx.Err()
 	}
 	b.log.Warn("gateway: backend call failed", "err", err)
+	switch {
+	case errors.Is(err, client.ErrResponseTooLarge) || errors.Is(err, client.ErrLineTooLong):
+		return answerTooLarge(b.spec.Name)
+	case errors.Is(err, client.ErrMalformed):
+		return malformedAnswer(b.spec.Name)
+	}
 	b.failed()
+	if errors.Is(err, context.DeadlineExceeded) {
+		return answerTimedOut(b.spec.Name)
+	}
 	return unavailable(b.spec.Name)
 }
 
@@ -212,29 +224,30 @@ func (b *backend) request(ctx context.Context, r *fastmcp.Request, c *client.Cli
 // relayed InputRequired, or the malformed error when it could not be read.
 func (b *backend) inputOrMalformed(ir *fastmcp.InputRequired, err error) error {
 	if err != nil {
-		return malformed(b.spec.Name, err)
+		return b.malformed(err)
 	}
 	return ir
 }
 
-// malformed is the error of a backend answer the Gateway cannot read.
-func malformed(name string, err error) error {
-	return fmt.Errorf("gateway: backend %q: malformed answer: %w", name, err)
+// malformed logs why a backend's answer cannot be read and returns the caller's error.
+func (b *backend) malformed(err error) error {
+	b.log.Warn("gateway: malformed answer", "err", err)
+	return malformedAnswer(b.spec.Name)
 }
 
 // toolResult carries a backend's tools/call result over unchanged: its content blocks as
 // they were sent, its structuredContent, isError and _meta.
-func toolResult(res *client.CallToolResult) (fastmcp.ToolResult, error) {
+func (b *backend) toolResult(res *client.CallToolResult) (fastmcp.ToolResult, error) {
 	var blocks []json.RawMessage
 	if len(res.Content) > 0 {
 		if err := json.Unmarshal(res.Content, &blocks); err != nil {
-			return fastmcp.ToolResult{}, fmt.Errorf("gateway: malformed content: %w", err)
+			return fastmcp.ToolResult{}, b.malformed(fmt.Errorf("content: %w", err))
 		}
 	}
 	out := fastmcp.ToolResult{IsError: res.IsError, Content: make([]fastmcp.Content, 0, len(blocks))}
 	for _, blk := range blocks {
 		if !isObject(blk) {
-			return fastmcp.ToolResult{}, errors.New("gateway: malformed content: a block is not an object")
+			return fastmcp.ToolResult{}, b.malformed(errors.New("content: a block is not an object"))
 		}
 		out.Content = append(out.Content, fastmcp.RawContent(blk))
 	}

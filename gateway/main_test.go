@@ -21,10 +21,15 @@ func TestMain(m *testing.M) {
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 		defer stop()
 		srv := newBackendServer(name, nil)
+		cfg := stdio.Config{}
+		if os.Getenv(stdioBadBackendEnv) != "" {
+			srv = newStdioBadServer(name)
+			cfg.Output = &markerWriter{w: os.Stdout}
+		}
 		if era := os.Getenv(stdioLogBackendEnv); era != "" {
 			srv = newLogServer(logBackendDialects[era]...)
 		}
-		if err := stdio.Serve(ctx, srv, stdio.Config{}); err != nil {
+		if err := stdio.Serve(ctx, srv, cfg); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)
