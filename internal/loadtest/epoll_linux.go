@@ -24,6 +24,7 @@ import (
 // epollConn is one connection of the engine.
 type epollConn struct {
 	fd    int
+	slot  int32 // its index in the engine's conns, the epoll event's data
 	w     *worker
 	next  int64  // the id of the next request
 	id    []byte // the id literal of the request in flight
@@ -75,7 +76,7 @@ func (l *load) runEpoll(ctx context.Context, workers []*worker, measureFrom, end
 	defer e.close()
 	for i, w := range workers {
 		// ids: connection i sends i, i+n, i+2n... (the probe took n).
-		e.conns = append(e.conns, &epollConn{fd: -1, w: w, next: int64(i + len(workers) + 1)})
+		e.conns = append(e.conns, &epollConn{fd: -1, slot: int32(i), w: w, next: int64(i + len(workers) + 1)})
 	}
 	for _, c := range e.conns {
 		e.open(ctx, c, measureFrom)
@@ -111,7 +112,7 @@ func (l *load) runEpoll(ctx context.Context, workers []*worker, measureFrom, end
 func (e *epollEngine) open(ctx context.Context, c *epollConn, measureFrom time.Time) {
 	fd, err := e.dial(ctx)
 	if err == nil {
-		ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP, Fd: int32(indexOf(e.conns, c))}
+		ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP, Fd: c.slot}
 		if err = syscall.EpollCtl(e.epfd, syscall.EPOLL_CTL_ADD, fd, &ev); err != nil {
 			_ = syscall.Close(fd)
 		}
@@ -164,15 +165,6 @@ func (e *epollEngine) dial(ctx context.Context) (int, error) {
 		return -1, err
 	}
 	return fd, nil
-}
-
-func indexOf(conns []*epollConn, c *epollConn) int {
-	for i, x := range conns {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // send writes c's next request, unless the window has ended (end zero: it has not).
