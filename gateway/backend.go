@@ -35,16 +35,20 @@ type backend struct {
 	rereads     atomic.Int64 // catalog re-reads ended while connected
 
 	inflight atomic.Int64 // calls to an initialize-era backend running (parked.go)
+
+	limits *limits // the backend's call limits, breaker and counters (limits.go)
 }
 
 func newBackend(g *Gateway, spec Backend, names namer) *backend {
-	return &backend{
+	b := &backend{
 		g: g, spec: spec, names: names,
 		log:          g.cfg.Logger.With("backend", spec.Name),
 		firstAttempt: make(chan struct{}),
 		kick:         make(chan struct{}, 1),
 		reg:          newRegistry(),
 	}
+	b.limits = newLimits(b)
+	return b
 }
 
 // current returns the live connection, nil while the backend is down.
@@ -59,6 +63,7 @@ func (b *backend) setUp(c *client.Client) {
 	b.conn, b.err = c, nil
 	b.connections++
 	b.mu.Unlock()
+	b.limits.breaker.reconnected()
 	b.log.Info("gateway: backend up", "protocol", c.ProtocolVersion(), "entries", b.reg.size())
 }
 
@@ -71,7 +76,9 @@ func (b *backend) setDown(err error) {
 func (b *backend) status() Status {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return Status{Name: b.spec.Name, Up: b.conn != nil, Err: b.err, Entries: int(b.reg.entries.Load()), Connections: b.connections}
+	st := Status{Name: b.spec.Name, Up: b.conn != nil, Err: b.err, Entries: int(b.reg.entries.Load()), Connections: b.connections}
+	b.limits.report(&st)
+	return st
 }
 
 // failed tells the supervisor that a call saw the transport fail.
@@ -171,6 +178,7 @@ func (b *backend) clientConfig() client.Config {
 		cc.Logger = b.log
 	}
 	cc.Command, cc.Args, cc.Env = b.spec.Command, b.spec.Args, b.spec.Env
+	cc.RequestTimeout = b.limits.requestTimeout(cc.RequestTimeout)
 	// An initialize-era backend's requests for input are relayed to the caller (parked.go);
 	// a 2026-07-28 one's input_required results are relayed without them (input.go).
 	cc.Elicitation, cc.Sampling, cc.Roots = b.inputHandler("elicitation/create"), b.inputHandler("sampling/createMessage"), b.inputHandler("roots/list")

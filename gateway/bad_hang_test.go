@@ -53,7 +53,8 @@ func TestBadBackendHangDoesNotBlock(t *testing.T) {
 func TestBadBackendHangTimesOut(t *testing.T) {
 	p, urlBad, _ := newBadBackend(t, "bad")
 	urlGood, _ := serveHTTP(t, newBackendServer("good", nil), "", nil)
-	g, gw := startGateway(t, Config{Backends: []Backend{{Name: "bad", URL: urlBad}, {Name: "good", URL: urlGood}},
+	// Every hung call reaches the backend: its breaker would refuse them after five.
+	g, gw := startGateway(t, Config{Backends: []Backend{{Name: "bad", URL: urlBad, BreakerFailures: 1000}, {Name: "good", URL: urlGood}},
 		Client: client.Config{RequestTimeout: 200 * time.Millisecond}})
 	require.True(t, g.Status()[0].Up, "%v", g.Status()[0].Err)
 	c := connect(t, gw, client.EraModern)

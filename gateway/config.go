@@ -30,6 +30,11 @@ const (
 	DefaultInputTimeout = 60 * time.Second
 	// DefaultMaxParkedCalls bounds the calls parked at once.
 	DefaultMaxParkedCalls = 1024
+	// DefaultBreakerFailures is the number of calls in a row failing on the transport or
+	// timing out that opens a backend's circuit breaker.
+	DefaultBreakerFailures = 5
+	// DefaultBreakerCooldown is how long an open breaker refuses calls before its probe.
+	DefaultBreakerCooldown = 5 * time.Second
 )
 
 // Separator joins a backend's name to the names of its tools and prompts: backend "weather"
@@ -59,6 +64,27 @@ type Backend struct {
 	Command string
 	Args    []string
 	Env     []string
+
+	// Limits of the requests forwarded to the backend (tools/call, prompts/get,
+	// resources/read, completion/complete), across all of its entries; zero values select
+	// the defaults, negative ones are invalid. See the package doc's Limits.
+	//
+	// Timeout bounds each call (default: the client's RequestTimeout alone); a longer one
+	// raises this backend's RequestTimeout to it.
+	Timeout time.Duration
+	// MaxConcurrent bounds the calls in flight to the backend (default: unlimited): the one
+	// past it is refused at once.
+	MaxConcurrent int
+	// Rate is the calls a second the backend is sent, on average, Burst how many may come at
+	// once (a token bucket; default: unlimited, and Burst the rate rounded up): the one past
+	// them is refused at once.
+	Rate  float64
+	Burst int
+	// BreakerFailures calls in a row that fail on the transport or time out open the
+	// backend's circuit breaker (default 5); it then refuses calls for BreakerCooldown
+	// (default 5 s) before letting one through as its probe.
+	BreakerFailures int
+	BreakerCooldown time.Duration
 }
 
 // ParseBackend reads a backend as the command line gives it: NAME=URL (http:// or
@@ -86,6 +112,9 @@ func ParseBackend(s string) (Backend, error) {
 func (b *Backend) check() error {
 	if !backendName.MatchString(b.Name) {
 		return fmt.Errorf("%w: backend name %q: want a lowercase letter, then up to 31 lowercase letters, digits and '-'", ErrInvalidConfig, b.Name)
+	}
+	if err := b.checkLimits(); err != nil {
+		return err
 	}
 	switch {
 	case b.URL != "" && b.Command != "":

@@ -23,7 +23,7 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 	return func(ctx context.Context, r *fastmcp.Request, args json.RawMessage) (fastmcp.ToolResult, error) {
 		c := b.current()
 		if c == nil {
-			return fastmcp.ToolResult{}, unavailable(b.spec.Name)
+			return fastmcp.ToolResult{}, b.refuseDown()
 		}
 		args = append([]byte(nil), args...)
 		rl := newRelay(ctx, r)
@@ -31,7 +31,7 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 		opts := rl.options(r)
 		if !c.Modern() {
 			v, err := b.legacyCall(ctx, r, rl, func(ctx context.Context) (any, error) {
-				return c.CallTool(ctx, own, json.RawMessage(args), opts...)
+				return guard(b.limits, ctx, func(ctx context.Context) (any, error) { return c.CallTool(ctx, own, json.RawMessage(args), opts...) })
 			})
 			if err != nil {
 				return fastmcp.ToolResult{}, b.forwardError(ctx, err)
@@ -42,7 +42,9 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 		if err != nil {
 			return fastmcp.ToolResult{}, err
 		}
-		res, err := c.CallTool(ctx, own, json.RawMessage(args), append(opts, client.WithInputRound(round))...)
+		res, err := guard(b.limits, ctx, func(ctx context.Context) (*client.CallToolResult, error) {
+			return c.CallTool(ctx, own, json.RawMessage(args), append(opts, client.WithInputRound(round))...)
+		})
 		if err != nil {
 			return fastmcp.ToolResult{}, b.forwardError(ctx, err)
 		}
@@ -57,7 +59,7 @@ func (b *backend) getPrompt(own string) fastmcp.PromptHandler {
 	return func(ctx context.Context, r *fastmcp.Request, args map[string]string) (fastmcp.PromptResult, error) {
 		c := b.current()
 		if c == nil {
-			return fastmcp.PromptResult{}, unavailable(b.spec.Name)
+			return fastmcp.PromptResult{}, b.refuseDown()
 		}
 		raw, err := b.request(ctx, r, c, func(ctx context.Context, opts ...client.CallOption) (json.RawMessage, error) {
 			return c.GetPrompt(ctx, own, args, opts...)
@@ -107,7 +109,7 @@ func (b *backend) readTemplate() fastmcp.TemplateHandler {
 func (b *backend) read(ctx context.Context, r *fastmcp.Request, own string) ([]fastmcp.ResourceContents, error) {
 	c := b.current()
 	if c == nil {
-		return nil, unavailable(b.spec.Name)
+		return nil, b.refuseDown()
 	}
 	raw, err := b.request(ctx, r, c, func(ctx context.Context, opts ...client.CallOption) (json.RawMessage, error) {
 		return c.ReadResource(ctx, own, opts...)
@@ -144,9 +146,9 @@ func (b *backend) complete(ref client.CompletionRef) fastmcp.CompletionHandler {
 	return func(ctx context.Context, r *fastmcp.Request, argument, value string, _ map[string]string) (fastmcp.Completion, error) {
 		c := b.current()
 		if c == nil {
-			return fastmcp.Completion{}, unavailable(b.spec.Name)
+			return fastmcp.Completion{}, b.refuseDown()
 		}
-		got, err := c.Complete(ctx, ref, argument, value)
+		got, err := guard(b.limits, ctx, func(ctx context.Context) (*client.Completion, error) { return c.Complete(ctx, ref, argument, value) })
 		if err != nil {
 			return fastmcp.Completion{}, b.forwardError(ctx, err)
 		}
@@ -200,7 +202,9 @@ func (b *backend) request(ctx context.Context, r *fastmcp.Request, c *client.Cli
 	defer rl.detach()
 	opts := rl.options(r)
 	if !c.Modern() {
-		v, err := b.legacyCall(ctx, r, rl, func(ctx context.Context) (any, error) { return send(ctx, opts...) })
+		v, err := b.legacyCall(ctx, r, rl, func(ctx context.Context) (any, error) {
+			return guard(b.limits, ctx, func(ctx context.Context) (any, error) { return send(ctx, opts...) })
+		})
 		if err != nil {
 			return nil, b.forwardError(ctx, err)
 		}
@@ -210,7 +214,9 @@ func (b *backend) request(ctx context.Context, r *fastmcp.Request, c *client.Cli
 	if err != nil {
 		return nil, err
 	}
-	raw, err := send(ctx, append(opts, client.WithInputRound(round))...)
+	raw, err := guard(b.limits, ctx, func(ctx context.Context) (json.RawMessage, error) {
+		return send(ctx, append(opts, client.WithInputRound(round))...)
+	})
 	if err != nil {
 		return nil, b.forwardError(ctx, err)
 	}

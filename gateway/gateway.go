@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
@@ -15,6 +16,7 @@ type Gateway struct {
 	cfg      Config
 	backends []*backend
 	parking  *parking
+	now      func() time.Time // the limits' clock; tests set their own before Start
 
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -31,7 +33,7 @@ func New(srv *fastmcp.Server, cfg Config) (*Gateway, error) {
 	if err := cfg.resolve(); err != nil {
 		return nil, err
 	}
-	g := &Gateway{srv: srv, cfg: cfg, parking: newParking(cfg.MaxParkedCalls, cfg.InputTimeout)}
+	g := &Gateway{srv: srv, cfg: cfg, parking: newParking(cfg.MaxParkedCalls, cfg.InputTimeout), now: time.Now}
 	transparent := len(cfg.Backends) == 1
 	for _, b := range cfg.Backends {
 		g.backends = append(g.backends, newBackend(g, b, newNamer(b.Name, transparent)))
@@ -87,6 +89,12 @@ type Status struct {
 	// Connections counts the connections made to it (a stdio backend: the processes
 	// started and serving); more than one means it was reconnected or restarted.
 	Connections int
+	// Breaker is its circuit breaker's state; BreakerOpened counts the times it opened.
+	Breaker       BreakerState
+	BreakerOpened int64
+	// InFlight counts the calls to it in flight (limits.go); Calls counts its calls.
+	InFlight int
+	Calls    CallStats
 }
 
 // Status reports every backend's state, in the order of Config.Backends.
