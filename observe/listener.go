@@ -42,6 +42,9 @@ type ListenerConfig struct {
 	// listener is ready for as long as it is open. /healthz and /readyz are answered by
 	// [streamable.HealthHandler], the same answers as the main listener's.
 	Ready func() bool
+	// Readyz, if set, answers /readyz in place of [streamable.HealthHandler] over Ready: for
+	// a readiness with more to say (a gateway's backends, one a line).
+	Readyz http.Handler
 	// ReadHeaderTimeout bounds the arrival of a request head: past it the connection is
 	// closed unanswered. If zero, [DefaultReadHeaderTimeout]. Negative values are invalid.
 	ReadHeaderTimeout time.Duration
@@ -101,7 +104,11 @@ func Listen(cfg ListenerConfig) (*Listener, error) {
 	mux.Handle(MetricsPath, promhttp.HandlerFor(cfg.Gatherer, promhttp.HandlerOpts{ErrorLog: slogPrinter{cfg.Logger}}))
 	health := streamable.HealthHandler(cfg.Ready)
 	mux.Handle(streamable.HealthzPath, health)
-	mux.Handle(streamable.ReadyzPath, health)
+	if cfg.Readyz != nil {
+		mux.Handle(streamable.ReadyzPath, cfg.Readyz)
+	} else {
+		mux.Handle(streamable.ReadyzPath, health)
+	}
 	l := &Listener{ln: ln, done: make(chan struct{}), hs: &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,

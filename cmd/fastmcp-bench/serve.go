@@ -287,6 +287,7 @@ func serve(ctx context.Context, args []string) int {
 			return 2
 		}
 		defer stop()
+		obs.countGateway(o.gateway.g)
 	}
 	stopTasks, err := startTasks(srv, o.fixtures, o.tasks, logger, obs.countTasks)
 	if err != nil {

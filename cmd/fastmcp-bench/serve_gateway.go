@@ -12,6 +12,8 @@ import (
 // gatewayOptions are serve's --backend flags: with any, serve is a gateway in front of them.
 type gatewayOptions struct {
 	backends []gateway.Backend
+	limits   backendLimits    // --backend-limits, by backend name (serve_gateway_limits.go)
+	g        *gateway.Gateway // once started
 }
 
 func (o *gatewayOptions) flags(fs *flag.FlagSet) {
@@ -23,15 +25,20 @@ func (o *gatewayOptions) flags(fs *flag.FlagSet) {
 		o.backends = append(o.backends, b)
 		return nil
 	})
+	o.limits.flags(fs)
 }
 
 // startGateway connects srv to the backends, returning once each was tried; stop closes
 // them (stdio backends are stopped).
 func (o *gatewayOptions) start(ctx context.Context, srv *fastmcp.Server, logger *slog.Logger) (stop func() error, err error) {
+	if err := o.limits.apply(o.backends); err != nil {
+		return nil, err
+	}
 	g, err := gateway.New(srv, gateway.Config{Backends: o.backends, Logger: logger})
 	if err != nil {
 		return nil, err
 	}
+	o.g = g
 	g.Start(ctx)
 	for _, st := range g.Status() {
 		if !st.Up {

@@ -12,6 +12,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/fastmcp-go/fastmcp/fastmcp"
+	"github.com/fastmcp-go/fastmcp/gateway"
 	"github.com/fastmcp-go/fastmcp/observe"
 	"github.com/fastmcp-go/fastmcp/pool"
 	"github.com/fastmcp-go/fastmcp/streamable"
@@ -38,7 +39,10 @@ type observation struct {
 	// tasks counts the tasks store's tasks by status for fastmcp_tasks, when the store
 	// serving the Tasks extension is a tasks.Counter (see countTasks).
 	tasks tasks.Counter
-	stops []func()
+	// gateway, with --backend, is reported by /readyz and fastmcp_gateway_backend_*
+	// (countGateway).
+	gateway *gateway.Gateway
+	stops   []func()
 }
 
 // countTasks makes the tasks store, if any, the source of fastmcp_tasks.
@@ -113,7 +117,11 @@ func (obs *observation) listen(ctx context.Context, addr string, srv *fastmcp.Se
 	if r, ok := transport.(interface{ Ready() bool }); ok {
 		ready = r.Ready
 	}
-	l, err := observe.Listen(observe.ListenerConfig{Addr: addr, Gatherer: obs.registry, Ready: ready, Logger: logger})
+	lc := observe.ListenerConfig{Addr: addr, Gatherer: obs.registry, Ready: ready, Logger: logger}
+	if obs.gateway != nil {
+		lc.Readyz = gatewayReadyz(obs.gateway, ready)
+	}
+	l, err := observe.Listen(lc)
 	if err != nil {
 		return "", err
 	}
