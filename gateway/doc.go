@@ -97,7 +97,8 @@
 //	{"code":-32603,"message":"Backend \"NAME\" is unavailable","data":{"backend":"NAME"}}
 //
 // as is a call whose connection breaks meanwhile (a stdio process that dies, a refused
-// connection); the backend is then checked at once. Why it is down is logged, never sent.
+// connection), and one its open circuit breaker refuses (see Limits); the backend is then
+// checked at once. Why it is down is logged, never sent.
 // When it comes back its catalog is read again and the Server's entries updated.
 // [Gateway.Status] reports each backend's state.
 //
@@ -152,6 +153,43 @@
 //     backend that floods them goes at the caller's pace.
 //   - The client's other bounds (Config.Client): pages, input rounds, pool size.
 //
+// Per backend (fields of Backend, zero for the default, negative invalid), over the
+// requests forwarded to it (tools/call, prompts/get, resources/read, completion/complete;
+// not the Gateway's health checks and catalog reads; a retry resuming a parked call is not
+// a new call), across all of its entries. The core's component wrappers (fastmcp.Timeout,
+// Concurrency, RateLimit) count per component and answer a tool's refusal as an isError
+// result, so these are the Gateway's own; a refused call never reaches the backend and holds
+// nothing once answered:
+//
+//   - Timeout (default: the client's RequestTimeout alone) per call: past it the caller gets
+//     "Backend \"NAME\" did not answer in time", as above. A Timeout longer than the
+//     client's RequestTimeout raises this backend's RequestTimeout to it.
+//   - MaxConcurrent (default: unlimited) calls in flight: the call past it is refused at
+//     once with the first error below (it does not wait: a waiting caller would hold its
+//     stream and the Gateway's memory; retrying is the caller's choice).
+//   - Rate calls a second with Burst at once (a token bucket, full at first; default:
+//     unlimited, Burst the rate rounded up): the call past them is refused at once with the
+//     second error below.
+//   - A circuit breaker: BreakerFailures (5, DefaultBreakerFailures) calls in a row that fail
+//     on the transport or time out (an answer, even a JSON-RPC error or a malformed one,
+//     ends the run; a caller that leaves counts for nothing) open it, and calls are then
+//     refused at once, without reaching the backend, with the unavailable error above. After
+//     BreakerCooldown (5 s, DefaultBreakerCooldown), or at once when the backend is
+//     reconnected, it is half-open: the next call is its probe, the others are refused
+//     meanwhile; the probe's answer closes it, its failure opens it again. The probe is a
+//     real call, not the health check: a backend whose calls hang may well answer pings.
+//     The breaker holds for the whole backend (one tool that hangs opens it for all).
+//
+// The refusals of MaxConcurrent and Rate:
+//
+//	{"code":-32603,"message":"Backend \"NAME\" has too many calls in flight","data":{"backend":"NAME"}}
+//	{"code":-32603,"message":"Backend \"NAME\" is over its rate limit","data":{"backend":"NAME"}}
+//
+// [Gateway.Status] reports each backend's breaker state, calls in flight and calls by
+// outcome and refusal ([CallStats]); [Gateway.Ready] holds while at least one backend is up
+// with its breaker not open. fastmcp-bench serve exports them as Prometheus series and in
+// /readyz.
+//
 // # Requests for input
 //
 // A 2026-07-28 backend's input_required result (tools/call, prompts/get, resources/read)
@@ -192,6 +230,6 @@
 // Not yet built (see issue 23): paging across backends beyond the Server's own, routed
 // subscriptions, a parked call resumed from another replica (the scale-out bus could
 // carry the answer), several input requests of an initialize-era backend in one round,
-// Tasks pass-through, per-backend credentials, rate limits and circuit breakers, /readyz
-// and metrics per backend.
+// Tasks pass-through, per-backend credentials; limits and breakers per entry rather than
+// per backend, and a concurrency cap that queues rather than refuses.
 package gateway
