@@ -97,8 +97,8 @@
 //	{"code":-32603,"message":"Backend \"NAME\" is unavailable","data":{"backend":"NAME"}}
 //
 // as is a call whose connection breaks meanwhile (a stdio process that dies, a refused
-// connection), and one its open circuit breaker refuses (see Limits); the backend is then
-// checked at once. Why it is down is logged, never sent.
+// connection; the backend is then checked at once), and one that its open circuit breaker
+// refuses (see Limits). Why it is down is logged, never sent.
 // When it comes back its catalog is read again and the Server's entries updated.
 // [Gateway.Status] reports each backend's state.
 //
