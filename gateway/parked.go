@@ -20,7 +20,8 @@ import (
 // the backend's call keeps running on a goroutine of its own, parked on this replica under
 // an id that the caller's sealed requestState names, until the caller's retry brings the
 // answer (or InputTimeout passes, and the backend's call is cancelled). A retry that lands
-// on another replica cannot reach it: see the package doc.
+// on another replica reaches it over a shared bus (parked_bus.go), else it is refused: see
+// the package doc.
 
 // stateParked tags the Gateway's state of a parked call: this replica's id (8 bytes) and
 // the call's id (uvarint) follow.
@@ -51,6 +52,7 @@ type callOutcome struct {
 
 // parkedCall is one call to an initialize-era backend that may ask for input.
 type parkedCall struct {
+	b      *backend
 	asks   chan inputAsk    // from inputHandler, taken by await
 	done   chan callOutcome // buffered: the call's goroutine never blocks on it
 	cancel context.CancelFunc
@@ -106,6 +108,9 @@ func (b *backend) legacyCall(ctx context.Context, r *fastmcp.Request, rl *relay,
 		return nil, errForeignState
 	}
 	p, err := pk.resume(st[1:])
+	if err == errParkedElsewhere && b.g.replicas != nil {
+		return b.g.replicas.retry(ctx, b, r, st[1:]) // parked_bus.go
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +129,7 @@ func (b *backend) legacyCall(ctx context.Context, r *fastmcp.Request, rl *relay,
 // round. It ends with the call, or when cancelled (the caller went away, InputTimeout).
 func (b *backend) start(r *fastmcp.Request, rl *relay, run func(context.Context) (any, error)) *parkedCall {
 	cctx, cancel := context.WithCancel(context.Background())
-	p := &parkedCall{asks: make(chan inputAsk), done: make(chan callOutcome, 1), cancel: cancel,
+	p := &parkedCall{b: b, asks: make(chan inputAsk), done: make(chan callOutcome, 1), cancel: cancel,
 		caps: append(json.RawMessage(nil), r.ClientCapabilities()...), relay: rl}
 	cctx = context.WithValue(cctx, parkedKey{}, p)
 	b.inflight.Add(1)
