@@ -63,6 +63,17 @@
 // forwarded; the caller's cancellation cancels the backend's call. Completion requests on
 // a prompt or template go to its backend when it declares completions.
 //
+// # Resource subscriptions
+//
+// A backend that declares resources.subscribe is subscribed, on the Gateway's listen stream
+// to it (resources/subscribe on an initialize-era session), to every resource it lists, at
+// most fastmcp.MaxResourceSubscriptions (1,000, in URI order; the rest is logged and gets
+// no updates); its notifications/resources/updated is announced by the Server under the
+// Gateway's URI, and reaches the callers subscribed to that URI (a listen stream's
+// resourceSubscriptions, or an initialize-era session's resources/subscribe) and no other.
+// When a re-read changes the backend's resources, the stream is opened again with the new
+// list. Resources behind templates are not subscribed (their URIs are not listed).
+//
 // # Log messages
 //
 // The notifications/message a backend sends during a tools/call, prompts/get or
@@ -204,8 +215,8 @@
 // backend's request that comes while more than one call to it runs is refused (-32603)
 // rather than risk asking the wrong caller.
 //
-// Not yet built (see issue 23): paging across backends beyond the Server's own, routed
-// subscriptions, several input requests of an initialize-era backend in one round,
+// Not yet built (see issue 23): paging across backends beyond the Server's own, several
+// input requests of an initialize-era backend in one round,
 // Tasks pass-through, per-backend credentials, rate limits and circuit breakers, /readyz
 // and metrics per backend.
 package gateway
