@@ -182,6 +182,10 @@
 // backend's requests have no keys); the retry's answer goes to the backend as the
 // request's result. A caller that does not declare the capability has the request
 // answered for it with -32601 "The client does not support METHOD", and the call goes on.
+// An initialize-era caller over stateless HTTP declared its capabilities to no one the
+// Server remembers: it is sent every request, as the Server's bridge does for handlers. An
+// initialize-era caller's parked call ends with its request, within which the bridge runs
+// every round (a request the transport serves again elsewhere leaves no call behind).
 // A parked call lives on the replica that parked it. When the gateway replicas share a bus
 // (fastmcp.Config.EventBus, serve --bus), a retry that lands on another replica is carried
 // to it: the replica that got the retry publishes the caller's answers for the parking one,
