@@ -35,6 +35,11 @@ const (
 	// replicas when events this one published were dropped. Handler-side subscribers
 	// ([Server.Subscribe]) see it too, to re-read what they watch.
 	EventsLost
+	// Relay: a message between the replicas of a package built on the Server, for the
+	// handler-side subscriber ([Server.Subscribe]) that knows its Topic; the Server itself
+	// does nothing with it (Data: the package's own encoding). Package gateway resumes a
+	// call parked on another replica with it.
+	Relay
 )
 
 // MaxEventData bounds Event.Data: a bus may refuse (and count as dropped) a larger event.

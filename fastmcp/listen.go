@@ -44,6 +44,10 @@ func (s *Server) Publish(e Event) { s.bus.Publish(e) }
 // it may be called concurrently.
 func (s *Server) Subscribe(deliver func(Event)) (cancel func()) { return s.hub.Subscribe(deliver) }
 
+// SharedBus reports whether the Server has a configured [Config.EventBus]: what it
+// publishes reaches the other Servers sharing that bus, not only itself.
+func (s *Server) SharedBus() bool { return s.cfg.EventBus != nil }
+
 // NotifyResourceUpdated announces that the resource at uri changed: every listen stream that
 // listed exactly uri in resourceSubscriptions gets notifications/resources/updated. It never
 // blocks on a listen stream.

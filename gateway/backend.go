@@ -37,6 +37,8 @@ type backend struct {
 	inflight atomic.Int64 // calls to an initialize-era backend running (parked.go)
 
 	limits *limits // the backend's call limits, breaker and counters (limits.go)
+
+	subscribable atomic.Pointer[[]string] // the own URIs its listen stream subscribes to (subscribe.go)
 }
 
 func newBackend(g *Gateway, spec Backend, names namer) *backend {
@@ -155,7 +157,7 @@ func (b *backend) session(ctx context.Context) error {
 // listen opens the backend's listen stream for caps' list_changed kinds: nil when it has
 // none (noStream: do not ask again) or refused it for now (logged).
 func (b *backend) listen(ctx context.Context, c *client.Client, caps capabilities) (sub *client.Subscription, noStream bool) {
-	s, err := c.Listen(ctx, caps.filter())
+	s, err := c.Listen(ctx, b.subscriptions(caps.filter(), caps)) // subscribe.go
 	switch {
 	case err == nil:
 		return s, false
@@ -219,10 +221,22 @@ func (b *backend) watch(ctx context.Context, c *client.Client, caps capabilities
 			if strings.HasSuffix(n.Method, "/list_changed") {
 				b.listChanged.Add(1)
 				rr.ask(n.Method)
+			} else {
+				b.resourceUpdated(n)
 			}
 		case d := <-rr.done:
 			if err := rr.finished(d); err != nil {
 				return err
+			}
+			// The resources changed: listen again, subscribed to the new list.
+			if d.ch.resources && sub != nil && caps.Resources != nil && caps.Resources.Subscribe {
+				sub.Close()
+				sub, notes = nil, nil
+				if sub, noStream = b.listen(ctx, c, caps); sub != nil {
+					defer sub.Close()
+					notes = sub.C
+				}
+				rr.ask("") // what changed while no stream was open
 			}
 		case <-b.kick:
 			if err := b.probe(ctx, c); err != nil {

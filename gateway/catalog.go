@@ -19,6 +19,7 @@ type capabilities struct {
 
 type listCap struct {
 	ListChanged bool `json:"listChanged"`
+	Subscribe   bool `json:"subscribe"` // resources only
 }
 
 // filter asks for the list_changed notifications the backend can send. A 2026-07-28

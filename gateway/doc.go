@@ -63,6 +63,17 @@
 // forwarded; the caller's cancellation cancels the backend's call. Completion requests on
 // a prompt or template go to its backend when it declares completions.
 //
+// # Resource subscriptions
+//
+// A backend that declares resources.subscribe is subscribed, on the Gateway's listen stream
+// to it (resources/subscribe on an initialize-era session), to every resource it lists, at
+// most fastmcp.MaxResourceSubscriptions (1,000, in URI order; the rest is logged and gets
+// no updates); its notifications/resources/updated is announced by the Server under the
+// Gateway's URI, and reaches the callers subscribed to that URI (a listen stream's
+// resourceSubscriptions, or an initialize-era session's resources/subscribe) and no other.
+// When a re-read changes the backend's resources, the stream is opened again with the new
+// list. Resources behind templates are not subscribed (their URIs are not listed).
+//
 // # Log messages
 //
 // The notifications/message a backend sends during a tools/call, prompts/get or
@@ -209,27 +220,45 @@
 // backend's requests have no keys); the retry's answer goes to the backend as the
 // request's result. A caller that does not declare the capability has the request
 // answered for it with -32601 "The client does not support METHOD", and the call goes on.
-// A parked call lives on the replica that parked it: a retry that lands on another
-// replica is refused with
+// An initialize-era caller over stateless HTTP declared its capabilities to no one the
+// Server remembers: it is sent every request, as the Server's bridge does for handlers. An
+// initialize-era caller's parked call ends with its request, within which the bridge runs
+// every round (a request the transport serves again elsewhere leaves no call behind).
+// A parked call lives on the replica that parked it. When the gateway replicas share a bus
+// (fastmcp.Config.EventBus, serve --bus), a retry that lands on another replica is carried
+// to it: the replica that got the retry publishes the caller's answers for the parking one,
+// which takes the call, says so at once, and publishes the call's outcome back (the next
+// round, parked there again, or the result or error), with which the retry is answered. The
+// caller's going away cancels the backend's call there too. Progress and log messages of a
+// round carried this way are not forwarded. An outcome past fastmcp.MaxEventData (1 MiB)
+// cannot be carried: the caller gets "Backend \"NAME\" sent an answer larger than the
+// gateway accepts". When the parking replica does not say it took the call within
+// ConnectTimeout (it stopped, or the bus is down), the retry is answered
+//
+//	{"code":-32603,"message":"The gateway replica holding the backend request waiting for this input did not answer"}
+//
+// Without a shared bus the retry is refused with
 //
 //	{"code":-32602,"message":"Invalid params: the backend request waiting for this input is held by another gateway replica"}
 //
-// (route a caller's requests to one replica, or keep such backends behind one), and a
-// retry after the call ended (answered, cancelled, or past InputTimeout) with
+// (route a caller's requests to one replica, or share a bus), and a retry after the call
+// ended (answered, cancelled, or past InputTimeout) with
 //
 //	{"code":-32602,"message":"Invalid params: the backend request waiting for this input has ended (answered, expired or cancelled)"}
 //
 // Limits: InputTimeout (60 s) per wait for the caller's retry, after which the backend's
-// call is cancelled; the client's RequestTimeout still bounds the whole call. At most
+// call is cancelled; the client's RequestTimeout still bounds the whole call. A retry
+// carried to another replica waits ConnectTimeout for it to take the call, then at most
+// InputTimeout and ConnectTimeout more for the outcome ("Backend \"NAME\" did not answer
+// in time" past them). At most
 // MaxParkedCalls (1,024) calls parked at once: the call past it is cancelled and its
 // caller gets {"code":-32603,"message":"Too many backend requests waiting for input"}.
 // Over stdio the protocol does not say which call a server request belongs to: a stdio
 // backend's request that comes while more than one call to it runs is refused (-32603)
 // rather than risk asking the wrong caller.
 //
-// Not yet built (see issue 23): paging across backends beyond the Server's own, routed
-// subscriptions, a parked call resumed from another replica (the scale-out bus could
-// carry the answer), several input requests of an initialize-era backend in one round,
-// Tasks pass-through, per-backend credentials; limits and breakers per entry rather than
-// per backend, and a concurrency cap that queues rather than refuses.
+// Not yet built (see issue 23): paging across backends beyond the Server's own, several
+// input requests of an initialize-era backend in one round, Tasks pass-through,
+// per-backend credentials; limits and breakers per entry rather than per backend, and a
+// concurrency cap that queues rather than refuses.
 package gateway

@@ -17,6 +17,7 @@ type Gateway struct {
 	backends []*backend
 	parking  *parking
 	now      func() time.Time // the limits' clock; tests set their own before Start
+	replicas *replicaBus      // nil unless the Server shares its bus (parked_bus.go)
 
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -34,6 +35,9 @@ func New(srv *fastmcp.Server, cfg Config) (*Gateway, error) {
 		return nil, err
 	}
 	g := &Gateway{srv: srv, cfg: cfg, parking: newParking(cfg.MaxParkedCalls, cfg.InputTimeout), now: time.Now}
+	if srv.SharedBus() {
+		g.replicas = newReplicaBus(g)
+	}
 	transparent := len(cfg.Backends) == 1
 	for _, b := range cfg.Backends {
 		g.backends = append(g.backends, newBackend(g, b, newNamer(b.Name, transparent)))
@@ -47,6 +51,9 @@ func New(srv *fastmcp.Server, cfg Config) (*Gateway, error) {
 func (g *Gateway) Start(ctx context.Context) {
 	run, cancel := context.WithCancel(context.Background())
 	g.cancel = cancel
+	if g.replicas != nil {
+		g.replicas.start()
+	}
 	for _, b := range g.backends {
 		g.wg.Add(1)
 		go func() {
@@ -70,6 +77,9 @@ func (g *Gateway) Close() error {
 	g.once.Do(func() {
 		if g.cancel != nil {
 			g.cancel()
+		}
+		if g.replicas != nil {
+			g.replicas.stop()
 		}
 		g.parking.cancelAll()
 		g.wg.Wait()

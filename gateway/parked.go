@@ -20,7 +20,8 @@ import (
 // the backend's call keeps running on a goroutine of its own, parked on this replica under
 // an id that the caller's sealed requestState names, until the caller's retry brings the
 // answer (or InputTimeout passes, and the backend's call is cancelled). A retry that lands
-// on another replica cannot reach it: see the package doc.
+// on another replica reaches it over a shared bus (parked_bus.go), else it is refused: see
+// the package doc.
 
 // stateParked tags the Gateway's state of a parked call: this replica's id (8 bytes) and
 // the call's id (uvarint) follow.
@@ -51,6 +52,7 @@ type callOutcome struct {
 
 // parkedCall is one call to an initialize-era backend that may ask for input.
 type parkedCall struct {
+	b      *backend
 	asks   chan inputAsk    // from inputHandler, taken by await
 	done   chan callOutcome // buffered: the call's goroutine never blocks on it
 	cancel context.CancelFunc
@@ -58,6 +60,7 @@ type parkedCall struct {
 	relay  *relay          // the call's progress and log messages, to the round waiting
 
 	rounds int
+	id     uint64   // its id while parked (under parking.mu)
 	key    string   // the input request's key in the caller's round
 	ask    inputAsk // the request the caller is asked to answer
 	timer  *time.Timer
@@ -97,19 +100,29 @@ func (b *backend) legacyCall(ctx context.Context, r *fastmcp.Request, rl *relay,
 	pk := b.g.parking
 	st := r.State()
 	if len(st) == 0 {
-		if !asksAnything(r.ClientCapabilities()) {
+		if !asksAnything(callerCapabilities(r)) {
 			return run(ctx) // a caller that answers nothing: no goroutine, the handler refuses
 		}
-		return pk.await(ctx, b.start(r, rl, run))
+		p := b.start(r, rl, run)
+		if r.Dialect().Legacy() {
+			// The Server's bridge retries an initialize-era request within its own context,
+			// so once that ends the call's rounds are over: a call still parked was dropped
+			// (the transport served the request again elsewhere, or its caller left).
+			context.AfterFunc(ctx, func() { pk.abandon(p) })
+		}
+		return pk.await(ctx, p)
 	}
 	if st[0] != stateParked {
 		return nil, errForeignState
 	}
 	p, err := pk.resume(st[1:])
+	if err == errParkedElsewhere && b.g.replicas != nil {
+		return b.g.replicas.retry(ctx, b, r, st[1:]) // parked_bus.go
+	}
 	if err != nil {
 		return nil, err
 	}
-	p.caps = append(p.caps[:0], r.ClientCapabilities()...)
+	p.caps = append(p.caps[:0], callerCapabilities(r)...)
 	p.relay.attach(ctx, r)
 	defer p.relay.detach()
 	answer := decode.Lookup(r.InputResponses(), p.key)
@@ -124,8 +137,8 @@ func (b *backend) legacyCall(ctx context.Context, r *fastmcp.Request, rl *relay,
 // round. It ends with the call, or when cancelled (the caller went away, InputTimeout).
 func (b *backend) start(r *fastmcp.Request, rl *relay, run func(context.Context) (any, error)) *parkedCall {
 	cctx, cancel := context.WithCancel(context.Background())
-	p := &parkedCall{asks: make(chan inputAsk), done: make(chan callOutcome, 1), cancel: cancel,
-		caps: append(json.RawMessage(nil), r.ClientCapabilities()...), relay: rl}
+	p := &parkedCall{b: b, asks: make(chan inputAsk), done: make(chan callOutcome, 1), cancel: cancel,
+		caps: append(json.RawMessage(nil), callerCapabilities(r)...), relay: rl}
 	cctx = context.WithValue(cctx, parkedKey{}, p)
 	b.inflight.Add(1)
 	go func() {
@@ -170,7 +183,7 @@ func (pk *parking) park(p *parkedCall) error {
 	}
 	pk.next++
 	id := pk.next
-	pk.calls[id] = p
+	pk.calls[id], p.id = p, id
 	p.timer = time.AfterFunc(pk.timeout, func() {
 		if pk.take(id) == p {
 			p.cancel()
@@ -193,6 +206,17 @@ func (pk *parking) cancelAll() {
 		p.cancel()
 		delete(pk.calls, id)
 	}
+}
+
+// abandon cancels p and drops it when parked.
+func (pk *parking) abandon(p *parkedCall) {
+	pk.mu.Lock()
+	if pk.calls[p.id] == p {
+		delete(pk.calls, p.id)
+		p.timer.Stop()
+	}
+	pk.mu.Unlock()
+	p.cancel()
 }
 
 func (pk *parking) take(id uint64) *parkedCall {
@@ -263,6 +287,20 @@ func inputKey(method string, round int) string {
 		name = "roots"
 	}
 	return name + "_" + strconv.Itoa(round)
+}
+
+// anyInput stands for the capabilities of a caller the Server knows nothing of.
+var anyInput = json.RawMessage(`{"elicitation":{},"sampling":{},"roots":{}}`)
+
+// callerCapabilities returns the capabilities r's caller declared. An initialize-era caller
+// over stateless HTTP declared them to no one the Server remembers (nil): its bridge sends
+// such a caller every input request, and so does the Gateway.
+func callerCapabilities(r *fastmcp.Request) json.RawMessage {
+	caps := r.ClientCapabilities()
+	if caps == nil && r.Dialect().Legacy() {
+		return anyInput
+	}
+	return caps
 }
 
 // asksAnything reports whether a caller declares any input capability.

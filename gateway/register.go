@@ -45,6 +45,7 @@ func (b *backend) refresh(ctx context.Context, c *client.Client) (capabilities, 
 			srv.AddResourceTemplate(b.template(uri, t, caps), b.readTemplate())
 		}) || ch.resources
 	b.reg.entries.Store(int64(b.reg.size()))
+	b.noteSubscribable() // subscribe.go
 	return caps, ch, nil
 }
 

@@ -355,6 +355,7 @@ gateway_lane() {
   step "gateway: every check of the 2025-11-25 run a SUCCESS (server-sse-multiple-streams included)" 10 no_warnings gateway 2025-11-25
 }
 gateway_lane
+step "gateway: real backends (go-sdk, TypeScript v2, three at once; interop/gateway-lane.sh)" 1200 interop/gateway-lane.sh
 
 # 4. stdio (skipped until serve --stdio exists): the official client and the Inspector spawn it.
 rc=0

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -77,4 +79,41 @@ func testServeGatewayMRTR(t *testing.T, bin, ver string) {
 	}
 	_, body = call(b.url, "3", tool, `"inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}},"requestState":"`+tampered+`",`)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid or expired request state"}}`, body)
+}
+
+// testServeGatewayParkedAcrossReplicas: an initialize-era backend's elicitation/create
+// (serve --dialects 2025-11-25, conformance fixtures) becomes a 2026-07-28 caller's
+// input_required at gateway replica A, where the backend's call waits; the caller's retry
+// lands on replica B, which shares A's state keys and a NATS bus (--bus), and completes:
+// B carried the answer to A and A's outcome back.
+func testServeGatewayParkedAcrossReplicas(t *testing.T, bin string) {
+	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: natsserver.RANDOM_PORT, NoLog: true, NoSigs: true})
+	require.NoError(t, err)
+	go ns.Start()
+	require.True(t, ns.ReadyForConnections(30*time.Second))
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	keys := filepath.Join(t.TempDir(), "keys")
+	require.NoError(t, os.WriteFile(keys, []byte(base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{5}, 32))+"\n"), 0o600))
+	backend := startServe(t, bin, "--addr", "127.0.0.1:0", "--fixtures", "conformance", "--dialects", "2025-11-25")
+	replica := func() *server {
+		return startServe(t, bin, "--addr", "127.0.0.1:0", "--backend", "b="+backend.url, "--state-key-file", keys, "--bus", ns.ClientURL())
+	}
+	a, b := replica(), replica()
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
+	call := func(url, id, extra string) (int, string) {
+		return post(t, url, "tools/call", "test_elicitation", `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"test_elicitation","arguments":{"message":"Who?"},`+extra+meta+`}}`)
+	}
+	code, body := call(a.url, "1", "")
+	require.Equal(t, 200, code, body)
+	assert.Contains(t, body, `"inputRequests":{"elicitation_1":{"method":"elicitation/create","params":{"mode":"form","message":"Who?"`)
+	var res struct {
+		Result struct {
+			RequestState string `json:"requestState"`
+		} `json:"result"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &res), body)
+	code, body = call(b.url, "2", `"inputResponses":{"elicitation_1":{"action":"accept","content":{"username":"ada","email":"ada@example.com"}}},"requestState":"`+res.Result.RequestState+`",`)
+	require.Equal(t, 200, code, body)
+	assert.Contains(t, body, `"result":{"resultType":"complete","content":[{"type":"text","text":"User response: `, "the retry on replica B completed the call parked on A")
+	assert.Contains(t, body, `ada@example.com`)
 }

@@ -28,6 +28,7 @@ func TestServeOAuth(t *testing.T) {
 	t.Run("DPoP required, with nonces", func(t *testing.T) { testServeOAuthDPoP(t, bin) })
 	t.Run("DPoP allowed", func(t *testing.T) { testServeOAuthDPoPAllowed(t, bin) })
 	t.Run("usage errors", func(t *testing.T) { testServeOAuthUsage(t, bin) })
+	t.Run("gateway scopes on namespaced names", func(t *testing.T) { testServeGatewayScopes(t, bin) }) // serve_gateway_scopes_test.go
 	t.Run("help", func(t *testing.T) {
 		out, err := exec.Command(bin, "serve", "-h").CombinedOutput()
 		require.NoError(t, err)

@@ -65,6 +65,7 @@ func TestBinary(t *testing.T) {
 	t.Run("help", func(t *testing.T) { testHelp(t, bin) })
 	t.Run("gateway", func(t *testing.T) { testServeGateway(t, bin) }) // serve_gateway_test.go
 	t.Run("gateway multi round-trip", func(t *testing.T) { testServeGatewayMRTR(t, bin, ver) })
+	t.Run("gateway parked call across replicas", func(t *testing.T) { testServeGatewayParkedAcrossReplicas(t, bin) })
 	t.Run("gateway limits", func(t *testing.T) { testServeGatewayLimits(t, bin) }) // serve_gateway_metrics_test.go
 }
 
