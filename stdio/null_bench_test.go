@@ -89,7 +89,7 @@ func floorVerdict(inflight int, fast, null float64) string {
 	if ratio < floorGoal {
 		verdict = "MISSED"
 	}
-	return fmt.Sprintf("inflight=%d: fastmcp %.0f req/s, null %.0f req/s: %.2fx the null server, goal >= %.1fx: %s",
+	return fmt.Sprintf("inflight=%d: fastmcp %.0f req/s, null %.0f req/s: %.3fx the null server, goal >= %.1fx: %s",
 		inflight, fast, null, ratio, floorGoal, verdict)
 }
 

@@ -14,7 +14,7 @@ func TestNullLineID(t *testing.T) {
 }
 
 func TestFloorVerdict(t *testing.T) {
-	assert.Equal(t, "inflight=64: fastmcp 600 req/s, null 1000 req/s: 0.60x the null server, goal >= 0.6x: MET",
+	assert.Equal(t, "inflight=64: fastmcp 600 req/s, null 1000 req/s: 0.600x the null server, goal >= 0.6x: MET",
 		floorVerdict(64, 600, 1000))
 	assert.Contains(t, floorVerdict(1, 599, 1000), "MISSED")
 }
