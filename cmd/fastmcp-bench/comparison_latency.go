@@ -37,6 +37,6 @@ func (c *comparison) latencyFloorLine(proto string, fast, bare float64) string {
 			verdict = "MISSED"
 		}
 	}
-	return fmt.Sprintf("fastmcp %s p99 %s against bare fasthttp's %s at %.0f req/s (medians): %.2f× (goal ≤ %.1f×): %s",
+	return fmt.Sprintf("fastmcp %s p99 %s against bare fasthttp's %s at %.0f req/s (medians): %.3f× (goal ≤ %.1f×): %s",
 		proto, loadtest.FormatDuration(time.Duration(fast)), loadtest.FormatDuration(time.Duration(bare)), c.Rate, ratio, latencyFloorGoal, verdict)
 }

@@ -18,9 +18,9 @@ func latencyComparison(fraction float64, fast, bare time.Duration) *comparison {
 }
 
 func TestLatencyFloor(t *testing.T) {
-	assert.Equal(t, "fastmcp 2026-07-28 p99 120µs against bare fasthttp's 100µs at 25000 req/s (medians): 1.20× (goal ≤ 1.3×): MET",
+	assert.Equal(t, "fastmcp 2026-07-28 p99 120µs against bare fasthttp's 100µs at 25000 req/s (medians): 1.200× (goal ≤ 1.3×): MET",
 		latencyComparison(0.25, 120*time.Microsecond, 100*time.Microsecond).latencyFloor())
-	assert.Contains(t, latencyComparison(0.25, 140*time.Microsecond, 100*time.Microsecond).latencyFloor(), "1.40× (goal ≤ 1.3×): MISSED")
+	assert.Contains(t, latencyComparison(0.25, 140*time.Microsecond, 100*time.Microsecond).latencyFloor(), "1.400× (goal ≤ 1.3×): MISSED")
 	assert.Contains(t, latencyComparison(0.5, 140*time.Microsecond, 100*time.Microsecond).latencyFloor(), "not judged")
 	assert.Empty(t, latencyComparison(0.25, 140*time.Microsecond, 0).latencyFloor(), "no ceiling measured")
 }
