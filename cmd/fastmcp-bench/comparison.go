@@ -19,6 +19,9 @@ type comparison struct {
 	Rounds   int     `json:"rounds"`
 	Pinned   bool    `json:"pinned"`
 	Rate     float64 `json:"rate,omitempty"`
+	// PacerLag is each latency run's generator lag p99, by target (ns): above
+	// loadtest.PacerLagLimit its p99 is the generator's.
+	PacerLag map[string][]float64 `json:"pacer_lag,omitempty"`
 	// RateFraction is the fraction of fastmcp's probed maximum Rate is, when it was probed.
 	RateFraction float64  `json:"rate_fraction,omitempty"`
 	Targets      []string `json:"targets"`
@@ -144,6 +147,12 @@ func (c *comparison) record(gen, target string, v float64, res loadtest.Reporter
 		}
 		c.Cores[target] = append(c.Cores[target], tr.ServerCores)
 		c.GeneratorCores[target] = append(c.GeneratorCores[target], tr.GeneratorCores)
+	}
+	if lr, ok := res.(*loadtest.LatencyResult); ok {
+		if c.PacerLag == nil {
+			c.PacerLag = map[string][]float64{}
+		}
+		c.PacerLag[target] = append(c.PacerLag[target], float64(lr.PacerLag.P99))
 	}
 	if m != nil {
 		if c.Machine == nil {

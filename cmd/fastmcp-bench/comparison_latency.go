@@ -31,7 +31,12 @@ func (c *comparison) latencyFloor() string {
 func (c *comparison) latencyFloorLine(proto string, fast, bare float64) string {
 	ratio := fast / bare
 	verdict := fmt.Sprintf("not judged (the goal is at a quarter of fastmcp's maximum: --rate-fraction 0.25, got %g)", c.RateFraction)
-	if c.RateFraction == 0.25 {
+	lag := max(loadtest.Median(c.PacerLag[c.find(nameFastmcp, proto)]), loadtest.Median(c.PacerLag[c.find(nameCeiling, proto)]))
+	switch {
+	case lag > float64(loadtest.PacerLagLimit):
+		verdict = "not judged (the generator was late: median " + loadtest.MetricGeneratorLag + " " +
+			loadtest.FormatDuration(time.Duration(lag)) + " > " + loadtest.FormatDuration(loadtest.PacerLagLimit) + ")"
+	case c.RateFraction == 0.25:
 		verdict = "MET"
 		if ratio > latencyFloorGoal {
 			verdict = "MISSED"
