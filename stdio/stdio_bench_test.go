@@ -137,11 +137,27 @@ func driveStdio(tb testing.TB, pipe pipePair, method string, inflight, workers, 
 
 // driveHandler is driveStdio with the handler h.
 func driveHandler(tb testing.TB, h handler, dec *decode.Decoder, pipe pipePair, method string, inflight, workers, n int) int {
+	return driveServer(tb, fastmcpServer(h, dec, workers), pipe, method, inflight, n)
+}
+
+// fastmcpServer serves h through serve with the default Config but for the number of
+// workers of the executor it owns.
+func fastmcpServer(h handler, dec *decode.Decoder, workers int) lineServer {
+	return func(in io.Reader, out io.Writer) error {
+		return serve(context.Background(), h, dec, Config{Input: in, Output: out, Pool: quietPool(pool.Config{MaxConcurrency: workers})})
+	}
+}
+
+// lineServer serves requests read from in on out until in ends.
+type lineServer func(in io.Reader, out io.Writer) error
+
+// driveServer is driveHandler with any server: fastmcp's, or the null server of the floor.
+func driveServer(tb testing.TB, srv lineServer, pipe pipePair, method string, inflight, n int) int {
 	inR, inW := pipe(tb)
 	outR, outW := pipe(tb)
 	served := make(chan error, 1)
 	go func() {
-		served <- serve(context.Background(), h, dec, Config{Input: inR, Output: outW, Pool: quietPool(pool.Config{MaxConcurrency: workers})})
+		served <- srv(inR, outW)
 		_ = outW.Close()
 	}()
 	r := bufio.NewReaderSize(outR, 64<<10)

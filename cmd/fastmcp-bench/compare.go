@@ -74,6 +74,7 @@ type compareOptions struct {
 	rounds, connections     int
 	duration, warmup        time.Duration
 	rate                    float64
+	rateFraction            float64
 	peersDir                string
 	jsonFile, htmlFile      string
 	cpuProfileServer        string
@@ -117,7 +118,8 @@ func compareCmd(ctx context.Context, args []string) int {
 	fs.IntVar(&o.connections, "connections", loadtest.DefaultConnections, "keep-alive connections")
 	fs.DurationVar(&o.duration, "duration", loadtest.DefaultDuration, "measured window of each run")
 	fs.DurationVar(&o.warmup, "warmup", loadtest.DefaultWarmup, "unmeasured warm-up before each run")
-	fs.Float64Var(&o.rate, "rate", 0, "latency: the rate for every endpoint (default: half of fastmcp's maximum, probed)")
+	fs.Float64Var(&o.rate, "rate", 0, "latency: the rate for every endpoint (default: --rate-fraction of fastmcp's maximum, probed)")
+	fs.Float64Var(&o.rateFraction, "rate-fraction", 0.5, "latency without --rate: the `fraction` (0 < f ≤ 1) of fastmcp's probed maximum every endpoint is driven at (0.25: the quarter-rate p99 goal)")
 	fs.StringVar(&o.peersDir, "peers-dir", "", "`directory` of the bench/peers module (default: found from the working directory)")
 	fs.StringVar(&o.jsonFile, "json", "", "write the results as JSON to `file`")
 	fs.StringVar(&o.htmlFile, "html", "", "write a self-contained HTML report to `file`")
@@ -165,6 +167,10 @@ func compareCmd(ctx context.Context, args []string) int {
 	}
 	if o.stackList, err = parseStacks(o.stacks); err != nil {
 		fmt.Fprintln(os.Stderr, "compare: --stacks:", err)
+		return 2
+	}
+	if o.rateFraction <= 0 || o.rateFraction > 1 {
+		fmt.Fprintf(os.Stderr, "compare: --rate-fraction between 0 (excluded) and 1 (got %g)\n", o.rateFraction)
 		return 2
 	}
 	scen := "throughput"
@@ -461,8 +467,8 @@ func compare(ctx context.Context, o *compareOptions, scen string) int {
 				fmt.Fprintln(os.Stderr, "compare: probing fastmcp's maximum rate failed:", err)
 				return 1
 			}
-			cmp.Rate = tr.RPS / 2
-			live.printf("latency at %.0f req/s: half of fastmcp's maximum (%.0f req/s)", cmp.Rate, tr.RPS)
+			cmp.Rate, cmp.RateFraction = tr.RPS*o.rateFraction, o.rateFraction
+			live.printf("latency at %.0f req/s: %g of fastmcp's maximum (%.0f req/s)", cmp.Rate, o.rateFraction, tr.RPS)
 		}
 	}
 	start := time.Now()

@@ -14,13 +14,18 @@ import (
 // comparison is what compare measured. Every figure it prints is the median of the rounds
 // with their range, and says so: a single round of a shared machine means little.
 type comparison struct {
-	Scenario   string   `json:"scenario"`
-	Metric     string   `json:"metric"` // "rps" or "p99"
-	Rounds     int      `json:"rounds"`
-	Pinned     bool     `json:"pinned"`
-	Rate       float64  `json:"rate,omitempty"`
-	Targets    []string `json:"targets"`
-	Generators []string `json:"generators"`
+	Scenario string  `json:"scenario"`
+	Metric   string  `json:"metric"` // "rps" or "p99"
+	Rounds   int     `json:"rounds"`
+	Pinned   bool    `json:"pinned"`
+	Rate     float64 `json:"rate,omitempty"`
+	// PacerLag is each latency run's generator lag p99, by target (ns): above
+	// loadtest.PacerLagLimit its p99 is the generator's.
+	PacerLag map[string][]float64 `json:"pacer_lag,omitempty"`
+	// RateFraction is the fraction of fastmcp's probed maximum Rate is, when it was probed.
+	RateFraction float64  `json:"rate_fraction,omitempty"`
+	Targets      []string `json:"targets"`
+	Generators   []string `json:"generators"`
 	// Server[target] is the server a target is and Protocol[target] the revision of its
 	// requests (a server has one target per revision, see targetKey); a target absent from
 	// them is its own server, driven with 2026-07-28.
@@ -142,6 +147,12 @@ func (c *comparison) record(gen, target string, v float64, res loadtest.Reporter
 		}
 		c.Cores[target] = append(c.Cores[target], tr.ServerCores)
 		c.GeneratorCores[target] = append(c.GeneratorCores[target], tr.GeneratorCores)
+	}
+	if lr, ok := res.(*loadtest.LatencyResult); ok {
+		if c.PacerLag == nil {
+			c.PacerLag = map[string][]float64{}
+		}
+		c.PacerLag[target] = append(c.PacerLag[target], float64(lr.PacerLag.P99))
 	}
 	if m != nil {
 		if c.Machine == nil {
@@ -374,6 +385,12 @@ func printComparison(w io.Writer, c *comparison) {
 		fmt.Fprintln(w)
 	}
 	printPaths(w, c)
+	if c.Metric == "p99" {
+		if line := c.latencyFloor(); line != "" {
+			fmt.Fprintln(w, "\n"+line)
+		}
+		return
+	}
 	if c.Metric != "rps" {
 		return
 	}
