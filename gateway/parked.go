@@ -122,12 +122,19 @@ func (b *backend) legacyCall(ctx context.Context, r *fastmcp.Request, rl *relay,
 	if err != nil {
 		return nil, err
 	}
-	p.caps = append(p.caps[:0], callerCapabilities(r)...)
 	p.relay.attach(ctx, r)
 	defer p.relay.detach()
-	answer := decode.Lookup(r.InputResponses(), p.key)
+	return pk.answer(ctx, p, callerCapabilities(r), r.InputResponses())
+}
+
+// answer continues the parked call p with a retry's capabilities and inputResponses: the
+// answer to its request goes to the backend and the call is awaited again, or, when the
+// retry did not answer, the request is asked again.
+func (pk *parking) answer(ctx context.Context, p *parkedCall, caps, responses json.RawMessage) (any, error) {
+	p.caps = append(p.caps[:0], caps...)
+	answer := decode.Lookup(responses, p.key)
 	if !answer.Present() {
-		return nil, pk.park(p) // the retry did not answer: ask again
+		return nil, pk.park(p)
 	}
 	p.ask.reply <- askReply{result: append(json.RawMessage(nil), answer.Raw()...)}
 	return pk.await(ctx, p)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fastmcp-go/fastmcp/client"
-	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -177,7 +176,7 @@ func (rb *replicaBus) retry(ctx context.Context, b *backend, r *fastmcp.Request,
 		rb.mu.Unlock()
 	}()
 	if !rb.publish(to, relayMessage{Op: opResume, Waiter: w, Backend: b.spec.Name, Call: call,
-		Responses: r.InputResponses(), Caps: r.ClientCapabilities()}) {
+		Responses: r.InputResponses(), Caps: callerCapabilities(r)}) {
 		return nil, answerTooLarge(b.spec.Name)
 	}
 	// First "held" within ackWait (else the replica is gone), then the outcome within the
@@ -233,17 +232,7 @@ func (rb *replicaBus) serveRetry(m relayMessage) {
 		rb.mu.Unlock()
 		cancel()
 	}()
-	p.caps = append(p.caps[:0], m.Caps...)
-	var (
-		v   any
-		err error
-	)
-	if answer := decode.Lookup(m.Responses, p.key); answer.Present() {
-		p.ask.reply <- askReply{result: append(json.RawMessage(nil), answer.Raw()...)}
-		v, err = pk.await(ctx, p)
-	} else {
-		err = pk.park(p) // the retry did not answer: ask again
-	}
+	v, err := pk.answer(ctx, p, m.Caps, m.Responses)
 	if err != nil {
 		err = p.b.forwardError(ctx, err)
 		if errors.Is(err, context.Canceled) {
