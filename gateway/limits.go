@@ -107,6 +107,7 @@ const (
 	outcomeTimeout                  // past Timeout or the client's RequestTimeout
 	outcomeFailed                   // the transport failed: nothing came back
 	outcomeCancelled                // the caller left first
+	numOutcomes
 )
 
 // classify tells how a forwarded call ended (parent is the caller's context), as

@@ -32,31 +32,17 @@ type CallStats struct {
 }
 
 type callCounters struct {
-	ok, errors, malformed, timeouts, failures, cancelled atomic.Int64
-	down, breakerOpen, overConcurrency, overRate         atomic.Int64
+	byOutcome                                    [numOutcomes]atomic.Int64
+	down, breakerOpen, overConcurrency, overRate atomic.Int64
 }
 
-func (c *callCounters) count(o outcome) {
-	switch o {
-	case outcomeOK:
-		c.ok.Add(1)
-	case outcomeError:
-		c.errors.Add(1)
-	case outcomeMalformed:
-		c.malformed.Add(1)
-	case outcomeTimeout:
-		c.timeouts.Add(1)
-	case outcomeFailed:
-		c.failures.Add(1)
-	case outcomeCancelled:
-		c.cancelled.Add(1)
-	}
-}
+func (c *callCounters) count(o outcome) { c.byOutcome[o].Add(1) }
 
 func (c *callCounters) snapshot() CallStats {
+	n := func(o outcome) int64 { return c.byOutcome[o].Load() }
 	return CallStats{
-		OK: c.ok.Load(), Errors: c.errors.Load(), Malformed: c.malformed.Load(), Timeouts: c.timeouts.Load(),
-		Failures: c.failures.Load(), Cancelled: c.cancelled.Load(),
+		OK: n(outcomeOK), Errors: n(outcomeError), Malformed: n(outcomeMalformed), Timeouts: n(outcomeTimeout),
+		Failures: n(outcomeFailed), Cancelled: n(outcomeCancelled),
 		Down: c.down.Load(), BreakerOpen: c.breakerOpen.Load(), OverConcurrency: c.overConcurrency.Load(), OverRate: c.overRate.Load(),
 	}
 }
