@@ -35,6 +35,8 @@ type callOpts struct {
 	// log receives the call's log messages at logLevel or above (call_log.go).
 	log      func(LogMessage)
 	logLevel string
+	// trace holds the _meta members of WithTraceContext (call_trace.go).
+	trace []byte
 }
 
 // WithProgress asks the server for progress on this call and calls fn for each update, in
@@ -156,6 +158,9 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 			level = lg.level
 		}
 		meta = c.appendMeta(nil, c.currentVersion(), caps, level)
+	}
+	if o != nil {
+		meta = withMetaMembers(meta, o.trace)
 	}
 	req := appendRequest((*bp)[:0], id, method, members, meta, progress)
 	if hdr == nil {

@@ -107,6 +107,9 @@
 // over stdio, where a log message names no call, a WithLog call gets those that come while
 // it is the only call pending.
 //
+// [WithTraceContext] sends a W3C traceparent and tracestate in a call's _meta, in either
+// era, so that the server's span joins the caller's trace.
+//
 // # Lists
 //
 // ListTools, ListResources, ListResourceTemplates and ListPrompts follow every page. The

@@ -164,6 +164,10 @@ type Config struct {
 	// Logger receives backend state changes, refused catalog entries and the stderr of stdio
 	// backends. Default: slog.Default().
 	Logger *slog.Logger
+	// TraceContext, when set, gives the trace context a forwarded call carries to its
+	// backend (the Gateway's own span: observe.SpanTraceContext); otherwise, or when it
+	// returns none, the caller's traceparent and tracestate are passed on unchanged.
+	TraceContext TraceContextFunc
 }
 
 // resolve checks cfg and fills its defaults.

@@ -96,9 +96,18 @@
 // progress and log messages to the caller's round that waits for it, first or retry; what
 // comes between rounds is dropped.
 //
-// Nothing of the caller's request but its arguments reaches a backend: no header, and
-// never the caller's credentials (no token passthrough). A backend gets the credentials
-// Config.Client gives it.
+// Nothing of the caller's request but its arguments (and its trace context, below) reaches
+// a backend: no header, and never the caller's credentials (no token passthrough). A
+// backend gets the credentials Config.Client gives it.
+//
+// # Trace context
+//
+// A forwarded call carries a W3C trace context in its _meta (traceparent and tracestate,
+// in either era): the one Config.TraceContext gives, the Gateway's own span (fastmcp-bench
+// serve --trace sets observe.SpanTraceContext, so the backend's span is the child of the
+// Gateway's), else the caller's own, passed on as it came (at most 512 bytes each; the
+// backend validates it, as any receiver must). The caller's baggage is not passed on: it
+// was addressed to the Gateway.
 //
 // # A backend that is down
 //

@@ -28,7 +28,7 @@ func (b *backend) callTool(own string) fastmcp.RawToolHandler {
 		args = append([]byte(nil), args...)
 		rl := newRelay(ctx, r)
 		defer rl.detach()
-		opts := rl.options(r)
+		opts := b.callOptions(ctx, rl, r)
 		if !c.Modern() {
 			v, err := b.legacyCall(ctx, r, rl, func(ctx context.Context) (any, error) {
 				return guard(b.limits, ctx, func(ctx context.Context) (any, error) { return c.CallTool(ctx, own, json.RawMessage(args), opts...) })
@@ -200,7 +200,7 @@ func (b *backend) forwardError(ctx context.Context, err error) error {
 func (b *backend) request(ctx context.Context, r *fastmcp.Request, c *client.Client, send func(context.Context, ...client.CallOption) (json.RawMessage, error)) (json.RawMessage, error) {
 	rl := newRelay(ctx, r)
 	defer rl.detach()
-	opts := rl.options(r)
+	opts := b.callOptions(ctx, rl, r)
 	if !c.Modern() {
 		v, err := b.legacyCall(ctx, r, rl, func(ctx context.Context) (any, error) {
 			return guard(b.limits, ctx, func(ctx context.Context) (any, error) { return send(ctx, opts...) })

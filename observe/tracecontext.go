@@ -2,7 +2,9 @@ package observe
 
 import (
 	"bytes"
+	"context"
 
+	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -78,4 +80,14 @@ func lowerHex(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// SpanTraceContext returns the W3C traceparent and tracestate of the span in ctx (the one
+// [Tracing] started for the request being served), empty when ctx holds no valid span: a
+// server that calls other servers on a request's behalf (the gateway's
+// Config.TraceContext) sends it so that their spans are children of this one.
+func SpanTraceContext(ctx context.Context) (traceparent, tracestate string) {
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	return carrier.Get("traceparent"), carrier.Get("tracestate")
 }

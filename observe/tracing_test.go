@@ -100,3 +100,20 @@ func TestNewTracingNeedsProvider(t *testing.T) {
 	_, err := NewTracing(TracingConfig{})
 	assert.ErrorIs(t, err, ErrInvalidConfig)
 }
+
+// SpanTraceContext gives the span in ctx as W3C headers, for a server that calls others on
+// the request's behalf: its id becomes their parent; a context without a span gives none.
+func TestSpanTraceContext(t *testing.T) {
+	tr, _ := newTracing(t)
+	sc, ok := RemoteParent([]byte("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"), []byte("vendor=abc"))
+	require.True(t, ok)
+	ctx, span := tr.tracer.Start(trace.ContextWithRemoteSpanContext(context.Background(), sc), "x")
+	defer span.End()
+	tp, ts := SpanTraceContext(ctx)
+	assert.Equal(t, "00-4bf92f3577b34da6a3ce929d0e0e4736-"+span.SpanContext().SpanID().String()+"-01", tp)
+	assert.Equal(t, "vendor=abc", ts)
+
+	tp, ts = SpanTraceContext(context.Background())
+	assert.Empty(t, tp)
+	assert.Empty(t, ts)
+}

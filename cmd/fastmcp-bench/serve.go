@@ -281,6 +281,7 @@ func serve(ctx context.Context, args []string) int {
 		}
 	}
 	if len(o.gateway.backends) > 0 {
+		o.gateway.trace = obs.traceContext
 		stop, err := o.gateway.start(ctx, srv, logger)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "serve: --backend:", err)

@@ -14,6 +14,8 @@ type gatewayOptions struct {
 	backends []gateway.Backend
 	limits   backendLimits    // --backend-limits, by backend name (serve_gateway_limits.go)
 	g        *gateway.Gateway // once started
+	// trace, with --trace, gives each forwarded call the trace context of its request's span.
+	trace gateway.TraceContextFunc
 }
 
 func (o *gatewayOptions) flags(fs *flag.FlagSet) {
@@ -34,7 +36,7 @@ func (o *gatewayOptions) start(ctx context.Context, srv *fastmcp.Server, logger 
 	if err := o.limits.apply(o.backends); err != nil {
 		return nil, err
 	}
-	g, err := gateway.New(srv, gateway.Config{Backends: o.backends, Logger: logger})
+	g, err := gateway.New(srv, gateway.Config{Backends: o.backends, Logger: logger, TraceContext: o.trace})
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,10 @@ type observation struct {
 	// gateway, with --backend, is reported by /readyz and fastmcp_gateway_backend_*
 	// (countGateway).
 	gateway *gateway.Gateway
-	stops   []func()
+	// traceContext, with --trace, is the trace context a gateway's forwarded call carries:
+	// its request's span.
+	traceContext gateway.TraceContextFunc
+	stops        []func()
 }
 
 // countTasks makes the tasks store, if any, the source of fastmcp_tasks.
@@ -68,6 +71,7 @@ func (o *metricsOptions) setup(logger *slog.Logger) (*observation, error) {
 			return nil, err
 		}
 		tracing = t
+		obs.traceContext = observe.SpanTraceContext
 	}
 	if o.addr != "" {
 		obs.registry = prometheus.NewRegistry()
