@@ -58,6 +58,9 @@ func (ep *endpoint) setHeaders(req *fasthttp.Request, method, name string) {
 	req.Header.SetContentType("application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set(HeaderProtocolVersion, ep.t.Dialect.String())
+	if ep.t.Session != "" {
+		req.Header.Set(HeaderSession, ep.t.Session)
+	}
 	if ep.t.Dialect == Dialect2026 {
 		req.Header.Set(HeaderMethod, method)
 		if name != "" {

@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -21,6 +22,7 @@ func (c *conn) handshake(now time.Time) error {
 	var req fasthttp.Request
 	c.ep.setHeaders(&req, "initialize", "")
 	req.Header.Del(HeaderProtocolVersion)
+	req.Header.Del(HeaderSession)
 	req.SetBodyString(initializeBody)
 	if kind, _ := c.exchange(now, &req); kind != "" {
 		return fmt.Errorf("initialize: %s", kind)
@@ -39,6 +41,9 @@ func (c *conn) handshake(now time.Time) error {
 	if v := member(r.result, "protocolVersion"); string(v) != `"`+LegacyVersion+`"` {
 		return fmt.Errorf("initialize negotiated %s, not %s", v, LegacyVersion)
 	}
+	if sid := c.resp.Header.Peek(HeaderSession); len(sid) > 0 {
+		c.ep.t.Session = string(sid) // the rest of the handshake is in the session
+	}
 	c.ep.setHeaders(&req, "notifications/initialized", "")
 	req.SetBodyString(initializedBody)
 	if kind, _ := c.exchange(now, &req); kind != "" {
@@ -54,4 +59,25 @@ func (c *conn) handshake(now time.Time) error {
 func checkResponse(body, id, text []byte) string {
 	kind, _ := checkResponseAt(body, id, text)
 	return kind
+}
+
+// OpenSession performs the initialize-era handshake with t (initialize negotiating 2025-11-25,
+// then notifications/initialized) and returns the Mcp-Session-Id the server issued, "" for a
+// stateless server. Set it as Target.Session so that every connection's calls are in that
+// one session, as a client's would be.
+func OpenSession(ctx context.Context, t Target) (string, error) {
+	t.Dialect, t.Session = DialectLegacy, ""
+	ep, err := t.parse()
+	if err != nil {
+		return "", err
+	}
+	c, err := dialConn(ctx, ep, DefaultTimeout)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrTargetDown, err)
+	}
+	defer c.close()
+	if err := c.handshake(time.Now()); err != nil {
+		return "", fmt.Errorf("loadtest: %s: %w", t.label(), err)
+	}
+	return ep.t.Session, nil
 }

@@ -29,6 +29,13 @@ type legacyServer struct {
 
 func startLegacyServer(t *testing.T, version string, initializedStatus int) *legacyServer {
 	t.Helper()
+	return startSessionServer(t, version, initializedStatus, "")
+}
+
+// startSessionServer is startLegacyServer keeping one session: initialize issues session as
+// Mcp-Session-Id, and any other request without it is refused with 400 (unless session is "").
+func startSessionServer(t *testing.T, version string, initializedStatus int, session string) *legacyServer {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	s := &legacyServer{url: "http://" + ln.Addr().String() + "/mcp"}
@@ -37,8 +44,15 @@ func startLegacyServer(t *testing.T, version string, initializedStatus int) *leg
 		s.mu.Lock()
 		s.seen = append(s.seen, seen{string(ctx.Request.Header.Peek(HeaderProtocolVersion)), body})
 		s.mu.Unlock()
+		if session != "" && body != initializeBody && string(ctx.Request.Header.Peek(HeaderSession)) != session {
+			ctx.SetStatusCode(fasthttp.StatusBadRequest)
+			return
+		}
 		switch body {
 		case initializeBody:
+			if session != "" {
+				ctx.Response.Header.Set(HeaderSession, session)
+			}
 			ctx.SetContentType("application/json")
 			ctx.SetBodyString(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"` + version + `","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`)
 		case initializedBody:
@@ -111,4 +125,31 @@ func TestThroughputAnswered(t *testing.T) {
 	assert.Positive(t, res.Requests)
 	assert.Greater(t, res.Answered, res.Requests, "warmup replies are answered but not measured")
 	assert.Equal(t, int(res.Answered), len(s.received()), "every request the server received was answered and checked")
+}
+
+// TestOpenSession: OpenSession returns the session a sessionful server issues (its handshake
+// in that session), and a throughput run with Target.Session keeps every call in it; a
+// stateless server issues none, and a run without the session is refused.
+func TestOpenSession(t *testing.T) {
+	s := startSessionServer(t, LegacyVersion, fasthttp.StatusAccepted, "s-1")
+	sid, err := OpenSession(context.Background(), Target{URL: s.url})
+	require.NoError(t, err)
+	require.Equal(t, "s-1", sid)
+	require.Len(t, s.received(), 2, "initialize and notifications/initialized, the second in the session")
+
+	res, err := Throughput(context.Background(), ThroughputConfig{Target: Target{URL: s.url, Dialect: DialectLegacy, Session: sid},
+		Connections: 2, Duration: 100 * time.Millisecond, Warmup: 50 * time.Millisecond})
+	require.NoError(t, err)
+	assert.Empty(t, res.Errors)
+	assert.Positive(t, res.Requests)
+
+	res, err = Throughput(context.Background(), ThroughputConfig{Target: Target{URL: s.url, Dialect: DialectLegacy},
+		Connections: 1, Duration: 50 * time.Millisecond, Warmup: 10 * time.Millisecond})
+	require.NoError(t, err)
+	assert.Positive(t, res.Errors[KindStatusPrefix+"400"], "outside the session every call is refused")
+
+	stateless := startLegacyServer(t, LegacyVersion, fasthttp.StatusAccepted)
+	sid, err = OpenSession(context.Background(), Target{URL: stateless.url})
+	require.NoError(t, err)
+	assert.Empty(t, sid)
 }

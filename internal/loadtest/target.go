@@ -51,6 +51,7 @@ const (
 	HeaderProtocolVersion = "MCP-Protocol-Version"
 	HeaderMethod          = "Mcp-Method"
 	HeaderName            = "Mcp-Name"
+	HeaderSession         = "Mcp-Session-Id"
 )
 
 // Defaults of Target.
@@ -84,6 +85,10 @@ type Target struct {
 	// PID is the server's process id when it is a local process (0 if unknown): memory
 	// readings use it.
 	PID int
+	// Session, when set, is the Mcp-Session-Id every request carries: one initialize-era
+	// session that all connections share (OpenSession opens it), for a server that keeps
+	// sessions and refuses requests outside one.
+	Session string
 }
 
 // label is the target's name for reports.
