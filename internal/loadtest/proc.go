@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -28,6 +29,38 @@ func ProcessCPU(pid int) (time.Duration, error) {
 	return time.Duration(st.utime+st.stime) * (time.Second / userHZ), nil
 }
 
+// ProcessTreeCPU is ProcessCPU of pid and of every live descendant (found through
+// /proc/PID/task/TID/children): a server with the processes it runs, such as a gateway and
+// its stdio backends. A descendant that exits meanwhile is counted until its exit.
+func ProcessTreeCPU(pid int) (time.Duration, error) {
+	total, err := ProcessCPU(pid)
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range childPIDs(pid) {
+		if d, err := ProcessTreeCPU(c); err == nil {
+			total += d
+		}
+	}
+	return total, nil
+}
+
+// childPIDs lists pid's children, from each of its threads' children file.
+func childPIDs(pid int) []int {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, _ := os.ReadDir(dir)
+	var out []int
+	for _, t := range tasks {
+		b, _ := os.ReadFile(dir + "/" + t.Name() + "/children")
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // cpuMeter reads a process's CPU time at the start and at the end of a window.
 type cpuMeter struct {
 	mu           sync.Mutex
@@ -37,22 +70,27 @@ type cpuMeter struct {
 	stop         func()
 }
 
-// meterCPU schedules the readings of pid's CPU time at from and to (no readings if pid is 0).
-func meterCPU(pid int, from, to time.Time) *cpuMeter {
+// meterCPU schedules the readings of pid's CPU time at from and to (no readings if pid is 0),
+// with its descendants' when tree is set.
+func meterCPU(pid int, tree bool, from, to time.Time) *cpuMeter {
 	m := &cpuMeter{stop: func() {}}
 	if pid <= 0 {
 		return m
 	}
+	read := ProcessCPU
+	if tree {
+		read = ProcessTreeCPU
+	}
 	startRead, endRead := make(chan struct{}), make(chan struct{})
 	t1 := time.AfterFunc(time.Until(from), func() {
-		v, err := ProcessCPU(pid)
+		v, err := read(pid)
 		m.mu.Lock()
 		m.start, m.tStart, m.started = v, time.Now(), err == nil
 		m.mu.Unlock()
 		close(startRead)
 	})
 	readEnd := func() {
-		v, err := ProcessCPU(pid)
+		v, err := read(pid)
 		m.mu.Lock()
 		m.end, m.tEnd = v, time.Now()
 		m.ok = err == nil && m.started

@@ -85,6 +85,8 @@ type Target struct {
 	// PID is the server's process id when it is a local process (0 if unknown): memory
 	// readings use it.
 	PID int
+	// CPUTree counts PID's descendants in its CPU time (a gateway with its stdio backends).
+	CPUTree bool
 	// Session, when set, is the Mcp-Session-Id every request carries: one initialize-era
 	// session that all connections share (OpenSession opens it), for a server that keeps
 	// sessions and refuses requests outside one.

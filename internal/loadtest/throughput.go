@@ -95,8 +95,8 @@ func Throughput(ctx context.Context, cfg ThroughputConfig) (*ThroughputResult, e
 	}
 	l.progress = progressOf(cfg.Progress, "throughput", cfg.Target.label(), "load", l.warmup+l.duration)
 	now := time.Now()
-	cpu := meterCPU(cfg.Target.PID, now.Add(l.warmup), now.Add(l.warmup+l.duration))
-	self := meterCPU(os.Getpid(), now.Add(l.warmup), now.Add(l.warmup+l.duration))
+	cpu := meterCPU(cfg.Target.PID, cfg.Target.CPUTree, now.Add(l.warmup), now.Add(l.warmup+l.duration))
+	self := meterCPU(os.Getpid(), false, now.Add(l.warmup), now.Add(l.warmup+l.duration))
 	r := l.run(ctx)
 	res := &ThroughputResult{
 		Target:      cfg.Target.label(),
