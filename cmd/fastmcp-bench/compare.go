@@ -63,6 +63,12 @@ measurements did. --generator wrk drives the same requests with wrk (apt-get ins
 so anyone can cross-check the generator; --generator both runs the two in each round.
 --quick is a bounded first look. Load only goes to loopback addresses.
 
+--gateway has endpoints of its own: fastmcp's gateway (serve --backend) in front of a fastmcp
+backend over HTTP and in front of one stdio echo server (serve --stdio), that backend directly,
+and supergateway and mcp-proxy (npm, pinned in interop/package.json and installed into .tools/
+as the interop lane does) in front of the same stdio server, one 2025-11-25 session each, at
+each of --gateway-connections; CPU per call counts a gateway's stdio child.
+
 Flags:
 `
 
@@ -91,6 +97,8 @@ type compareOptions struct {
 	tls                     compareTLS
 	cluster                 int    // compare_cluster.go
 	busPostgres             string // compare_cluster_fanout_bus.go
+	gateway                 bool   // compare_gateway.go
+	gatewayConnections      []int  // compare_gateway.go
 }
 
 type targetsFlag struct{ v *[]string }
@@ -139,6 +147,12 @@ func compareCmd(ctx context.Context, args []string) int {
 	fs.DurationVar(&o.metricsPairDuration, "metrics-pair-duration", defaultMetricsPairDuration, "with --metrics: measured window of each paired run")
 	fs.IntVar(&o.cluster, "cluster", 0, "requests per second through HAProxy (on PATH) in front of 1, 2 … `N` replicas of serve, beside HAProxy's own ceiling (in front of bench/peers' bare fasthttp) and one replica without the proxy, in interleaved rounds: a table; then the fan-out part: one event from a replica to 1, 100 and 1000 listen streams on another over the in-memory hub, NATS (nats-server on PATH) and PostgreSQL (--bus-postgres), and events per second through each; throughput only, no other endpoints")
 	fs.StringVar(&o.busPostgres, "bus-postgres", "", "with --cluster: the `DSN` of the PostgreSQL whose LISTEN/NOTIFY the fan-out part measures (default $"+envFanoutPostgres+"; without either, that bus is skipped)")
+	fs.BoolVar(&o.gateway, "gateway", false, "tools/call through fastmcp's gateway in front of a fastmcp backend (HTTP) and of a stdio echo server, beside the backend directly and supergateway and mcp-proxy (npm) in front of the same stdio server: a table and issue 23's goals; throughput only, no other endpoints")
+	fs.Func("gateway-connections", "with --gateway: comma-separated `counts` of keep-alive connections (default 1,8,32)", func(v string) error {
+		n, err := parseConnectionList(v)
+		o.gatewayConnections = n
+		return err
+	})
 	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -156,6 +170,23 @@ func compareCmd(ctx context.Context, args []string) int {
 			return 2
 		}
 		return compareCluster(ctx, &o)
+	}
+	if o.gateway {
+		if err := checkGatewayFlags(fs, pos); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			return 2
+		}
+		if o.gatewayConnections == nil {
+			o.gatewayConnections = defaultGatewayConnections
+		}
+		if o.pin && os.Getenv(envPinned) == "" {
+			return repin(ctx, &o, args)
+		}
+		return compareGateway(ctx, &o)
+	}
+	if flagGiven(fs, "gateway-connections") {
+		fmt.Fprintln(os.Stderr, "compare: --gateway-connections is for --gateway")
+		return 2
 	}
 	if flagGiven(fs, "bus-postgres") {
 		fmt.Fprintln(os.Stderr, "compare: --bus-postgres is for the fan-out part of --cluster")
