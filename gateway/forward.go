@@ -1,13 +1,14 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/fastmcp-go/fastmcp/client"
+	"github.com/fastmcp-go/fastmcp/decode"
 	"github.com/fastmcp-go/fastmcp/fastmcp"
 )
 
@@ -244,27 +245,33 @@ func (b *backend) malformed(err error) error {
 // toolResult carries a backend's tools/call result over unchanged: its content blocks as
 // they were sent, its structuredContent, isError and _meta.
 func (b *backend) toolResult(res *client.CallToolResult) (fastmcp.ToolResult, error) {
-	var blocks []json.RawMessage
-	if len(res.Content) > 0 {
-		if err := json.Unmarshal(res.Content, &blocks); err != nil {
-			return fastmcp.ToolResult{}, b.malformed(fmt.Errorf("content: %w", err))
-		}
-	}
-	out := fastmcp.ToolResult{IsError: res.IsError, Content: make([]fastmcp.Content, 0, len(blocks))}
-	for _, blk := range blocks {
-		if !isObject(blk) {
+	// The client decoded the whole response: its parts are valid JSON, read here with the
+	// decoder's views (no encoding/json on the forwarding path).
+	out := fastmcp.ToolResult{IsError: res.IsError}
+	switch firstType(res.Content) {
+	case decode.TypeAbsent, decode.TypeNull:
+	case decode.TypeArray:
+		ok := true
+		decode.Elements(res.Content, func(blk []byte, t decode.Type) bool {
+			if ok = t == decode.TypeObject; ok {
+				out.Content = append(out.Content, fastmcp.RawContent(blk))
+			}
+			return ok
+		})
+		if !ok {
 			return fastmcp.ToolResult{}, b.malformed(errors.New("content: a block is not an object"))
 		}
-		out.Content = append(out.Content, fastmcp.RawContent(blk))
+	default:
+		return fastmcp.ToolResult{}, b.malformed(errors.New("content: not an array"))
+	}
+	if out.Content == nil {
+		out.Content = []fastmcp.Content{}
 	}
 	if len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null" {
 		out.Structured = res.StructuredContent
 	}
-	var meta struct {
-		Meta json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(res.Raw, &meta) == nil {
-		out.Meta = ownMeta(meta.Meta)
+	if m := decode.Lookup(res.Raw, "_meta"); m.Type() == decode.TypeObject {
+		out.Meta = ownMeta(m.Raw())
 	}
 	return out, nil
 }
@@ -273,32 +280,56 @@ func (b *backend) toolResult(res *client.CallToolResult) (fastmcp.ToolResult, er
 // names itself, so a backend's is dropped (the result would carry the member twice).
 const serverInfoKey = "io.modelcontextprotocol/serverInfo"
 
-// ownMeta is a backend result's _meta without the members the Gateway sets itself; nil
-// when nothing is left or it is not an object.
-func ownMeta(raw json.RawMessage) json.RawMessage {
-	var m map[string]json.RawMessage
-	if !isObject(raw) || json.Unmarshal(raw, &m) != nil {
+// ownMeta is a backend result's _meta (a decoded object) without the members the Gateway
+// sets itself, in a slice of its own; nil when nothing is left.
+func ownMeta(raw []byte) json.RawMessage {
+	out := []byte{'{'}
+	decode.Members(raw, func(key, v []byte, _ decode.Type) bool {
+		if keyIs(key, serverInfoKey) {
+			return true
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, '"'), key...), '"', ':')
+		out = append(out, v...)
+		return true
+	})
+	if len(out) == 1 {
 		return nil
 	}
-	delete(m, serverInfoKey)
-	if len(m) == 0 {
-		return nil
+	return append(out, '}')
+}
+
+// keyIs compares a member's raw key (escapes kept) with name, unescaping when it must.
+func keyIs(key []byte, name string) bool {
+	if bytes.IndexByte(key, '\\') < 0 {
+		return string(key) == name
 	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		return nil
+	return string(decode.Unquote(nil, append(append([]byte{'"'}, key...), '"'))) == name
+}
+
+// firstType is the JSON type of a raw value by its first byte (decoded elsewhere).
+func firstType(raw []byte) decode.Type {
+	for _, c := range raw {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '[':
+			return decode.TypeArray
+		case 'n':
+			return decode.TypeNull
+		}
+		return decode.TypeObject // anything else: not an array, refused by the caller
 	}
-	return out
+	return decode.TypeAbsent
 }
 
 // wantsProgress reports whether the caller asked for progress (a progressToken in _meta):
 // only then is the backend asked for it.
 func wantsProgress(r *fastmcp.Request) bool {
-	var meta struct {
-		Token json.RawMessage `json:"progressToken"`
-	}
-	m := r.Meta()
-	return len(m) > 0 && json.Unmarshal(m, &meta) == nil && len(meta.Token) > 0 && string(meta.Token) != "null"
+	t := decode.Lookup(r.Meta(), "progressToken").Type()
+	return t != decode.TypeAbsent && t != decode.TypeNull
 }
 
 func isObject(raw json.RawMessage) bool {
