@@ -2,6 +2,9 @@ package gateway
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -11,6 +14,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -72,18 +79,51 @@ func (gb *guardedBackend) seen() []string {
 // (client_secret_basic) that issues "backend-token", and the backend's protected resource
 // metadata at /prm (resource and authorization_servers settable).
 type fakeIssuer struct {
-	srv     *httptest.Server
-	mu      sync.Mutex
-	prm     map[string]any
-	tokens  int
-	granted []string // the resource of each token request
+	srv      *httptest.Server
+	key      *ecdsa.PublicKey // when set, the client authenticates with private_key_jwt signed by it
+	tokenURL string           // the token endpoint its metadata names (default its own /token)
+	mu       sync.Mutex
+	prm      map[string]any
+	tokens   int
+	granted  []string // the resource of each token request
 }
 
 func newFakeIssuer(t *testing.T) *fakeIssuer {
 	f := &fakeIssuer{}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
+	f.tokenURL = f.srv.URL + "/token"
 	return f
+}
+
+// tokenElsewhere serves the token endpoint on another origin, which the metadata names.
+func (f *fakeIssuer) tokenElsewhere(t *testing.T) string {
+	other := httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(other.Close)
+	f.tokenURL = other.URL + "/token"
+	return other.URL
+}
+
+// clientAuthenticated reports whether a token request is client "gw"'s: its secret, or an
+// assertion signed by f.key for this issuer.
+func (f *fakeIssuer) clientAuthenticated(r *http.Request) bool {
+	if f.key == nil {
+		id, secret, ok := r.BasicAuth()
+		return ok && id == "gw" && secret == "s3cret"
+	}
+	if r.PostFormValue("client_assertion_type") != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" {
+		return false
+	}
+	tok, err := jwt.ParseSigned(r.PostFormValue("client_assertion"), []jose.SignatureAlgorithm{jose.ES256})
+	if err != nil {
+		return false
+	}
+	var c jwt.Claims
+	if tok.Claims(f.key, &c) != nil {
+		return false
+	}
+	return c.Issuer == "gw" && c.Subject == "gw" && c.Audience.Contains(f.srv.URL) &&
+		c.ValidateWithLeeway(jwt.Expected{Time: time.Now()}, time.Minute) == nil
 }
 
 func (f *fakeIssuer) setPRM(resource string, servers ...string) {
@@ -100,11 +140,10 @@ func (f *fakeIssuer) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == "/prm":
 		_ = json.NewEncoder(w).Encode(f.prm)
 	case r.Method == http.MethodGet && r.URL.Path == "/.well-known/oauth-authorization-server":
-		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": f.srv.URL, "token_endpoint": f.srv.URL + "/token",
-			"grant_types_supported": []string{"client_credentials"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic"}})
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": f.srv.URL, "token_endpoint": f.tokenURL,
+			"grant_types_supported": []string{"client_credentials"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic", "private_key_jwt"}})
 	case r.Method == http.MethodPost && r.URL.Path == "/token":
-		id, secret, ok := r.BasicAuth()
-		if !ok || id != "gw" || secret != "s3cret" || r.PostFormValue("grant_type") != "client_credentials" {
+		if !f.clientAuthenticated(r) || r.PostFormValue("grant_type") != "client_credentials" {
 			w.WriteHeader(http.StatusUnauthorized)
 			_, _ = w.Write([]byte(`{"error":"invalid_client"}`))
 			return
@@ -227,6 +266,31 @@ func TestCredentialsOAuth(t *testing.T) {
 	for _, a := range gb.seen() {
 		assert.Contains(t, []string{"", "Bearer backend-token"}, a, "the backend sees nothing but its own token")
 	}
+}
+
+// TestCredentialsOAuthPrivateKey: private_key_jwt, with a token endpoint on another origin
+// than the issuer's: refused until AllowedOrigins names it.
+func TestCredentialsOAuthPrivateKey(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	iss := newFakeIssuer(t)
+	iss.key = &key.PublicKey
+	tokenOrigin := iss.tokenElsewhere(t)
+	gb := startGuardedBackend(t, func() string { return iss.srv.URL + "/prm" })
+	gb.admit("backend-token")
+	iss.setPRM(gb.url, iss.srv.URL)
+	b := Backend{Name: "a", URL: gb.url, Credentials: Credentials{OAuth: &OAuthClient{Issuer: iss.srv.URL, ClientID: "gw", PrivateKey: key}}}
+
+	g, _ := startGateway(t, Config{Backends: []Backend{b}})
+	require.ErrorIs(t, g.Status()[0].Err, ErrFetchRefused, "the token endpoint's origin is not allowed")
+
+	b.Credentials.OAuth.AllowedOrigins = []string{tokenOrigin}
+	g, gw := startGateway(t, Config{Backends: []Backend{b}})
+	require.True(t, g.Status()[0].Up, "%v", g.Status()[0].Err)
+	assert.Contains(t, callEcho(t, gw), `"text":"a: t"`)
+	iss.mu.Lock()
+	defer iss.mu.Unlock()
+	assert.Equal(t, 1, iss.tokens)
 }
 
 // TestCredentialsHostileBackend: a backend whose challenge or metadata names another
