@@ -150,7 +150,7 @@
 // "gateway: invalid configuration: config file PATH: larger than 1048576 bytes
 // (MaxConfigFileBytes)" (and "…: PATH: larger than 65536 bytes (MaxSecretFileBytes)"). JSON
 // because the standard library reads it strictly: an unknown field is an error naming it
-// ("backends[0]: unknown field \"maxConcurent\""), so that a typo cannot drop a limit
+// (backends[0]: unknown field "maxConcurent"), so that a typo cannot drop a limit
 // unseen (field names match regardless of case, as encoding/json matches them). Only the
 // Authorization header can be configured for now: the client sends no other static header.
 //
