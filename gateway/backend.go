@@ -38,6 +38,8 @@ type backend struct {
 
 	limits *limits // the backend's call limits, breaker and counters (limits.go)
 
+	authz client.Authorizer // its credentials' (credentials.go); nil: Config.Client's
+
 	subscribable atomic.Pointer[[]string] // the own URIs its listen stream subscribes to (subscribe.go)
 }
 
@@ -181,6 +183,9 @@ func (b *backend) clientConfig() client.Config {
 	}
 	cc.Command, cc.Args, cc.Env = b.spec.Command, b.spec.Args, b.spec.Env
 	cc.RequestTimeout = b.limits.requestTimeout(cc.RequestTimeout)
+	if b.authz != nil {
+		cc.Authorizer = b.authz
+	}
 	// An initialize-era backend's requests for input are relayed to the caller (parked.go);
 	// a 2026-07-28 one's input_required results are relayed without them (input.go).
 	cc.Elicitation, cc.Sampling, cc.Roots = b.inputHandler("elicitation/create"), b.inputHandler("sampling/createMessage"), b.inputHandler("roots/list")

@@ -85,6 +85,10 @@ type Backend struct {
 	// (default 5 s) before letting one through as its probe.
 	BreakerFailures int
 	BreakerCooldown time.Duration
+
+	// Credentials are the backend's own (HTTP only): a static Authorization header or OAuth
+	// client credentials. See the package doc's Credentials.
+	Credentials Credentials
 }
 
 // ParseBackend reads a backend as the command line gives it: NAME=URL (http:// or
@@ -114,6 +118,9 @@ func (b *Backend) check() error {
 		return fmt.Errorf("%w: backend name %q: want a lowercase letter, then up to 31 lowercase letters, digits and '-'", ErrInvalidConfig, b.Name)
 	}
 	if err := b.checkLimits(); err != nil {
+		return err
+	}
+	if err := b.checkCredentials(); err != nil { // credentials.go
 		return err
 	}
 	switch {

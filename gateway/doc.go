@@ -109,6 +109,51 @@
 // backend validates it, as any receiver must). The caller's baggage is not passed on: it
 // was addressed to the Gateway.
 //
+// # Credentials
+//
+// A backend's own credentials are Backend.Credentials, sent to HTTP backends only (a stdio
+// backend with credentials is a configuration error: it takes its own from Env):
+//
+//   - Authorization: a static header, sent with every request. A refusal of it (401, or
+//     403 with a challenge) fails with ErrCredentialsRefused.
+//   - OAuth: a client pre-registered with its Issuer (ClientID, and ClientSecret or a
+//     PrivateKey for private_key_jwt) that gets its tokens with the client credentials grant
+//     (package client/oauth) when the backend first refuses a request, for the backend's URL
+//     (RFC 8707), keeps them across reconnections, and asks again when one is refused.
+//
+// A backend without credentials that asks for authorization fails with ErrNoCredentials,
+// and nothing is fetched (unless Config.Client has an Authorizer: it then serves every
+// backend without credentials of its own). A backend cannot make the Gateway fetch
+// arbitrary URLs: the resource_metadata of its 401, the authorization_servers of that
+// metadata and the endpoints of an authorization server's metadata are the backend's to
+// name, so its OAuth client fetches only from the backend's origin, the Issuer's and
+// OAuthClient.AllowedOrigins (scheme://host[:port], for a token endpoint on another host);
+// redirects are never followed, and client/oauth's rule holds besides (https, or http on
+// loopback). Another URL is not requested: the refusal is logged at error level
+//
+//	gateway: refused to fetch a URL the backend's authorization named: not the backend's origin, its issuer's or an allowed origin
+//
+// with the URL (without its query), and that whole authorization fails with
+// ErrFetchRefused, every later fetch of it refused too (the OAuth client would otherwise go
+// on to the well-known URLs of the backend's origin: a backend that names another origin is
+// refused, not worked around). In each case the request refused fails: at connection the
+// backend is down with the error in Status.Err; during a call the caller gets the
+// unavailable error (see A backend that is down) and the backend is checked at once. The
+// reason is logged, never sent.
+//
+// A Secret (the header, a client secret) prints, logs and marshals as "[redacted]", and an
+// OAuthClient as its client id and issuer alone, so that a Backend can be logged whole.
+// [ParseConfig] and [LoadConfigFile] read backends and their credentials from a JSON
+// configuration (fastmcp-bench serve --gateway-config): a credential is "env:NAME" or
+// "file:PATH", never a literal; the file is bounded at MaxConfigFileBytes (1 MiB) and a
+// credential file at MaxSecretFileBytes (64 KiB), refused past them with
+// "gateway: invalid configuration: config file PATH: larger than 1048576 bytes
+// (MaxConfigFileBytes)" (and "…: PATH: larger than 65536 bytes (MaxSecretFileBytes)"). JSON
+// because the standard library reads it strictly: an unknown field is an error naming it
+// (backends[0]: unknown field "maxConcurent"), so that a typo cannot drop a limit
+// unseen (field names match regardless of case, as encoding/json matches them). Only the
+// Authorization header can be configured for now: the client sends no other static header.
+//
 // # A backend that is down
 //
 // Its entries stay listed (so that a flapping backend does not make every caller re-list),
@@ -268,6 +313,6 @@
 //
 // Not yet built (see issue 23): paging across backends beyond the Server's own, several
 // input requests of an initialize-era backend in one round, Tasks pass-through,
-// per-backend credentials; limits and breakers per entry rather than per backend, and a
+// limits and breakers per entry rather than per backend, and a
 // concurrency cap that queues rather than refuses.
 package gateway

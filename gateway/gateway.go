@@ -40,7 +40,11 @@ func New(srv *fastmcp.Server, cfg Config) (*Gateway, error) {
 	}
 	transparent := len(cfg.Backends) == 1
 	for _, b := range cfg.Backends {
-		g.backends = append(g.backends, newBackend(g, b, newNamer(b.Name, transparent)))
+		nb := newBackend(g, b, newNamer(b.Name, transparent))
+		if err := nb.useCredentials(); err != nil { // credentials.go
+			return nil, err
+		}
+		g.backends = append(g.backends, nb)
 	}
 	return g, nil
 }

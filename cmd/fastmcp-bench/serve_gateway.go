@@ -28,6 +28,14 @@ func (o *gatewayOptions) flags(fs *flag.FlagSet) {
 		return nil
 	})
 	o.limits.flags(fs)
+	fs.Func("gateway-config", "read more backends from a JSON `FILE` (at most 1 MiB): every --backend and --backend-limits field, and per-backend credentials from the environment or files (see the gateway package doc); repeatable, combinable with --backend (a name given twice is an error)", func(v string) error {
+		bs, err := gateway.LoadConfigFile(v)
+		if err != nil {
+			return err
+		}
+		o.backends = append(o.backends, bs...)
+		return nil
+	})
 }
 
 // startGateway connects srv to the backends, returning once each was tried; stop closes

@@ -1,0 +1,197 @@
+package gateway
+
+import (
+	"context"
+	"crypto"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/fastmcp-go/fastmcp/client"
+	"github.com/fastmcp-go/fastmcp/client/oauth"
+)
+
+// Credentials are a backend's own credentials, sent over HTTP only: a static Authorization
+// header, or OAuth client credentials. The zero value sends none (the backend then gets
+// what Config.Client.Authorizer gives, if anything). A caller's credentials are never
+// among them.
+type Credentials struct {
+	// Authorization is the Authorization header of every request to the backend, whole
+	// (e.g. "Bearer …"). A refusal of it (401) fails the request: the Gateway has nothing
+	// else to offer, and fetches nothing the backend names.
+	Authorization Secret
+	// OAuth gets the backend's tokens with the client credentials grant.
+	OAuth *OAuthClient
+}
+
+// OAuthClient is a client pre-registered with a backend's authorization server, which gets
+// its own tokens (client_credentials) when the backend first refuses a request, and again
+// when it refuses the token. Only the backend's origin, the Issuer's and AllowedOrigins are
+// fetched for it (see the package doc's Credentials).
+type OAuthClient struct {
+	// Issuer is the authorization server the client is registered with (required),
+	// exactly as its metadata names itself.
+	Issuer   string
+	ClientID string
+	// ClientSecret (client_secret_basic or client_secret_post) or PrivateKey
+	// (private_key_jwt, SigningAlgorithm by default from the key) authenticates the client.
+	ClientSecret     Secret
+	PrivateKey       crypto.Signer
+	SigningAlgorithm string
+	// AuthMethod is client_secret_basic, client_secret_post or private_key_jwt; by default
+	// it follows the credentials and what the authorization server lists.
+	AuthMethod string
+	// AllowedOrigins are further origins (scheme://host[:port]) the Gateway may fetch for
+	// this backend's authorization, beside the backend's own and the Issuer's: a token
+	// endpoint the Issuer's metadata puts on another host.
+	AllowedOrigins []string
+}
+
+// String names the client without its secret or key; GoString, LogValue and MarshalJSON
+// say the same, so that a Backend can be printed, logged or marshalled whole.
+func (o *OAuthClient) String() string {
+	return fmt.Sprintf("oauth client %q of %s", o.ClientID, o.Issuer)
+}
+
+func (o *OAuthClient) GoString() string     { return o.String() }
+func (o *OAuthClient) LogValue() slog.Value { return slog.StringValue(o.String()) }
+func (o *OAuthClient) MarshalJSON() ([]byte, error) {
+	return []byte(fmt.Sprintf("%q", o.String())), nil
+}
+
+// Secret is a credential read from the environment or a file: it prints, logs and marshals
+// as "[redacted]".
+type Secret string
+
+const redacted = "[redacted]"
+
+func (Secret) String() string               { return redacted }
+func (Secret) GoString() string             { return redacted }
+func (Secret) LogValue() slog.Value         { return slog.StringValue(redacted) }
+func (Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
+
+func (c Credentials) empty() bool { return c.Authorization == "" && c.OAuth == nil }
+
+// Errors of a backend's authorization, in Status.Err and the log; the backend's callers get
+// the unavailable error (see the package doc's Credentials).
+var (
+	// ErrNoCredentials: the backend asked for authorization (401, or 403 with a challenge)
+	// and has no credentials. Nothing is fetched.
+	ErrNoCredentials = errors.New("gateway: the backend asks for authorization and has no credentials")
+	// ErrCredentialsRefused: the backend refused its static Authorization header.
+	ErrCredentialsRefused = errors.New("gateway: the backend refused its static Authorization header")
+	// ErrFetchRefused: the backend's authorization named a URL outside its own origin, its
+	// Issuer's and its AllowedOrigins; it was not fetched.
+	ErrFetchRefused = errors.New("gateway: refused to fetch a URL a backend's authorization named")
+)
+
+func badCredentials(b *Backend, format string, a ...any) error {
+	return fmt.Errorf("%w: backend %q: "+format, append([]any{ErrInvalidConfig, b.Name}, a...)...)
+}
+
+// checkCredentials validates b's credentials.
+func (b *Backend) checkCredentials() error {
+	c := b.Credentials
+	switch {
+	case c.empty():
+		return nil
+	case b.Command != "":
+		return badCredentials(b, "credentials are sent over HTTP only; a stdio backend takes its own from Env")
+	case c.Authorization != "" && c.OAuth != nil:
+		return badCredentials(b, "both a static Authorization header and OAuth client credentials")
+	case c.Authorization != "":
+		if !headerSafe(string(c.Authorization)) {
+			return badCredentials(b, "the Authorization header holds a control character")
+		}
+		return nil
+	}
+	o := c.OAuth
+	switch {
+	case o.Issuer == "":
+		return badCredentials(b, "OAuth client credentials need the Issuer they are registered with")
+	case o.ClientID == "":
+		return badCredentials(b, "OAuth client credentials need a ClientID")
+	case o.ClientSecret == "" && o.PrivateKey == nil:
+		return badCredentials(b, "OAuth client %q has neither a ClientSecret nor a PrivateKey", o.ClientID)
+	case o.ClientSecret != "" && o.PrivateKey != nil:
+		return badCredentials(b, "OAuth client %q has both a ClientSecret and a PrivateKey", o.ClientID)
+	}
+	if _, err := origin(o.Issuer); err != nil {
+		return badCredentials(b, "OAuth Issuer: %v", err)
+	}
+	for _, a := range o.AllowedOrigins {
+		if got, err := origin(a); err != nil || got != strings.ToLower(strings.TrimSuffix(a, "/")) {
+			return badCredentials(b, "OAuth AllowedOrigins: %q is not an origin (scheme://host[:port])", a)
+		}
+	}
+	return nil
+}
+
+// headerSafe reports whether v may be written as a header value as it is.
+func headerSafe(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// useCredentials makes the backend's Authorizer, which lives as long as the Gateway so that
+// a token outlives a reconnection: its credentials', else (an HTTP backend, and no
+// Authorizer in Config.Client) one that answers a challenge with ErrNoCredentials.
+func (b *backend) useCredentials() error {
+	c := b.spec.Credentials
+	switch {
+	case b.spec.Command != "":
+		return nil
+	case c.Authorization != "":
+		b.authz = staticAuthorizer{header: string(c.Authorization)}
+		return nil
+	case c.OAuth == nil:
+		if b.g.cfg.Client.Authorizer == nil {
+			b.authz = noCredentials{}
+		}
+		return nil
+	}
+	o := c.OAuth
+	guard, err := newFetchGuard(b.spec, b.log)
+	if err != nil {
+		return err
+	}
+	p, err := oauth.New(oauth.Config{
+		ServerURL: b.spec.URL, Grant: oauth.GrantClientCredentials,
+		Issuer: o.Issuer, ClientID: o.ClientID, ClientSecret: string(o.ClientSecret),
+		PrivateKey: o.PrivateKey, SigningAlgorithm: o.SigningAlgorithm, TokenEndpointAuthMethod: o.AuthMethod,
+		HTTPClient: guard.client(),
+	})
+	if err != nil {
+		return badCredentials(&b.spec, "%v", err)
+	}
+	b.authz = guardedAuthorizer{Authorizer: p, guard: guard}
+	return nil
+}
+
+// staticAuthorizer sends one Authorization header.
+type staticAuthorizer struct{ header string }
+
+func (s staticAuthorizer) Authorize(context.Context, client.AuthRequest) (client.AuthCredentials, error) {
+	return client.AuthCredentials{Authorization: s.header}, nil
+}
+
+func (staticAuthorizer) Challenge(_ context.Context, c *client.AuthChallenge) error {
+	return fmt.Errorf("%w (HTTP %d)", ErrCredentialsRefused, c.Status)
+}
+
+// noCredentials sends none, and answers a challenge with ErrNoCredentials rather than an
+// HTTP error that reads like any other.
+type noCredentials struct{}
+
+func (noCredentials) Authorize(context.Context, client.AuthRequest) (client.AuthCredentials, error) {
+	return client.AuthCredentials{}, nil
+}
+
+func (noCredentials) Challenge(_ context.Context, c *client.AuthChallenge) error {
+	return fmt.Errorf("%w (HTTP %d): give it Credentials", ErrNoCredentials, c.Status)
+}
