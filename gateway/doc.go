@@ -272,7 +272,9 @@
 // running on this replica, parked, and its request becomes an input_required round for
 // the caller, one request a round, keyed "elicitation_N", "sampling_N" or "roots_N" (the
 // backend's requests have no keys); the retry's answer goes to the backend as the
-// request's result. A caller that does not declare the capability has the request
+// request's result. Requests a backend sends at once are asked in successive rounds, in
+// the order they are read: a call's event stream is read in order (the next request is read
+// once the previous one is answered), and over stdio each waits for the round before it. A caller that does not declare the capability has the request
 // answered for it with -32601 "The client does not support METHOD", and the call goes on.
 // An initialize-era caller over stateless HTTP declared its capabilities to no one the
 // Server remembers: it is sent every request, as the Server's bridge does for handlers. An
@@ -311,8 +313,10 @@
 // backend's request that comes while more than one call to it runs is refused (-32603)
 // rather than risk asking the wrong caller.
 //
-// Not yet built (see issue 23): paging across backends beyond the Server's own, several
-// input requests of an initialize-era backend in one round, Tasks pass-through,
-// limits and breakers per entry rather than per backend, and a
-// concurrency cap that queues rather than refuses.
+// Not yet built (see issue 23): Tasks pass-through (the Gateway does not declare the tasks
+// extension to a backend: a tool that may run as a task runs at once, one that must answers
+// the backend's -32021 with its data),
+// limits and breakers per entry rather than per backend, and a concurrency cap that queues
+// rather than refuses. Paging across backends is the Server's: every backend's catalog is
+// read whole (within MaxCatalogEntries) and the Server pages the union.
 package gateway
