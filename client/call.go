@@ -150,14 +150,11 @@ func (c *Client) sendOnce(ctx context.Context, method string, members []byte, hd
 		if o.round != nil && o.round.Capabilities != nil {
 			caps = []byte(o.round.Capabilities)
 		}
-		if o.tasks {
-			caps = withTasksExtension(caps)
-		}
 		level := c.hookLevel()
 		if lg != nil {
 			level = lg.level
 		}
-		meta = c.appendMeta(nil, c.currentVersion(), caps, level)
+		meta = c.callMeta.get(c, c.currentVersion(), caps, o.tasks, level)
 	}
 	if o != nil {
 		meta = withMetaMembers(meta, o.trace)

@@ -31,6 +31,9 @@ type Client struct {
 	// taskMetaPrefix is metaPrefix declaring the tasks extension as well, for the requests
 	// that opt in (tasks*.go); it changes with metaPrefix.
 	taskMetaPrefix atomic.Pointer[[]byte]
+	// callMeta is the _meta of calls with capabilities or a log level of their own
+	// (call_meta.go).
+	callMeta callMeta
 
 	tools toolHeaders
 	disc  discoverCache
