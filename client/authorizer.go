@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 )
 
 // Authorizer gives the client's HTTP requests their credentials and answers the server's
@@ -47,7 +48,16 @@ type AuthCredentials struct {
 	Authorization string
 	// DPoP is the DPoP proof header (RFC 9449) of a DPoP-bound token, fresh per request.
 	DPoP string
+	// Headers are further credential headers, such as an API key ("X-API-Key"), sent as
+	// given. A name must be an HTTP token and none of the headers the client writes itself
+	// (Host, Content-Type, Content-Length, Accept, Connection, Transfer-Encoding,
+	// Authorization, DPoP, Last-Event-ID, MCP-Protocol-Version, Mcp-*): the request fails
+	// otherwise.
+	Headers []AuthHeader
 }
+
+// AuthHeader is one further credential header of [AuthCredentials].
+type AuthHeader struct{ Name, Value string }
 
 // AuthChallenge is a refused request, as Authorizer.Challenge sees it.
 type AuthChallenge struct {
@@ -89,7 +99,36 @@ func (t *httpTransport) credentials(ctx context.Context, msg []byte) (AuthCreden
 	if !headerSafe(cred.Authorization) || !headerSafe(cred.DPoP) {
 		return AuthCredentials{}, fmt.Errorf("client: authorization: %w: a credential header holds a control character", ErrMalformed)
 	}
+	for _, h := range cred.Headers {
+		if !headerSafe(h.Value) {
+			return AuthCredentials{}, fmt.Errorf("client: authorization: %w: credential header %q holds a control character", ErrMalformed, h.Name)
+		}
+		if !CredentialHeaderName(h.Name) {
+			return AuthCredentials{}, fmt.Errorf("client: authorization: %w: %q cannot be a credential header", ErrMalformed, h.Name)
+		}
+	}
 	return cred, nil
+}
+
+// CredentialHeaderName reports whether name may be an [AuthCredentials] Headers name: an
+// HTTP token the client does not write itself.
+func CredentialHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	lower := strings.ToLower(name)
+	switch lower {
+	case "host", "content-type", "content-length", "accept", "connection", "transfer-encoding",
+		"authorization", "dpop", "last-event-id", "mcp-protocol-version":
+		return false
+	}
+	return !strings.HasPrefix(lower, "mcp-")
 }
 
 // headerSafe reports whether v may be written as a header value as it is.
@@ -106,6 +145,9 @@ func headerSafe(v string) bool {
 func writeCredentials(w interface{ WriteString(string) (int, error) }, cred AuthCredentials) {
 	writeHeader(w, "Authorization", cred.Authorization)
 	writeHeader(w, "DPoP", cred.DPoP)
+	for _, h := range cred.Headers {
+		writeHeader(w, h.Name, h.Value)
+	}
 }
 
 // refused reports whether pc's response is an authorization challenge the Authorizer answers.

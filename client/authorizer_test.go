@@ -217,3 +217,30 @@ func TestNoAuthorizer401(t *testing.T) {
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 401, he.Status)
 }
+
+// Further credential headers are sent as given on every request; a name the client writes
+// itself, or one that is not a token, fails the request before it is sent.
+func TestAuthorizerHeaders(t *testing.T) {
+	seen := make(chan *fakeReq, 4)
+	f := newFake(t, func(r *fakeReq, w *bufio.Writer) bool {
+		seen <- r
+		writeOK(r, w)
+		return true
+	})
+	a := &fakeAuthorizer{cred: AuthCredentials{Headers: []AuthHeader{{"X-API-Key", "k-1"}, {"X-Tenant", "t"}}}}
+	c := connect(t, f.url(), Config{Era: EraModern, Authorizer: a})
+	_, err := c.CallTool(context.Background(), "echo", nil)
+	require.NoError(t, err)
+	r := <-seen
+	assert.Equal(t, "k-1", r.header("X-API-Key"))
+	assert.Equal(t, "t", r.header("X-Tenant"))
+
+	for _, h := range []AuthHeader{{"Mcp-Method", "x"}, {"content-length", "1"}, {"Authorization", "x"}, {"X Bad", "x"}, {"", "x"}, {"X-Key", "a\nb"}} {
+		a.mu.Lock()
+		a.cred = AuthCredentials{Headers: []AuthHeader{h}}
+		a.mu.Unlock()
+		_, err := c.CallTool(context.Background(), "echo", nil)
+		require.ErrorIs(t, err, ErrMalformed, h.Name)
+	}
+	assert.Len(t, seen, 0, "a refused credential header sends nothing")
+}

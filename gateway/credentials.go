@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/fastmcp-go/fastmcp/client"
@@ -23,6 +24,10 @@ type Credentials struct {
 	Authorization Secret
 	// OAuth gets the backend's tokens with the client credentials grant.
 	OAuth *OAuthClient
+	// Headers are further static headers of every request to the backend, by name: an API
+	// key ("X-API-Key"), a tenant. Beside Authorization or OAuth, or alone. A name must be
+	// an HTTP token and none the client writes itself (client.AuthCredentials.Headers).
+	Headers map[string]Secret
 }
 
 // OAuthClient is a client pre-registered with a backend's authorization server, which gets
@@ -71,7 +76,9 @@ func (Secret) GoString() string             { return redacted }
 func (Secret) LogValue() slog.Value         { return slog.StringValue(redacted) }
 func (Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 
-func (c Credentials) empty() bool { return c.Authorization == "" && c.OAuth == nil }
+func (c Credentials) empty() bool {
+	return c.Authorization == "" && c.OAuth == nil && len(c.Headers) == 0
+}
 
 // Errors of a backend's authorization, in Status.Err and the log; the backend's callers get
 // the unavailable error (see the package doc's Credentials).
@@ -100,6 +107,18 @@ func (b *Backend) checkCredentials() error {
 		return badCredentials(b, "credentials are sent over HTTP only; a stdio backend takes its own from Env")
 	case c.Authorization != "" && c.OAuth != nil:
 		return badCredentials(b, "both a static Authorization header and OAuth client credentials")
+	}
+	for _, h := range c.headerList() {
+		if !headerSafe(h.Value) {
+			return badCredentials(b, "the %s header holds a control character", h.Name)
+		}
+		if !client.CredentialHeaderName(h.Name) {
+			return badCredentials(b, "%q cannot be a credential header (not a token, or a header the client writes itself)", h.Name)
+		}
+	}
+	switch {
+	case c.OAuth == nil && c.Authorization == "":
+		return nil
 	case c.Authorization != "":
 		if !headerSafe(string(c.Authorization)) {
 			return badCredentials(b, "the Authorization header holds a control character")
@@ -142,6 +161,19 @@ func headerSafe(v string) bool {
 // a token outlives a reconnection: its credentials', else (an HTTP backend, and no
 // Authorizer in Config.Client) one that answers a challenge with ErrNoCredentials.
 func (b *backend) useCredentials() error {
+	err := b.useAuthorization()
+	if extra := b.spec.Credentials.headerList(); err == nil && len(extra) > 0 && b.spec.Command == "" {
+		inner := b.authz
+		if inner == nil { // the template's Authorizer, or none
+			inner = b.g.cfg.Client.Authorizer
+		}
+		b.authz = withHeaders{inner: inner, extra: extra}
+	}
+	return err
+}
+
+// useAuthorization makes the Authorizer of the backend's Authorization (static or OAuth).
+func (b *backend) useAuthorization() error {
 	c := b.spec.Credentials
 	switch {
 	case b.spec.Command != "":
@@ -194,4 +226,39 @@ func (noCredentials) Authorize(context.Context, client.AuthRequest) (client.Auth
 
 func (noCredentials) Challenge(_ context.Context, c *client.AuthChallenge) error {
 	return fmt.Errorf("%w (HTTP %d): give it Credentials", ErrNoCredentials, c.Status)
+}
+
+// headerList is Headers as the client sends them, in name order.
+func (c Credentials) headerList() []client.AuthHeader {
+	out := make([]client.AuthHeader, 0, len(c.Headers))
+	for name, v := range c.Headers {
+		out = append(out, client.AuthHeader{Name: name, Value: string(v)})
+	}
+	slices.SortFunc(out, func(a, b client.AuthHeader) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// withHeaders adds static headers to what inner (nil: none) gives each request.
+type withHeaders struct {
+	inner client.Authorizer
+	extra []client.AuthHeader
+}
+
+func (w withHeaders) Authorize(ctx context.Context, req client.AuthRequest) (client.AuthCredentials, error) {
+	var cred client.AuthCredentials
+	if w.inner != nil {
+		var err error
+		if cred, err = w.inner.Authorize(ctx, req); err != nil {
+			return cred, err
+		}
+	}
+	cred.Headers = append(cred.Headers[:len(cred.Headers):len(cred.Headers)], w.extra...)
+	return cred, nil
+}
+
+func (w withHeaders) Challenge(ctx context.Context, c *client.AuthChallenge) error {
+	if w.inner == nil {
+		return noCredentials{}.Challenge(ctx, c)
+	}
+	return w.inner.Challenge(ctx, c)
 }

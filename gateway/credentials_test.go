@@ -401,3 +401,43 @@ func TestCredentialsConfigErrors(t *testing.T) {
 		assert.EqualError(t, err, tc.want)
 	}
 }
+
+// TestCredentialsHeaders: static headers beyond Authorization (an API key) reach the backend
+// on every request, beside its Authorization, and nothing of the caller's.
+func TestCredentialsHeaders(t *testing.T) {
+	var mu sync.Mutex
+	var keys, auths []string
+	header := func(r streamable.GateRequest, name string) string {
+		if v := r.Header.Values(name); len(v) > 0 {
+			return string(v[0])
+		}
+		return ""
+	}
+	var cfg streamable.ListenerConfig
+	cfg.RequestGate = func(ctx context.Context, r streamable.GateRequest) (streamable.GateDecision, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		keys = append(keys, header(r, "X-Api-Key"))
+		auths = append(auths, header(r, "Authorization"))
+		if header(r, "X-Api-Key") != "k-1" {
+			return streamable.GateDecision{Response: &streamable.GateResponse{Status: 403, ContentType: "application/json", Body: []byte(`{"error":"no key"}`)}}, nil
+		}
+		return streamable.GateDecision{}, nil
+	}
+	url, _ := serveHTTPWith(t, newBackendServer("a", nil), cfg, nil)
+	t.Setenv("GW_TEST_KEY", "k-1")
+	t.Setenv("GW_TEST_AUTH", "Bearer backend-own")
+	bs, err := ParseConfig([]byte(`{"backends":[{"name":"a","url":"` + url + `","headers":{"X-Api-Key":"env:GW_TEST_KEY","Authorization":"env:GW_TEST_AUTH"}}]}`))
+	require.NoError(t, err)
+	require.Equal(t, map[string]Secret{"X-Api-Key": "k-1"}, bs[0].Credentials.Headers)
+	g, gw := startGateway(t, Config{Backends: bs})
+	require.True(t, g.Status()[0].Up, "%v", g.Status()[0].Err)
+	assert.Contains(t, callEcho(t, gw), `"text":"a: t"`)
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, keys)
+	for i := range keys {
+		assert.Equal(t, "k-1", keys[i])
+		assert.Equal(t, "Bearer backend-own", auths[i])
+	}
+}

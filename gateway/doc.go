@@ -120,6 +120,10 @@
 //     PrivateKey for private_key_jwt) that gets its tokens with the client credentials grant
 //     (package client/oauth) when the backend first refuses a request, for the backend's URL
 //     (RFC 8707), keeps them across reconnections, and asks again when one is refused.
+//   - Headers: further static headers by name (an API key such as X-API-Key, a tenant),
+//     sent with every request beside either of the above or alone. A name must be an HTTP
+//     token and none of the headers the client writes itself (Host, Content-Type, Accept,
+//     Authorization, Mcp-*, …: client.CredentialHeaderName), else a configuration error.
 //
 // A backend without credentials that asks for authorization fails with ErrNoCredentials,
 // and nothing is fetched (unless Config.Client has an Authorizer: it then serves every
@@ -151,8 +155,9 @@
 // (MaxConfigFileBytes)" (and "…: PATH: larger than 65536 bytes (MaxSecretFileBytes)"). JSON
 // because the standard library reads it strictly: an unknown field is an error naming it
 // (backends[0]: unknown field "maxConcurent"), so that a typo cannot drop a limit
-// unseen (field names match regardless of case, as encoding/json matches them). Only the
-// Authorization header can be configured for now: the client sends no other static header.
+// unseen (field names match regardless of case, as encoding/json matches them). Its
+// "headers" object takes Authorization and any further header, each named once whatever its
+// case.
 //
 // # A backend that is down
 //

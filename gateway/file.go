@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -170,18 +172,25 @@ func (j *backendJSON) backend(dir string) (Backend, error) {
 	b := Backend{Name: j.Name, URL: j.URL, Command: j.Command, Args: j.Args, Env: j.Env,
 		Timeout: time.Duration(j.Timeout), MaxConcurrent: j.MaxConcurrent, Rate: j.Rate, Burst: j.Burst,
 		BreakerFailures: j.BreakerFailures, BreakerCooldown: time.Duration(j.BreakerCooldown)}
-	for name, ref := range j.Headers {
-		if !strings.EqualFold(name, "Authorization") {
-			return b, fmt.Errorf("headers: %q: only Authorization is sent for now", name)
+	seen := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(j.Headers)) { // an error names the same one each time
+		ref := j.Headers[name]
+		if seen[strings.ToLower(name)] {
+			return b, fmt.Errorf("headers: %s given twice", name)
 		}
-		if b.Credentials.Authorization != "" {
-			return b, errors.New("headers: Authorization given twice")
-		}
+		seen[strings.ToLower(name)] = true
 		v, err := readSecret(ref, dir)
 		if err != nil {
 			return b, fmt.Errorf("headers.%s: %w", name, err)
 		}
-		b.Credentials.Authorization = v
+		if strings.EqualFold(name, "Authorization") {
+			b.Credentials.Authorization = v
+			continue
+		}
+		if b.Credentials.Headers == nil {
+			b.Credentials.Headers = map[string]Secret{}
+		}
+		b.Credentials.Headers[name] = v
 	}
 	if j.OAuth != nil {
 		o := &OAuthClient{Issuer: j.OAuth.Issuer, ClientID: j.OAuth.ClientID, SigningAlgorithm: j.OAuth.SigningAlgorithm,

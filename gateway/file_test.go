@@ -77,6 +77,7 @@ func TestParseConfigErrors(t *testing.T) {
 	big := filepath.Join(dir, "big")
 	require.NoError(t, os.WriteFile(big, bytes.Repeat([]byte("x"), MaxSecretFileBytes+1), 0o600))
 	t.Setenv("GW_TEST_UNSET", "")
+	t.Setenv("GW_TEST_K", "k")
 	const pre = "gateway: invalid configuration: "
 	for _, tc := range []struct{ config, want string }{
 		{`{"backends":[{"name":"a","url":"https://a.example","maxConcurent":4}]}`,
@@ -96,8 +97,10 @@ func TestParseConfigErrors(t *testing.T) {
 			`backends[0]: backend name "A": want a lowercase letter, then up to 31 lowercase letters, digits and '-'`},
 		{`{"backends":[{"name":"a","url":"https://a.example","headers":{"Authorization":"Bearer inline"}}]}`,
 			`backends[0] ("a"): headers.Authorization: want "env:NAME" or "file:PATH": a secret is not written in the configuration`},
-		{`{"backends":[{"name":"a","url":"https://a.example","headers":{"X-Api-Key":"env:K"}}]}`,
-			`backends[0] ("a"): headers: "X-Api-Key": only Authorization is sent for now`},
+		{`{"backends":[{"name":"a","url":"https://a.example","headers":{"Mcp-Method":"env:GW_TEST_K"}}]}`,
+			`backends[0]: backend "a": "Mcp-Method" cannot be a credential header (not a token, or a header the client writes itself)`},
+		{`{"backends":[{"name":"a","url":"https://a.example","headers":{"X-Key":"env:GW_TEST_K","x-key":"env:GW_TEST_K"}}]}`,
+			`backends[0] ("a"): headers: x-key given twice`},
 		{`{"backends":[{"name":"a","url":"https://a.example","headers":{"Authorization":"env:GW_TEST_UNSET"}}]}`,
 			`backends[0] ("a"): headers.Authorization: environment variable GW_TEST_UNSET is not set`},
 		{`{"backends":[{"name":"a","url":"https://a.example","headers":{"Authorization":"file:` + empty + `"}}]}`,

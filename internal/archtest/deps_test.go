@@ -55,9 +55,11 @@ var allowed = map[string][]string{
 		"github.com/valyala/fasthttp", "github.com/valyala/bytebufferpool", "github.com/klauspost/compress", "github.com/molecule-man/go-brrr",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm", "golang.org/x/sys"},
 	// The gateway is a server whose catalog comes from clients: the core and the client (and
-	// what they reach), no transport of its own (never streamable, stdio or sse), no OAuth,
+	// what they reach: client/oauth too, whose client credentials are a backend's own), no
+	// transport of its own (never streamable, stdio or sse), no resource server (oauth/),
 	// database or telemetry driver. fasthttp, through the client, reaches net/http.
-	"gateway": {"fastmcp", "client", "decode", "pool", "client/internal/clientlink", "fastmcp/internal/corelink", "internal/defaults", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate",
+	"gateway": {"fastmcp", "client", "client/oauth", "decode", "pool", "client/internal/clientlink", "fastmcp/internal/corelink", "internal/defaults", "internal/jsonschema", "internal/jsonnum", "internal/sealstate", "internal/uritemplate", "internal/loopback",
+		"github.com/go-jose/go-jose/v4", "golang.org/x/oauth2",
 		"github.com/valyala/fasthttp", "github.com/valyala/bytebufferpool", "github.com/klauspost/compress", "github.com/molecule-man/go-brrr",
 		"github.com/bytedance/", "github.com/cloudwego/", "github.com/klauspost/cpuid", "golang.org/x/arch", "github.com/twitchyliquid64/golang-asm",
 		"github.com/panjf2000/ants/v2", "golang.org/x/sync", "github.com/santhosh-tekuri/jsonschema", "golang.org/x/text", "golang.org/x/sys"},
