@@ -34,7 +34,7 @@ func (c *Client) CallToolTask(ctx context.Context, name string, args any, opts .
 		return nil, nil, err
 	}
 	h := c.Task(d.ID)
-	h.Created = d.Task
+	h.Created, h.CreatedRaw = d.Task, res
 	return nil, h, nil
 }
 
@@ -43,8 +43,9 @@ type TaskHandle struct {
 	// ID is the task's id: keep it to come back to the task later with [Client.Task].
 	ID string
 	// Created is the task as its CreateTaskResult described it (zero for a handle made by
-	// Client.Task).
-	Created Task
+	// Client.Task), and CreatedRaw that result as the server sent it (nil then).
+	Created    Task
+	CreatedRaw json.RawMessage
 
 	c *Client
 	// inputMu serializes answering input requests; answered holds the keys whose answers

@@ -47,9 +47,10 @@ type ExtensionMethod struct {
 // round-trip envelope check, before the arguments are validated: false leaves the call to the
 // core, an error answers it (a required capability missing, say). Start runs once the
 // arguments validated (invalid ones are answered as usual and reach no Start): it answers the
-// call with a result object (JSON with its resultType, without _meta) or an error. The
-// request need not declare the extension: Take decides. Neither runs for a request served
-// with [Server.RunTool].
+// call with a result object (JSON with its resultType, without _meta) or an error, or asks
+// for input first with an *InputRequired error, as a tool handler does (its State is sealed
+// the same way). The request need not declare the extension: Take decides. Neither runs for
+// a request served with [Server.RunTool].
 type ToolCallHook struct {
 	Take  func(ctx context.Context, r *Request, tool string) (bool, error)
 	Start func(ctx context.Context, r *Request, tool string, arguments json.RawMessage) (json.RawMessage, error)

@@ -2,6 +2,7 @@ package fastmcp
 
 import (
 	"context"
+	"errors"
 )
 
 // takeToolCall offers a tools/call to the extension that takes over calls, once the tool is
@@ -23,6 +24,10 @@ func (s *Server) takeToolCall(ctx context.Context, r *Request, t *toolEntry, arg
 		return body, true, err
 	}
 	res, err := hook.Start(ctx, r, t.name, args)
+	if ir, ok := errors.AsType[*InputRequired](err); ok { // a round before the extension's answer
+		body, err := s.appendInputRequired(ctx, dst, r, t.name, args, ir)
+		return body, true, err
+	}
 	if err != nil {
 		return nil, true, err
 	}

@@ -41,6 +41,8 @@ type backend struct {
 	authz client.Authorizer // its credentials' (credentials.go); nil: Config.Client's
 
 	subscribable atomic.Pointer[[]string] // the own URIs its listen stream subscribes to (subscribe.go)
+
+	tasks atomic.Bool // it declares the tasks extension: its tasks pass through (tasks.go)
 }
 
 func newBackend(g *Gateway, spec Backend, names namer) *backend {

@@ -15,6 +15,8 @@ type capabilities struct {
 	Prompts     *listCap        `json:"prompts"`
 	Resources   *listCap        `json:"resources"`
 	Completions json.RawMessage `json:"completions"`
+	// Extensions are a 2026-07-28 backend's (tasks.go reads the tasks extension's).
+	Extensions map[string]json.RawMessage `json:"extensions"`
 }
 
 type listCap struct {

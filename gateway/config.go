@@ -175,6 +175,14 @@ type Config struct {
 	// backend (the Gateway's own span: observe.SpanTraceContext); otherwise, or when it
 	// returns none, the caller's traceparent and tracestate are passed on unchanged.
 	TraceContext TraceContextFunc
+	// NoTaskPassThrough keeps the Gateway from serving the tasks extension of its
+	// tasks-capable backends (see the package doc's Tasks): for a Server whose own tasks
+	// extension is registered (one extension per ID).
+	NoTaskPassThrough bool
+	// TaskIDKeys authenticate the task ids the Gateway gives its callers (see Tasks): the
+	// first signs, every one verifies; each at least 32 bytes. Share them between replicas
+	// so that any replica serves a task. Default: a random key per Gateway.
+	TaskIDKeys [][]byte
 }
 
 // resolve checks cfg and fills its defaults.

@@ -159,6 +159,36 @@
 // "headers" object takes Authorization and any further header, each named once whatever its
 // case.
 //
+// # Tasks
+//
+// A 2026-07-28 backend that declares the tasks extension (io.modelcontextprotocol/tasks)
+// has its tasks pass through: the Server serves the extension from the first such backend
+// on (unless Config.NoTaskPassThrough: a Server with a tasks extension of its own). A caller's
+// tools/call that declares the extension, for that backend's tool, reaches the backend
+// declaring it too; the backend decides, as for any client: its result, its round of input
+// requests (relayed as any call's), its -32021, or a task. Its CreateTaskResult reaches the
+// caller as sent (without the backend's _meta) under a task id of the Gateway's,
+//
+//	MAC.BACKEND.ID
+//
+// the backend's own id behind the backend's name, and an HMAC-SHA256 (16 bytes, base64url)
+// of the caller's principal, the backend and its id under the first of Config.TaskIDKeys
+// (Gateway.SetTaskIDKeys rotates them; any key verifies). The callers share the Gateway's one
+// credential at the backend, so the id binds the task to its caller: another principal's id,
+// a forged or altered one reads exactly like an unknown task,
+//
+//	{"code":-32602,"message":"Invalid params: unknown task"}
+//
+// and never reaches a backend. tasks/get, tasks/update and tasks/cancel with the Gateway's
+// id reach the backend's task from any replica holding the keys (no replica keeps
+// anything); their answers come back as the backend sent them, the id replaced, and its
+// errors as any call's. A backend's task id longer than 256 bytes, or not visible ASCII (it
+// travels in the Mcp-Name header too), is a malformed answer. A caller that does not declare
+// the extension gets what the backend answers such a call: a tool that may run as a task
+// runs at once, one that must answers -32021 with its data. The per-backend limits count
+// each tasks/* request as a call. Not passed through: notifications/tasks on a listen
+// stream (poll tasks/get).
+//
 // # A backend that is down
 //
 // Its entries stay listed (so that a flapping backend does not make every caller re-list),
@@ -318,9 +348,8 @@
 // backend's request that comes while more than one call to it runs is refused (-32603)
 // rather than risk asking the wrong caller.
 //
-// Not yet built (see issue 23): Tasks pass-through (the Gateway does not declare the tasks
-// extension to a backend: a tool that may run as a task runs at once, one that must answers
-// the backend's -32021 with its data),
+// Not yet built (see issue 23): notifications/tasks on a listen stream's taskIds for
+// passed-through tasks (callers poll tasks/get),
 // limits and breakers per entry rather than per backend, and a concurrency cap that queues
 // rather than refuses. Paging across backends is the Server's: every backend's catalog is
 // read whole (within MaxCatalogEntries) and the Server pages the union.

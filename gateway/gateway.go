@@ -18,6 +18,8 @@ type Gateway struct {
 	parking  *parking
 	now      func() time.Time // the limits' clock; tests set their own before Start
 	replicas *replicaBus      // nil unless the Server shares its bus (parked_bus.go)
+	taskIDs  taskIDs          // tasks.go
+	tasksOn  sync.Once        // the tasks extension is registered once (tasks.go)
 
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -35,6 +37,9 @@ func New(srv *fastmcp.Server, cfg Config) (*Gateway, error) {
 		return nil, err
 	}
 	g := &Gateway{srv: srv, cfg: cfg, parking: newParking(cfg.MaxParkedCalls, cfg.InputTimeout), now: time.Now}
+	if err := g.SetTaskIDKeys(cfg.TaskIDKeys); err != nil { // tasks.go
+		return nil, err
+	}
 	if srv.SharedBus() {
 		g.replicas = newReplicaBus(g)
 	}

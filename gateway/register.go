@@ -46,6 +46,7 @@ func (b *backend) refresh(ctx context.Context, c *client.Client) (capabilities, 
 		}) || ch.resources
 	b.reg.entries.Store(int64(b.reg.size()))
 	b.noteSubscribable() // subscribe.go
+	b.noteTasks(caps)    // tasks.go
 	return caps, ch, nil
 }
 

@@ -337,8 +337,8 @@ for stack in fasthttp nethttp fasthttp-mount; do sessions_lane "$stack"; done
 
 # 2c. The gateway (serve --backend, issue 23), transparent (one backend, names unchanged), in
 # front of a conformance backend, with legacy sessions: the two requirement sets through it,
-# every check of both a SUCCESS. Its tasks-* scenarios are not scored (Tasks pass-through is
-# not built yet).
+# every check of both a SUCCESS, and the 10 tasks-* scenarios of the 2026-07-28 run passed
+# through to the backend's tasks (gateway/tasks.go).
 gateway_lane() {
   local rc=0
   start_server gateway-backend --fixtures conformance --addr 127.0.0.1:0 || rc=$?
@@ -350,6 +350,7 @@ gateway_lane() {
     return
   fi
   step "gateway: conformance --requirements $SPEC (37 scored, through serve --backend)" 300 conformance_gate gateway "$SERVER_URL" "$SPEC"
+  step "gateway: conformance tasks-* scenarios of that run (10, no FAILURE, the backend's tasks passed through)" 60 score gateway tasks
   step "gateway: conformance --requirements 2025-11-25 (30 scored, through serve --backend)" 300 conformance_gate gateway "$SERVER_URL" 2025-11-25
   step "gateway: every check of the $SPEC run a SUCCESS" 10 no_warnings gateway "$SPEC"
   step "gateway: every check of the 2025-11-25 run a SUCCESS (server-sse-multiple-streams included)" 10 no_warnings gateway 2025-11-25

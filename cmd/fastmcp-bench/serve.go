@@ -282,6 +282,8 @@ func serve(ctx context.Context, args []string) int {
 	}
 	if len(o.gateway.backends) > 0 {
 		o.gateway.trace = obs.traceContext
+		o.gateway.noTasks = servesOwnTasks(o.fixtures, o.tasks)
+		o.gateway.taskIDKeys = taskIDKeys(stateKeys)
 		stop, err := o.gateway.start(ctx, srv, logger)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "serve: --backend:", err)

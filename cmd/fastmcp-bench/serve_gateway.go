@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"flag"
 	"log/slog"
 
@@ -16,6 +18,27 @@ type gatewayOptions struct {
 	g        *gateway.Gateway // once started
 	// trace, with --trace, gives each forwarded call the trace context of its request's span.
 	trace gateway.TraceContextFunc
+	// noTasks: serve has its own tasks extension, so the gateway passes no tasks through.
+	noTasks bool
+	// taskIDKeys sign the gateway's task ids: derived from --state-key-file's keys, so that
+	// replicas sharing the file serve each other's tasks (nil: a random key).
+	taskIDKeys [][]byte
+}
+
+// taskIDKeys derives the gateway's task id keys from the state keys (nil for none), each
+// its own: a key serves one purpose. A reload of the file (SIGHUP) does not change them
+// before a restart, so every id issued keeps verifying meanwhile.
+func taskIDKeys(stateKeys [][]byte) [][]byte {
+	if stateKeys == nil {
+		return nil
+	}
+	out := make([][]byte, len(stateKeys))
+	for i, k := range stateKeys {
+		m := hmac.New(sha256.New, k)
+		m.Write([]byte("fastmcp gateway task ids"))
+		out[i] = m.Sum(nil)
+	}
+	return out
 }
 
 func (o *gatewayOptions) flags(fs *flag.FlagSet) {
@@ -44,7 +67,7 @@ func (o *gatewayOptions) start(ctx context.Context, srv *fastmcp.Server, logger 
 	if err := o.limits.apply(o.backends); err != nil {
 		return nil, err
 	}
-	g, err := gateway.New(srv, gateway.Config{Backends: o.backends, Logger: logger, TraceContext: o.trace})
+	g, err := gateway.New(srv, gateway.Config{Backends: o.backends, Logger: logger, TraceContext: o.trace, NoTaskPassThrough: o.noTasks, TaskIDKeys: o.taskIDKeys})
 	if err != nil {
 		return nil, err
 	}

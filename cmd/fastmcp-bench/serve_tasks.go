@@ -44,14 +44,8 @@ func startTasks(srv *fastmcp.Server, catalogs string, o tasksOptions, logger *sl
 	if o.ttl < 0 { // to the package, unlimited: tasks never expire, and MaxTasks fills up
 		return nil, usageError(fmt.Sprintf("--tasks-ttl %v is negative: give a task's time to live (0 selects the default, %v)", o.ttl, tasks.DefaultTTL))
 	}
-	policies := map[string]tasks.Policy{}
-	if hasCatalog(catalogs, "conformance") {
-		maps.Copy(policies, fixtures.TaskPolicies())
-	}
-	if hasCatalog(catalogs, "demo") {
-		maps.Copy(policies, fixtures.DemoTaskPolicies())
-	}
-	if len(policies) == 0 || o.store == "off" {
+	policies := taskPolicies(catalogs)
+	if !servesOwnTasks(catalogs, o) {
 		return func() {}, nil
 	}
 	closeJournal := func() {}
@@ -152,4 +146,23 @@ func openPostgres(dsn string, migrate bool) (tasks.Store, func(), error) {
 		return nil, nil, fmt.Errorf("--tasks-store: %w", err)
 	}
 	return store, closePool, nil
+}
+
+// taskPolicies are the task tools of the fixture catalogs served.
+func taskPolicies(catalogs string) map[string]tasks.Policy {
+	policies := map[string]tasks.Policy{}
+	if hasCatalog(catalogs, "conformance") {
+		maps.Copy(policies, fixtures.TaskPolicies())
+	}
+	if hasCatalog(catalogs, "demo") {
+		maps.Copy(policies, fixtures.DemoTaskPolicies())
+	}
+	return policies
+}
+
+// servesOwnTasks reports whether serve registers its own tasks extension: fixtures with task
+// tools, and a store. A gateway then does not pass its backends' tasks through (one
+// extension per server).
+func servesOwnTasks(catalogs string, o tasksOptions) bool {
+	return len(taskPolicies(catalogs)) > 0 && o.store != "off"
 }
