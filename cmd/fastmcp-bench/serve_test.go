@@ -68,6 +68,7 @@ func TestBinary(t *testing.T) {
 	t.Run("gateway parked call across replicas", func(t *testing.T) { testServeGatewayParkedAcrossReplicas(t, bin) })
 	t.Run("gateway limits", func(t *testing.T) { testServeGatewayLimits(t, bin) }) // serve_gateway_metrics_test.go
 	t.Run("gateway trace", func(t *testing.T) { testServeGatewayTrace(t, bin) })   // serve_gateway_trace_test.go
+	t.Run("gateway tasks", func(t *testing.T) { testServeGatewayTasks(t, bin) })   // serve_gateway_tasks_test.go
 }
 
 // server is a running `fastmcp-bench serve`.
