@@ -113,14 +113,15 @@ const (
 // classify tells how a forwarded call ended (parent is the caller's context), as
 // forwardError answers it.
 func classify(parent context.Context, err error) outcome {
+	if err == nil {
+		return outcomeOK // before the errors.As targets, which escape: no allocation on success
+	}
 	var (
 		rpc *client.Error
 		own *fastmcp.Error
 		he  *client.HTTPError
 	)
 	switch {
-	case err == nil:
-		return outcomeOK
 	case parent.Err() != nil:
 		return outcomeCancelled
 	case errors.As(err, &rpc) || errors.As(err, &own):
