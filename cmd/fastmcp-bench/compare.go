@@ -66,8 +66,9 @@ so anyone can cross-check the generator; --generator both runs the two in each r
 --gateway has endpoints of its own: fastmcp's gateway (serve --backend) in front of a fastmcp
 backend over HTTP and in front of one stdio echo server (serve --stdio), that backend directly,
 and supergateway and mcp-proxy (npm, pinned in interop/package.json and installed into .tools/
-as the interop lane does) in front of the same stdio server, one 2025-11-25 session each, at
-each of --gateway-connections; CPU per call counts a gateway's stdio child.
+as the interop lane does) in front of the same stdio server, one 2025-11-25 session each (and
+2026-07-28 rows where the endpoint serves it, per --dialects), at each of --gateway-connections;
+CPU per call counts a gateway's stdio child.
 
 Flags:
 `
@@ -99,6 +100,7 @@ type compareOptions struct {
 	busPostgres             string // compare_cluster_fanout_bus.go
 	gateway                 bool   // compare_gateway.go
 	gatewayConnections      []int  // compare_gateway.go
+	gatewayNPM              string // compare_gateway.go
 }
 
 type targetsFlag struct{ v *[]string }
@@ -153,6 +155,7 @@ func compareCmd(ctx context.Context, args []string) int {
 		o.gatewayConnections = n
 		return err
 	})
+	fs.StringVar(&o.gatewayNPM, "gateway-npm", gatewayNPMInstall, "with --gateway: "+gatewayNPMInstall+" (supergateway and mcp-proxy, installing the interop toolchain into .tools/ when missing), "+gatewayNPMInstalled+" (only if .tools/ has them) or "+gatewayNPMOff)
 	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -179,13 +182,21 @@ func compareCmd(ctx context.Context, args []string) int {
 		if o.gatewayConnections == nil {
 			o.gatewayConnections = defaultGatewayConnections
 		}
+		if o.dialectList, err = parseCompareDialects(o.dialects); err != nil {
+			fmt.Fprintln(os.Stderr, "compare: --dialects:", err)
+			return 2
+		}
+		if err := checkGatewayNPM(o.gatewayNPM); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			return 2
+		}
 		if o.pin && os.Getenv(envPinned) == "" {
 			return repin(ctx, &o, args)
 		}
 		return compareGateway(ctx, &o)
 	}
-	if flagGiven(fs, "gateway-connections") {
-		fmt.Fprintln(os.Stderr, "compare: --gateway-connections is for --gateway")
+	if flagGiven(fs, "gateway-connections") || flagGiven(fs, "gateway-npm") {
+		fmt.Fprintln(os.Stderr, "compare: --gateway-connections and --gateway-npm are for --gateway")
 		return 2
 	}
 	if flagGiven(fs, "bus-postgres") {

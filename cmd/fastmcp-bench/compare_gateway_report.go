@@ -12,60 +12,71 @@ import (
 
 // printGatewayTable prints, per connection count, each row's median req/s and spread, its
 // median p50 and p99, and its CPU per call (the gateway's process, with its stdio child for
-// the stdio rows), beside the direct backend and the faster npm gateway.
+// the stdio rows), beside the direct backend and the faster npm gateway of its revision.
 func printGatewayTable(w io.Writer, rows []*gatewayRow, conns []int) {
-	fmt.Fprintf(w, "\ntools/call echo, one %s session per endpoint; medians (min–max) of interleaved rounds\n", loadtest.LegacyVersion)
+	fmt.Fprintln(w, "\ntools/call echo, a 2025-11-25 row in one session per endpoint; medians (min–max) of interleaved rounds")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "endpoint\tconns\treq/s\tmin–max\tp50\tp99\tCPU/call\tvs direct\tvs faster npm\t")
+	fmt.Fprintln(tw, "endpoint\trevision\tconns\treq/s\tmin–max\tp50\tp99\tCPU/call\tvs direct\tvs faster npm\t")
 	for _, c := range conns {
-		direct := medianOf(rowNamed(rows, nameGwDirect), c)
-		npm := fasterNPM(rows, c)
 		for _, r := range rows {
 			m := medianOf(r, c)
 			spread := "-"
 			if s := r.rps[c]; len(s) > 0 {
 				spread = fmt.Sprintf("%.0f–%.0f", slices.Min(s), slices.Max(s))
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.name, c, formatRPS(m, len(r.rps[c])), spread,
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.name, r.dialect, c, formatRPS(m, len(r.rps[c])), spread,
 				durationCell(r.p50[c]), durationCell(r.p99[c]), durationCell(r.cpu[c]),
-				ratio(m, direct, "%.2f×", 1), ratio(m, npm, "%.1f×", 1))
+				ratio(m, medianOf(rowNamed(rows, nameGwDirect, r.dialect), c), "%.2f×", 1),
+				ratio(m, fasterNPM(rows, r.dialect, c), "%.1f×", 1))
 		}
 	}
 	_ = tw.Flush()
 }
 
-// printGatewayGoals judges the two goals: in front of the stdio server, ≥ 20× the
-// faster npm gateway's req/s at the most connections; in front of a fastmcp backend, the
-// gateway's CPU per call ≤ 2× the backend's own (the median over every connection count).
+// printGatewayGoals judges the two goals: in front of the stdio server, in the
+// 2025-11-25 session both npm gateways serve, ≥ 20× the faster one's req/s at the most
+// connections; in front of a fastmcp backend, the gateway's CPU per call ≤ 2× the backend's
+// own (medians over every connection count), in each revision measured.
 func printGatewayGoals(w io.Writer, rows []*gatewayRow, conns []int) {
 	top := slices.Max(conns)
+	legacy := loadtest.DialectLegacy
 	fmt.Fprintln(w)
-	stdio, npm := medianOf(rowNamed(rows, nameGwStdio), top), fasterNPM(rows, top)
+	stdio, npm := medianOf(rowNamed(rows, nameGwStdio, legacy), top), fasterNPM(rows, legacy, top)
 	if stdio == 0 || npm == 0 {
-		fmt.Fprintf(w, "gateway → stdio ≥ %.0f× the faster npm gateway at %d connections: not judged (not both measured)\n", goalGatewayStdioTimes, top)
+		fmt.Fprintf(w, "Goal: gateway → stdio ≥ %.0f× the faster npm gateway (%s, %d connections): not judged (not both measured)\n",
+			goalGatewayStdioTimes, legacy, top)
 	} else {
-		fmt.Fprintf(w, "gateway → stdio %.0f req/s against the faster npm gateway's %.0f at %d connections: %.1f× (goal ≥ %.0f×): %s\n",
-			stdio, npm, top, stdio/npm, goalGatewayStdioTimes, verdict(stdio/npm >= goalGatewayStdioTimes))
+		fmt.Fprintf(w, "Goal: gateway → stdio %.0f req/s against the faster npm gateway's %.0f (%s, %d connections): %.1f× (goal ≥ %.0f×): %s\n",
+			stdio, npm, legacy, top, stdio/npm, goalGatewayStdioTimes, verdict(stdio/npm >= goalGatewayStdioTimes))
 	}
-	gw, direct := cpuMedian(rowNamed(rows, nameGwHTTP)), cpuMedian(rowNamed(rows, nameGwDirect))
-	if gw == 0 || direct == 0 {
-		fmt.Fprintf(w, "gateway CPU per call ≤ %.0f× a fastmcp server's: not judged (no CPU figures)\n", goalGatewayCPUTimes)
-		return
+	judged := false
+	for _, d := range []loadtest.Dialect{legacy, loadtest.Dialect2026} {
+		gw, direct := cpuMedian(rowNamed(rows, nameGwHTTP, d)), cpuMedian(rowNamed(rows, nameGwDirect, d))
+		if gw == 0 || direct == 0 {
+			continue
+		}
+		judged = true
+		fmt.Fprintf(w, "Goal: gateway → fastmcp CPU per call %s against the backend's own %s (%s): %.2f× (goal ≤ %.0f×): %s\n",
+			roundCPU(gw), roundCPU(direct), d, gw/direct, goalGatewayCPUTimes, verdict(gw/direct <= goalGatewayCPUTimes))
 	}
-	fmt.Fprintf(w, "gateway → fastmcp CPU per call %s against the backend's own %s: %.2f× (goal ≤ %.0f×): %s\n",
-		time.Duration(gw).Round(10*time.Nanosecond), time.Duration(direct).Round(10*time.Nanosecond), gw/direct, goalGatewayCPUTimes, verdict(gw/direct <= goalGatewayCPUTimes))
+	if !judged {
+		fmt.Fprintf(w, "Goal: gateway CPU per call ≤ %.0f× a fastmcp server's: not judged (no CPU figures)\n", goalGatewayCPUTimes)
+	}
 }
+
+func roundCPU(ns float64) time.Duration { return time.Duration(ns).Round(10 * time.Nanosecond) }
 
 func verdict(met bool) string {
 	if met {
-		return "MET"
+		return "met"
 	}
-	return "MISSED"
+	return "NOT MET"
 }
 
-func rowNamed(rows []*gatewayRow, name string) *gatewayRow {
+// rowNamed is the row of endpoint name in revision d, nil if there is none.
+func rowNamed(rows []*gatewayRow, name string, d loadtest.Dialect) *gatewayRow {
 	for _, r := range rows {
-		if r.name == name {
+		if r.name == name && r.dialect == d {
 			return r
 		}
 	}
@@ -95,9 +106,10 @@ func cpuMedian(r *gatewayRow) float64 {
 	return loadtest.Median(all)
 }
 
-// fasterNPM is the higher median req/s of supergateway and mcp-proxy at c connections.
-func fasterNPM(rows []*gatewayRow, c int) float64 {
-	return max(medianOf(rowNamed(rows, nameGwSupergateway), c), medianOf(rowNamed(rows, nameGwMCPProxy), c))
+// fasterNPM is the higher median req/s of supergateway and mcp-proxy in revision d at c
+// connections (0 when neither was measured).
+func fasterNPM(rows []*gatewayRow, d loadtest.Dialect, c int) float64 {
+	return max(medianOf(rowNamed(rows, nameGwSupergateway, d), c), medianOf(rowNamed(rows, nameGwMCPProxy, d), c))
 }
 
 // durationCell is the median of nanosecond samples, or "-".
