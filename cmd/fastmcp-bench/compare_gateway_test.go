@@ -211,7 +211,10 @@ func TestCompareGatewayQuick(t *testing.T) {
 				}
 				rps, _ := strconv.Atoi(m[1])
 				assert.Positive(t, rps, m[0])
-				for _, cell := range m[2:] { // p50, p99, CPU per call
+				for i, cell := range m[2:] { // p50, p99, CPU per call
+					if i == 2 && cell == "-" {
+						continue // /proc counts CPU in 10 ms ticks: a 200 ms run of a slow row may read none
+					}
 					d, err := time.ParseDuration(cell)
 					if assert.NoError(t, err, m[0]) {
 						assert.Positive(t, d, m[0])
