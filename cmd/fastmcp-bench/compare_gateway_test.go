@@ -228,6 +228,7 @@ func TestCompareGatewayQuick(t *testing.T) {
 	}
 	assert.Regexp(t, `Goal: gateway → fastmcp CPU per call \S+ against the backend's own \S+ \(2025-11-25\): [0-9.]+× \(goal ≤ 2×\): (met|NOT MET)`, out)
 	if npm {
-		assert.Regexp(t, `Goal: gateway → stdio \d+ req/s against the faster npm gateway's \d+ \(2025-11-25, 8 connections\)`, out)
+		// Judged, or not when neither npm gateway answered a call in the short window.
+		assert.Regexp(t, `Goal: gateway → stdio (\d+ req/s against the faster npm gateway's \d+ \(2025-11-25, 8 connections\)|≥ 20× the faster npm gateway \(2025-11-25, 8 connections\): not judged)`, out)
 	}
 }
