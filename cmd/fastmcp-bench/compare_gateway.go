@@ -53,12 +53,13 @@ type gatewayRow struct {
 	engine  string // the generator's engine: goroutines for replies framed by chunks
 
 	rps, cpu, p50, p99 map[int][]float64 // by connections
+	busy               map[int]int       // runs the machine was TOO BUSY for, by connections
 }
 
 func newGatewayRow(name string, target loadtest.Target, engine string) *gatewayRow {
 	target.Name = name + " " + target.Dialect.String()
 	return &gatewayRow{name: name, dialect: target.Dialect, target: target, engine: engine,
-		rps: map[int][]float64{}, cpu: map[int][]float64{}, p50: map[int][]float64{}, p99: map[int][]float64{}}
+		rps: map[int][]float64{}, cpu: map[int][]float64{}, p50: map[int][]float64{}, p99: map[int][]float64{}, busy: map[int]int{}}
 }
 
 // checkGatewayFlags refuses what --gateway does not combine with: it has endpoints and a
@@ -158,8 +159,10 @@ func compareGateway(ctx context.Context, o *compareOptions) int {
 // measureGatewayRow runs r once at conns connections and records its figures; false when
 // the run failed or had errors.
 func measureGatewayRow(ctx context.Context, o *compareOptions, r *gatewayRow, conns, round int, live *liveLine) bool {
+	meter := loadtest.StartMachine()
 	res, err := loadtest.Throughput(ctx, loadtest.ThroughputConfig{Target: r.target, Connections: conns,
 		Duration: o.duration, Warmup: o.warmup, Engine: r.engine, Progress: live.update})
+	machine, _ := stopMachine(meter)
 	if err != nil {
 		live.printf("%s, %d connections, round %d: %v", r.target.Name, conns, round+1, err)
 		return false
@@ -174,6 +177,9 @@ func measureGatewayRow(ctx context.Context, o *compareOptions, r *gatewayRow, co
 	if res.ServerCPU > 0 {
 		r.cpu[conns] = append(r.cpu[conns], float64(res.ServerCPU))
 	}
-	live.printf("round %d/%d  %-37s %3d conns  %.0f req/s", round+1, o.rounds, r.target.Name, conns, res.RPS)
+	if machine != nil && machine.TooBusy() != "" {
+		r.busy[conns]++
+	}
+	live.printf("round %d/%d  %-37s %3d conns  %.0f req/s%s", round+1, o.rounds, r.target.Name, conns, res.RPS, machineSuffix(machine))
 	return ok
 }

@@ -12,11 +12,12 @@ import (
 
 // printGatewayTable prints, per connection count, each row's median req/s and spread, its
 // median p50 and p99, and its CPU per call (the gateway's process, with its stdio child for
-// the stdio rows), beside the direct backend and the faster npm gateway of its revision.
+// the stdio rows), beside the direct backend and the faster npm gateway of its revision, and
+// how many of its runs the machine was too busy for.
 func printGatewayTable(w io.Writer, rows []*gatewayRow, conns []int) {
 	fmt.Fprintln(w, "\ntools/call echo, a 2025-11-25 row in one session per endpoint; medians (min–max) of interleaved rounds")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "endpoint\trevision\tconns\treq/s\tmin–max\tp50\tp99\tCPU/call\tvs direct\tvs faster npm\t")
+	fmt.Fprintln(tw, "endpoint\trevision\tconns\treq/s\tmin–max\tp50\tp99\tCPU/call\tvs direct\tvs faster npm\tbusy runs\t")
 	for _, c := range conns {
 		for _, r := range rows {
 			m := medianOf(r, c)
@@ -24,10 +25,10 @@ func printGatewayTable(w io.Writer, rows []*gatewayRow, conns []int) {
 			if s := r.rps[c]; len(s) > 0 {
 				spread = fmt.Sprintf("%.0f–%.0f", slices.Min(s), slices.Max(s))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.name, r.dialect, c, formatRPS(m, len(r.rps[c])), spread,
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t\n", r.name, r.dialect, c, formatRPS(m, len(r.rps[c])), spread,
 				durationCell(r.p50[c]), durationCell(r.p99[c]), durationCell(r.cpu[c]),
 				ratio(m, medianOf(rowNamed(rows, nameGwDirect, r.dialect), c), "%.2f×", 1),
-				ratio(m, fasterNPM(rows, r.dialect, c), "%.1f×", 1))
+				ratio(m, fasterNPM(rows, r.dialect, c), "%.1f×", 1), r.busy[c], len(r.rps[c]))
 		}
 	}
 	_ = tw.Flush()

@@ -106,6 +106,7 @@ func TestGatewayTable(t *testing.T) {
 		gatewayTestRow(nameGwMCPProxy, legacy, 32, []float64{2000}, 1000000),
 		gatewayTestRow(nameGwMCPProxy, modern, 32, nil),
 	}
+	rows[0].busy[32] = 1
 	var b bytes.Buffer
 	printGatewayTable(&b, rows, []int{32})
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
@@ -113,13 +114,13 @@ func TestGatewayTable(t *testing.T) {
 	fields := func(i int) []string {
 		return strings.Fields(strings.NewReplacer("fastmcp backend, direct", "direct", " → ", "→").Replace(lines[i]))
 	}
-	assert.Equal(t, []string{"endpoint", "revision", "conns", "req/s", "min–max", "p50", "p99", "CPU/call", "vs", "direct", "vs", "faster", "npm"}, fields(1))
-	assert.Equal(t, []string{"direct", "2025-11-25", "32", "110000", "100000–120000", "250µs", "2ms", "8µs", "1.00×", "55.0×"}, fields(2))
-	assert.Equal(t, []string{"direct", "2026-07-28", "32", "90000", "90000–90000", "250µs", "2ms", "8µs", "1.00×", "-"}, fields(3))
-	assert.Equal(t, []string{"gateway→stdio", "2025-11-25", "32", "35000", "30000–40000", "250µs", "2ms", "32µs", "0.32×", "17.5×"}, fields(4))
-	assert.Equal(t, []string{"supergateway→stdio", "2025-11-25", "32", "1000", "1000–1000", "250µs", "2ms", "900µs", "0.01×", "0.5×"}, fields(5))
-	assert.Equal(t, []string{"mcp-proxy→stdio", "2025-11-25", "32", "2000", "2000–2000", "250µs", "2ms", "1ms", "0.02×", "1.0×"}, fields(6))
-	assert.Equal(t, []string{"mcp-proxy→stdio", "2026-07-28", "32", "not", "measured", "-", "-", "-", "-", "-", "-"}, fields(7))
+	assert.Equal(t, []string{"endpoint", "revision", "conns", "req/s", "min–max", "p50", "p99", "CPU/call", "vs", "direct", "vs", "faster", "npm", "busy", "runs"}, fields(1))
+	assert.Equal(t, []string{"direct", "2025-11-25", "32", "110000", "100000–120000", "250µs", "2ms", "8µs", "1.00×", "55.0×", "1/3"}, fields(2))
+	assert.Equal(t, []string{"direct", "2026-07-28", "32", "90000", "90000–90000", "250µs", "2ms", "8µs", "1.00×", "-", "0/1"}, fields(3))
+	assert.Equal(t, []string{"gateway→stdio", "2025-11-25", "32", "35000", "30000–40000", "250µs", "2ms", "32µs", "0.32×", "17.5×", "0/2"}, fields(4))
+	assert.Equal(t, []string{"supergateway→stdio", "2025-11-25", "32", "1000", "1000–1000", "250µs", "2ms", "900µs", "0.01×", "0.5×", "0/1"}, fields(5))
+	assert.Equal(t, []string{"mcp-proxy→stdio", "2025-11-25", "32", "2000", "2000–2000", "250µs", "2ms", "1ms", "0.02×", "1.0×", "0/1"}, fields(6))
+	assert.Equal(t, []string{"mcp-proxy→stdio", "2026-07-28", "32", "not", "measured", "-", "-", "-", "-", "-", "-", "0/0"}, fields(7))
 }
 
 func TestGatewayGoals(t *testing.T) {
