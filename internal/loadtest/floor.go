@@ -47,9 +47,9 @@ type FloorServer struct {
 const floorRequestTimeout = 10 * time.Second
 
 // NewFloorServer listens on addr (a loopback address such as 127.0.0.1:0) for at most
-// maxStreams listen streams (at most MaxStreams). It fails when the process has not the file
-// descriptors for them.
-func NewFloorServer(addr string, wire FloorWire, maxStreams int) (*FloorServer, error) {
+// maxStreams listen streams (at most MaxStreams), written by writers goroutines
+// (GOMAXPROCS if zero). It fails when the process has not the file descriptors for them.
+func NewFloorServer(addr string, wire FloorWire, maxStreams, writers int) (*FloorServer, error) {
 	if maxStreams <= 0 || maxStreams > MaxStreams {
 		return nil, fmt.Errorf("loadtest: the floor holds 1 to %d streams, not %d", MaxStreams, maxStreams)
 	}
@@ -71,7 +71,7 @@ func NewFloorServer(addr string, wire FloorWire, maxStreams int) (*FloorServer, 
 		// each event one sse.Writer flush: one write), woken together, of which GOMAXPROCS run
 		// at once. GOMAXPROCS writers, each over its share of the connections, are as parallel
 		// as that without the wake-ups: the ratio is then the cost of fastmcp's own work.
-		writers: runtime.GOMAXPROCS(0),
+		writers: orDefault(writers, runtime.GOMAXPROCS(0)),
 		ln:      ln,
 		conns:   map[net.Conn]struct{}{},
 	}, nil

@@ -91,6 +91,9 @@ type StreamsResult struct {
 	Errors Errors `json:"errors"`
 }
 
+// checkStreamFDs is checkFDs, replaced by a test that needs the floor's rounds in sequence.
+var checkStreamFDs = checkFDs
+
 // streamSet is the shared state of the stream readers.
 type streamSet struct {
 	mu        sync.Mutex
@@ -120,11 +123,16 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 	fanouts := orDefault(cfg.Fanouts, DefaultFanouts)
 	wait := orDefault(cfg.FanoutWait, DefaultFanoutWait)
 	floorOn := cfg.Floor != nil && ep.tls == nil
-	fds, what := n, "listen streams"
+	// The floor's rounds alternate with the server's when both sets of streams fit in the
+	// file descriptors, and follow them, on streams opened once the server's are closed,
+	// when only one set does.
+	var sequenceNote string
 	if floorOn {
-		fds, what = 2*n, "listen streams (half of them on the write floor)"
+		if err := checkStreamFDs(2*n, "listen streams (half of them on the write floor)"); err != nil {
+			sequenceNote = "floor rounds after the server's, its streams opened once the server's closed: " + err.Error()
+		}
 	}
-	if err := checkFDs(fds, what); err != nil {
+	if err := checkFDs(n, "listen streams"); err != nil {
 		return nil, err
 	}
 	trigger := cfg.Trigger
@@ -173,13 +181,14 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 	for _, s := range streams {
 		wg.Go(func() { set.read(s) })
 	}
-	defer func() {
+	closeStreams := sync.OnceFunc(func() {
 		set.round.Store(-1) // the client is closing: ends from here on are ours
 		for _, s := range streams {
 			s.close()
 		}
 		wg.Wait()
-	}()
+	})
+	defer closeStreams()
 	if memory != nil {
 		if after, err := memory(); err == nil {
 			res.MemoryAfter = after
@@ -235,17 +244,25 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 		res.Missed += got.missed
 		slowestMedian = max(slowestMedian, median)
 		report("fanout", int64(r+1), start, 0)
-		if r == 0 && floorOn {
-			fstart := time.Now()
-			floor, res.Floor = startFloor(ctx, cfg, rec, n, deadline, func(done int64) { report("floor opening", done, fstart, 0) })
+		if r == 0 && floorOn && sequenceNote == "" {
+			floor, res.Floor = startFloor(ctx, cfg, rec, n, deadline, func(done int64) { report("floor opening", done, start, 0) })
 		}
-		if floor != nil && ctx.Err() == nil {
+		if floor != nil && ctx.Err() == nil && floor.round(ctx, int64(r+1), wait) != nil {
+			floor.close()
+			floor = nil
+		}
+	}
+	if floorOn && sequenceNote != "" && len(res.Fanout) > 0 && ctx.Err() == nil {
+		res.Ended = set.ended.Load()
+		closeStreams()
+		floor, res.Floor = startFloor(ctx, cfg, rec, n, deadline, func(done int64) { report("floor opening", done, start, 0) })
+		for r := 0; floor != nil && r < len(res.Fanout) && ctx.Err() == nil; r++ {
 			if floor.round(ctx, int64(r+1), wait) != nil {
 				floor.close()
 				floor = nil
 			}
-			report("floor fanout", int64(r+1), start, 0)
 		}
+		res.Floor.Sequence = sequenceNote
 	}
 	res.FanoutMedian = slowestMedian
 	if f := res.Floor; f != nil && len(f.Medians) > 0 {
@@ -257,7 +274,7 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 	if set.intervals.TotalCount() > 0 {
 		res.Jitter = time.Duration(set.intervals.ValueAtQuantile(99) - set.intervals.ValueAtQuantile(1))
 	}
-	res.Ended = set.ended.Load()
+	res.Ended = max(res.Ended, set.ended.Load())
 	set.mu.Lock()
 	res.Errors = set.errors
 	set.mu.Unlock()

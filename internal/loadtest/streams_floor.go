@@ -33,7 +33,7 @@ type FloorStarter func(ctx context.Context, wire FloorWire, streams int) (*Runni
 
 // InProcessFloor is a FloorStarter that serves the floor from this process.
 func InProcessFloor(_ context.Context, wire FloorWire, streams int) (*RunningFloor, error) {
-	f, err := NewFloorServer("127.0.0.1:0", wire, streams)
+	f, err := NewFloorServer("127.0.0.1:0", wire, streams, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +65,9 @@ type FloorResult struct {
 	Met   bool    `json:"met"`
 	// Note says why the floor was not measured, or what went wrong.
 	Note string `json:"note,omitempty"`
+	// Sequence says why the floor's rounds followed the server's instead of alternating
+	// with them (empty when they alternated).
+	Sequence string `json:"sequence,omitempty"`
 }
 
 // floorRatio is the median of the server's round medians over the floor's (0 when either has
@@ -246,6 +249,13 @@ func startFloor(ctx context.Context, cfg StreamsConfig, rec *wireRecorder, n int
 	for _, s := range run.streams {
 		run.readers.Go(func() { run.set.read(s) })
 	}
+	// One round unmeasured: the server's streams come to the rounds warm from the keepalive
+	// window, the floor's straight from opening.
+	if err := run.round(ctx, 0, DefaultFanoutWait); err != nil {
+		run.close()
+		return nil, res
+	}
+	res.Fanout, res.Medians, res.Missed = nil, nil, 0
 	return run, res
 }
 
@@ -276,9 +286,9 @@ func (f *floorRun) close() {
 
 // Metric names of the floor's figures in sse-keepalive's report.
 const (
-	MetricFloorToAll  = "floor to all"
-	MetricFloorMedian = "floor median"
-	MetricFloorRatio  = "median/floor"
+	MetricFloorToAll  = "write floor to all"
+	MetricFloorMedian = "write floor median"
+	MetricFloorRatio  = "median/write floor"
 )
 
 // report adds the floor's figures and notes to rep, the report of s (nothing when f is nil).
@@ -301,8 +311,12 @@ func (f *FloorResult) report(rep *Report, s *StreamsResult) {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("MISSED: %d floor stream-rounds did not get the event in time", f.Missed))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "floor: %d streams, %s, each written the server's %d-byte list_changed once a round by %d goroutines; rounds alternate (to all / median stream):",
-		f.Opened, f.Where, f.EventBytes, f.Writers)
+	order := "rounds alternate"
+	if f.Sequence != "" {
+		order = "ROUNDS IN SEQUENCE, not alternated (" + f.Sequence + ")"
+	}
+	fmt.Fprintf(&b, "floor: %d streams, %s, each written the server's %d-byte list_changed once a round by %d goroutines; %s (to all / median stream):",
+		f.Opened, f.Where, f.EventBytes, f.Writers, order)
 	for i := range max(len(s.Fanout), len(f.Fanout)) {
 		fmt.Fprintf(&b, " %d. %s %s / %s, floor %s / %s;", i+1, s.Target,
 			roundFigure(s.Fanout, i), roundFigure(s.FanoutMedians, i), roundFigure(f.Fanout, i), roundFigure(f.Medians, i))

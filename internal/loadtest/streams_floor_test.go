@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,6 +47,28 @@ func TestStreamsFloor(t *testing.T) {
 	// The event the floor wrote is the server's, recorded from the stream whose id is "s49".
 	assert.Positive(t, f.EventBytes)
 	require.Eventually(t, func() bool { return e.srv.Stats().OpenStreams == 0 }, 5*time.Second, 10*time.Millisecond)
+}
+
+func TestStreamsFloorInSequence(t *testing.T) {
+	e := startEndpoint(t, streamable.ListenerConfig{})
+	checkStreamFDs = func(n int, _ string) error {
+		if n > 10 {
+			return errors.New("not enough file descriptors")
+		}
+		return nil
+	}
+	t.Cleanup(func() { checkStreamFDs = checkFDs })
+	res, err := Streams(context.Background(), StreamsConfig{
+		Target: e.target(), Streams: 10, Duration: 50 * time.Millisecond, Fanouts: 2, Floor: InProcessFloor,
+	})
+	require.NoError(t, err)
+	require.NotNil(t, res.Floor)
+	assert.Contains(t, res.Floor.Sequence, "not enough file descriptors")
+	assert.Equal(t, int64(10), res.Floor.Opened)
+	assert.Zero(t, res.Floor.Missed)
+	assert.Len(t, res.Floor.Medians, 2, "as many floor rounds as the server's")
+	assert.Positive(t, res.Floor.Ratio)
+	assert.Contains(t, strings.Join(res.Report().Notes, "\n"), "ROUNDS IN SEQUENCE")
 }
 
 func TestStreamsFloorNotOverTLS(t *testing.T) {
