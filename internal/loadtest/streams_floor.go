@@ -289,6 +289,9 @@ const (
 	MetricFloorToAll  = "write floor to all"
 	MetricFloorMedian = "write floor median"
 	MetricFloorRatio  = "median/write floor"
+	// MetricRoundsMedian is the server's figure the ratio divides: its median stream, median
+	// over the rounds (list_changed median is the slowest round's).
+	MetricRoundsMedian = "list_changed rounds median"
 )
 
 // report adds the floor's figures and notes to rep, the report of s (nothing when f is nil).
@@ -302,6 +305,7 @@ func (f *FloorResult) report(rep *Report, s *StreamsResult) {
 	if len(f.Medians) == 0 {
 		return
 	}
+	rep.addDur(MetricRoundsMedian, medianDuration(s.FanoutMedians))
 	rep.addDur(MetricFloorToAll, slices.Max(f.Fanout))
 	rep.addDur(MetricFloorMedian, medianDuration(f.Medians))
 	if f.Ratio > 0 {
