@@ -43,7 +43,7 @@ var glossary = []term{
 	{"list_changed to all", "worst round: from the trigger of one tools/list_changed until the last stream had it"},
 	{"list_changed median", "the median stream's time in the slowest round"},
 	{"missed", "stream-rounds that did not get list_changed within the wait"},
-	{"list_changed rounds median", "with the write floor: the median stream, median over the rounds (what median/write floor divides)"},
+	{"median of rounds", "with the write floor: the median stream of each round, median over the rounds (what median/write floor divides)"},
 	{"write floor to all", "the write floor's worst round, after each of the server's: as many loopback streams, each written the server's own list_changed bytes once, by one goroutine per CPU, read by the same reader (after one unmeasured round)"},
 	{"write floor median", "the write floor's median stream, median over its rounds"},
 	{"median/write floor", "the server's median stream over the write floor's, each the median of its rounds, in the same run (issue 24 goal ≤ 1.1×)"},

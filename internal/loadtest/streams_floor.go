@@ -291,7 +291,7 @@ const (
 	MetricFloorRatio  = "median/write floor"
 	// MetricRoundsMedian is the server's figure the ratio divides: its median stream, median
 	// over the rounds (list_changed median is the slowest round's).
-	MetricRoundsMedian = "list_changed rounds median"
+	MetricRoundsMedian = "median of rounds"
 )
 
 // report adds the floor's figures and notes to rep, the report of s (nothing when f is nil).
