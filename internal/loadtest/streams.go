@@ -53,7 +53,9 @@ type StreamsConfig struct {
 	Progress ProgressFunc
 	// Floor, if set, starts the write floor after the first round: as many streams on it,
 	// sent the bytes of the server's list_changed as recorded from one of its streams, each
-	// floor round after a round of the server's (not over TLS).
+	// floor round after a round of the server's; or, when the file descriptors do not hold
+	// both sets of streams, all its rounds after the server's, once those streams are closed.
+	// Not over TLS.
 	Floor FloorStarter
 }
 

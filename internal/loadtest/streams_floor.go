@@ -60,7 +60,8 @@ type FloorResult struct {
 	Medians []time.Duration `json:"medians_ns"`
 	Missed  int64           `json:"missed"`
 	// Ratio is the median over the rounds of the server's median stream over that of the
-	// floor's (0 when either is missing); Met whether it is within FloorGoal.
+	// floor's (0 when either is missing); Met whether it is within FloorGoal with every
+	// stream of both reached in every round.
 	Ratio float64 `json:"ratio"`
 	Met   bool    `json:"met"`
 	// Note says why the floor was not measured, or what went wrong.
