@@ -102,6 +102,8 @@ func TestBenchBinary(t *testing.T) {
 		assert.True(t, ok, "heap+stacks are read from the child's runtime; notes: %q", r.Reports[1].Notes)
 		_, ok = r.Reports[1].Metric(metricRSSPerStream)
 		assert.True(t, ok, "RSS is read from the child's /proc status; notes: %q", r.Reports[1].Notes)
+		_, ok = r.Reports[1].Metric("median/write floor")
+		assert.True(t, ok, "the write floor's rounds ran in a child of their own; notes: %q", r.Reports[1].Notes)
 		lost, _ := r.Reports[2].Metric("admitted lost")
 		assert.Zero(t, lost)
 		assert.Contains(t, out, "goal = 0: ok")

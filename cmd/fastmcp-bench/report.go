@@ -50,6 +50,8 @@ var goals = []goal{
 	// The resident set, not the heap: it is what a stream costs the machine.
 	{"sse-keepalive", metricRSSPerStream, "≤ 20 KiB", func(v float64) bool { return v <= 20<<10 }},
 	{"sse-keepalive", "list_changed to all", "≤ 50ms", func(v float64) bool { return v > 0 && v <= float64(50*time.Millisecond) }},
+	// Issue 24: the fan-out within 1.1× of writing the same bytes to as many sockets.
+	{"sse-keepalive", loadtest.MetricFloorRatio, "≤ 1.1× the floor", func(v float64) bool { return v > 0 && v <= loadtest.FloorGoal }},
 	{"drain", "admitted lost", "= 0", func(v float64) bool { return v == 0 }},
 	{"conncap", "excess closed unread", "= excess", nil},
 	{"tasks", "ratio", "≤ 2× the floor", func(v float64) bool { return v > 0 && v <= 2 }},

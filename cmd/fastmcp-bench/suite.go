@@ -163,7 +163,12 @@ func runStreams(ctx context.Context, e *runEnv) (loadtest.Reporter, error) {
 	if !e.o.durationSet {
 		window = 3 * time.Second
 	}
-	cfg := loadtest.StreamsConfig{Streams: n, Duration: window, Fanouts: e.o.fanouts, Progress: e.progress}
+	bin, err := self()
+	if err != nil {
+		return nil, err
+	}
+	// The write floor runs as a process of its own, as the server does, here or at --target.
+	cfg := loadtest.StreamsConfig{Streams: n, Duration: window, Fanouts: e.o.fanouts, Progress: e.progress, Floor: childFloor(bin)}
 	if e.external() {
 		t, err := e.target()
 		if err != nil {
@@ -177,10 +182,6 @@ func runStreams(ctx context.Context, e *runEnv) (loadtest.Reporter, error) {
 	}
 	// The endpoint runs as a child process so that its memory is not mixed with the
 	// generator's: its runtime gives the heap and stacks, /proc its resident set.
-	bin, err := self()
-	if err != nil {
-		return nil, err
-	}
 	c, err := startChild(ctx, "fastmcp serve", -1, bin, "serve", "--addr", "127.0.0.1:0", "--fixtures", "demo",
 		"--max-subscriptions", strconv.Itoa(n), "--max-connections", strconv.Itoa(n+256),
 		"--keepalive-interval", embeddedKeepAlive.String(), "--drain-timeout", "1s", "--pprof", "127.0.0.1:0")

@@ -35,8 +35,9 @@ const listenParams = `"notifications":{"toolsListChanged":true}`
 
 // openListen dials ep and opens a listen stream with the id literal id; it returns once the
 // response head arrived (200 and text/event-stream) or with an error of a known kind.
-// deadline bounds every read of the stream.
-func openListen(ctx context.Context, ep *endpoint, id string, deadline time.Time) (*listenStream, string, error) {
+// deadline bounds every read of the stream. wrap, if set, wraps the connection (to record
+// what it reads).
+func openListen(ctx context.Context, ep *endpoint, id string, deadline time.Time, wrap func(net.Conn) net.Conn) (*listenStream, string, error) {
 	nc, err := ep.dial(ctx)
 	if err != nil {
 		k := kindOf(err, false)
@@ -44,6 +45,9 @@ func openListen(ctx context.Context, ep *endpoint, id string, deadline time.Time
 			k = KindDial
 		}
 		return nil, k, err
+	}
+	if wrap != nil {
+		nc = wrap(nc)
 	}
 	_ = nc.SetDeadline(deadline)
 	var req fasthttp.Request

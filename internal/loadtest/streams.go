@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -50,6 +51,12 @@ type StreamsConfig struct {
 	OpenParallel int
 	// Progress, if set, receives live readings.
 	Progress ProgressFunc
+	// Floor, if set, starts the write floor after the first round: as many streams on it,
+	// sent the bytes of the server's list_changed as recorded from one of its streams, each
+	// floor round after a round of the server's; or, when the file descriptors do not hold
+	// both sets of streams, all its rounds after the server's, once those streams are closed.
+	// Not over TLS.
+	Floor FloorStarter
 }
 
 // StreamsResult is the outcome of Streams.
@@ -69,6 +76,11 @@ type StreamsResult struct {
 	Fanout       []time.Duration `json:"fanout_ns"`
 	FanoutMedian time.Duration   `json:"fanout_median_ns"`
 	Missed       int64           `json:"missed"`
+	// FanoutMedians is the median stream's time of each round.
+	FanoutMedians []time.Duration `json:"fanout_medians_ns"`
+	// Floor is the write floor's rounds, alternated with the server's (nil without
+	// StreamsConfig.Floor).
+	Floor *FloorResult `json:"floor,omitempty"`
 	// Memory before and after opening the streams, and the difference per stream (zero when
 	// not measured).
 	MemoryBefore uint64  `json:"memory_before_bytes,omitempty"`
@@ -80,6 +92,9 @@ type StreamsResult struct {
 	Ended  int64  `json:"ended"`
 	Errors Errors `json:"errors"`
 }
+
+// checkStreamFDs is checkFDs, replaced by a test that needs the floor's rounds in sequence.
+var checkStreamFDs = checkFDs
 
 // streamSet is the shared state of the stream readers.
 type streamSet struct {
@@ -109,6 +124,19 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 	window := orDefault(cfg.Duration, DefaultDuration)
 	fanouts := orDefault(cfg.Fanouts, DefaultFanouts)
 	wait := orDefault(cfg.FanoutWait, DefaultFanoutWait)
+	floorOn := cfg.Floor != nil && ep.tls == nil
+	// The floor's rounds alternate with the server's when both sets of streams fit in the
+	// file descriptors, and follow them, on streams opened once the server's are closed,
+	// when only one set does.
+	var sequenceNote string
+	if floorOn {
+		if err := checkStreamFDs(2*n, "listen streams (half of them on the write floor)"); err != nil {
+			sequenceNote = "floor rounds after the server's, its streams opened once the server's closed: " + err.Error()
+		}
+	}
+	if err := checkFDs(n, "listen streams"); err != nil {
+		return nil, err
+	}
 	trigger := cfg.Trigger
 	if trigger == nil {
 		trigger = func(ctx context.Context) error { return callOnce(ctx, ep, "toggle", "{}", DefaultTimeout) }
@@ -131,6 +159,9 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 
 	// Every read is bounded: opening, the window, the rounds, and a margin.
 	deadline := time.Now().Add(time.Minute + window + time.Duration(fanouts)*wait)
+	if floorOn {
+		deadline = deadline.Add(time.Minute + time.Duration(fanouts)*wait)
+	}
 	set := &streamSet{intervals: newHist()}
 	report := func(phase string, done int64, start time.Time, total time.Duration) {
 		if cfg.Progress != nil {
@@ -138,7 +169,11 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 		}
 	}
 	start := time.Now()
-	streams := openStreams(ctx, ep, n, orDefault(cfg.OpenParallel, DefaultOpenParallel), deadline, set, func(done int64) {
+	var rec *wireRecorder // the last stream, whose id is the longest: the floor's bytes
+	if floorOn {
+		rec = &wireRecorder{}
+	}
+	streams := openRecordedStreams(ctx, ep, n, orDefault(cfg.OpenParallel, DefaultOpenParallel), deadline, set, rec, func(done int64) {
 		report("opening", done, start, 0)
 	})
 	res.OpenTime = time.Since(start)
@@ -148,13 +183,14 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 	for _, s := range streams {
 		wg.Go(func() { set.read(s) })
 	}
-	defer func() {
+	closeStreams := sync.OnceFunc(func() {
 		set.round.Store(-1) // the client is closing: ends from here on are ours
 		for _, s := range streams {
 			s.close()
 		}
 		wg.Wait()
-	}()
+	})
+	defer closeStreams()
 	if memory != nil {
 		if after, err := memory(); err == nil {
 			res.MemoryAfter = after
@@ -180,8 +216,21 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 	tick.Stop()
 	set.observing.Store(false)
 
-	// Fan-out rounds.
+	// Fan-out rounds, each followed by one of the floor's once it runs.
 	var slowestMedian time.Duration
+	var floor *floorRun
+	defer func() {
+		if floor != nil {
+			floor.close()
+		}
+	}()
+	switch {
+	case cfg.Floor != nil && !floorOn:
+		res.Floor = &FloorResult{Note: "not measured over TLS: the floor serves plain TCP"}
+	case floorOn && !recordedOpen(streams, rec):
+		res.Floor = &FloorResult{Note: "not measured: the recorded stream did not open"}
+		floorOn = false
+	}
 	for r := range fanouts {
 		if ctx.Err() != nil {
 			break
@@ -193,17 +242,41 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 			break
 		}
 		res.Fanout = append(res.Fanout, got.max)
+		res.FanoutMedians = append(res.FanoutMedians, median)
 		res.Missed += got.missed
 		slowestMedian = max(slowestMedian, median)
 		report("fanout", int64(r+1), start, 0)
+		if r == 0 && floorOn && sequenceNote == "" {
+			floor, res.Floor = startFloor(ctx, cfg, rec, n, deadline, func(done int64) { report("floor opening", done, start, 0) })
+		}
+		if floor != nil && ctx.Err() == nil && floor.round(ctx, int64(r+1), wait) != nil {
+			floor.close()
+			floor = nil
+		}
+	}
+	if floorOn && sequenceNote != "" && len(res.Fanout) > 0 && ctx.Err() == nil {
+		res.Ended = set.ended.Load()
+		closeStreams()
+		floor, res.Floor = startFloor(ctx, cfg, rec, n, deadline, func(done int64) { report("floor opening", done, start, 0) })
+		for r := 0; floor != nil && r < len(res.Fanout) && ctx.Err() == nil; r++ {
+			if floor.round(ctx, int64(r+1), wait) != nil {
+				floor.close()
+				floor = nil
+			}
+		}
+		res.Floor.Sequence = sequenceNote
 	}
 	res.FanoutMedian = slowestMedian
+	if f := res.Floor; f != nil && len(f.Medians) > 0 {
+		f.Ratio = floorRatio(res.FanoutMedians, f.Medians)
+		f.Met = f.Ratio > 0 && f.Ratio <= FloorGoal && f.Missed == 0 && res.Missed == 0
+	}
 	res.KeepAlives = set.keepalives.Load()
 	res.Interval = summarize(set.intervals)
 	if set.intervals.TotalCount() > 0 {
 		res.Jitter = time.Duration(set.intervals.ValueAtQuantile(99) - set.intervals.ValueAtQuantile(1))
 	}
-	res.Ended = set.ended.Load()
+	res.Ended = max(res.Ended, set.ended.Load())
 	set.mu.Lock()
 	res.Errors = set.errors
 	set.mu.Unlock()
@@ -213,6 +286,11 @@ func Streams(ctx context.Context, cfg StreamsConfig) (*StreamsResult, error) {
 // openStreams opens n streams, parallel at a time, each acknowledged; failures are counted
 // in set.
 func openStreams(ctx context.Context, ep *endpoint, n, parallel int, deadline time.Time, set *streamSet, progress func(int64)) []*listenStream {
+	return openRecordedStreams(ctx, ep, n, parallel, deadline, set, nil, progress)
+}
+
+// openRecordedStreams is openStreams whose last stream's connection is rec's when rec is set.
+func openRecordedStreams(ctx context.Context, ep *endpoint, n, parallel int, deadline time.Time, set *streamSet, rec *wireRecorder, progress func(int64)) []*listenStream {
 	out := make([]*listenStream, n)
 	var next, opened atomic.Int64
 	var wg sync.WaitGroup
@@ -223,7 +301,11 @@ func openStreams(ctx context.Context, ep *endpoint, n, parallel int, deadline ti
 				if i >= int64(n) || ctx.Err() != nil {
 					return
 				}
-				s, kind, err := openListen(ctx, ep, `"s`+strconv.FormatInt(i, 10)+`"`, deadline)
+				var wrap func(net.Conn) net.Conn
+				if rec != nil && i == int64(n-1) {
+					wrap = func(nc net.Conn) net.Conn { rec.Conn = nc; return rec }
+				}
+				s, kind, err := openListen(ctx, ep, `"s`+strconv.FormatInt(i, 10)+`"`, deadline, wrap)
 				if err != nil {
 					set.fail(kind, 1)
 					continue
@@ -368,6 +450,7 @@ func (r *StreamsResult) Report() Report {
 	rep.addDur("list_changed to all", worst)
 	rep.addDur("list_changed median", r.FanoutMedian)
 	rep.add("missed", float64(r.Missed), UnitCount)
+	r.Floor.report(&rep, r)
 	if r.PerStream > 0 {
 		rep.add("memory/stream", r.PerStream, UnitBytes)
 	}
