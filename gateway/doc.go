@@ -186,8 +186,15 @@
 // travels in the Mcp-Name header too), is a malformed answer. A caller that does not declare
 // the extension gets what the backend answers such a call: a tool that may run as a task
 // runs at once, one that must answers -32021 with its data. The per-backend limits count
-// each tasks/* request as a call. Not passed through: notifications/tasks on a listen
-// stream (poll tasks/get).
+// each tasks/* request as a call.
+//
+// A caller's subscriptions/listen with notifications.taskIds (at most MaxListenTaskIDs,
+// 100) opens each of its ids and listens, on a stream of the Gateway's own to each backend
+// concerned, for as long as the caller's stream lasts: the backends' notifications/tasks
+// reach the caller under its ids (without the backend's _meta), and the acknowledgement
+// lists the ids the backends agreed to report (another principal's, a forged or an unknown
+// one is left out). An undeclared request asking for taskIds is -32021 (HTTP 400). A caller
+// more than 64 notifications behind misses the excess: tasks/get stays the baseline.
 //
 // # A backend that is down
 //
@@ -348,8 +355,7 @@
 // backend's request that comes while more than one call to it runs is refused (-32603)
 // rather than risk asking the wrong caller.
 //
-// Not yet built (see issue 23): notifications/tasks on a listen stream's taskIds for
-// passed-through tasks (callers poll tasks/get),
+// Not yet built (see issue 23):
 // limits and breakers per entry rather than per backend, and a concurrency cap that queues
 // rather than refuses. Paging across backends is the Server's: every backend's catalog is
 // read whole (within MaxCatalogEntries) and the Server pages the union.

@@ -46,6 +46,7 @@ func (g *Gateway) serveTasks() {
 			"tasks/cancel": {Serve: g.taskCancel, NamedBy: "taskId"},
 		},
 		ToolCall: fastmcp.ToolCallHook{Take: g.taskTake, Start: g.taskStart},
+		Listen:   g.listenTasks, // tasks_listen.go
 	})
 }
 
