@@ -74,7 +74,11 @@ func (g *Gateway) backendNamed(name string) *backend {
 // taskTake takes a call that declares the extension, for a tool of a backend that does.
 func (g *Gateway) taskTake(ctx context.Context, r *fastmcp.Request, tool string) (bool, error) {
 	b, _ := g.toolBackend(tool)
-	return b != nil && b.tasks.Load() && r.DeclaresExtension(tasksExtension), nil
+	if b == nil || !b.tasks.Load() || !r.DeclaresExtension(tasksExtension) {
+		return false, nil
+	}
+	c := b.current() // down (the handler answers so), or reconnected in the other era before its catalog is read again
+	return c != nil && c.Modern(), nil
 }
 
 // taskStart forwards the call declaring the extension: the backend answers with a task (its

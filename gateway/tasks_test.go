@@ -21,6 +21,13 @@ import (
 // store, on a loopback port.
 func tasksBackend(t *testing.T) string {
 	t.Helper()
+	url, _ := stoppableTasksBackend(t)
+	return url
+}
+
+// stoppableTasksBackend is tasksBackend with the function that stops serving it.
+func stoppableTasksBackend(t *testing.T) (url string, stop func()) {
+	t.Helper()
 	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "tasks-backend", Version: "1"}, nil)
 	require.NoError(t, err)
 	require.NoError(t, fixtures.Register(srv, "conformance"))
@@ -32,8 +39,7 @@ func tasksBackend(t *testing.T) string {
 		require.NoError(t, x.Close())
 		require.NoError(t, store.Close())
 	})
-	url, _ := serveHTTP(t, srv, "", nil)
-	return url
+	return serveHTTP(t, srv, "", nil)
 }
 
 // taskCaller dials a gateway as a 2026-07-28 caller that answers elicitations with accept.
