@@ -96,11 +96,11 @@ func (t *httpTransport) credentials(ctx context.Context, msg []byte) (AuthCreden
 	if err != nil {
 		return cred, fmt.Errorf("client: authorization: %w", err)
 	}
-	if !headerSafe(cred.Authorization) || !headerSafe(cred.DPoP) {
+	if !HeaderValueSafe(cred.Authorization) || !HeaderValueSafe(cred.DPoP) {
 		return AuthCredentials{}, fmt.Errorf("client: authorization: %w: a credential header holds a control character", ErrMalformed)
 	}
 	for _, h := range cred.Headers {
-		if !headerSafe(h.Value) {
+		if !HeaderValueSafe(h.Value) {
 			return AuthCredentials{}, fmt.Errorf("client: authorization: %w: credential header %q holds a control character", ErrMalformed, h.Name)
 		}
 		if !CredentialHeaderName(h.Name) {
@@ -131,8 +131,10 @@ func CredentialHeaderName(name string) bool {
 	return !strings.HasPrefix(lower, "mcp-")
 }
 
-// headerSafe reports whether v may be written as a header value as it is.
-func headerSafe(v string) bool {
+// HeaderValueSafe reports whether v may be written as a credential header's value as it
+// is: no control character (tab included) and no DEL, as every value Authorize returns must
+// be.
+func HeaderValueSafe(v string) bool {
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; c < 0x20 || c == 0x7f {
 			return false

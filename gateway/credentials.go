@@ -109,7 +109,7 @@ func (b *Backend) checkCredentials() error {
 		return badCredentials(b, "both a static Authorization header and OAuth client credentials")
 	}
 	for _, h := range c.headerList() {
-		if !headerSafe(h.Value) {
+		if !client.HeaderValueSafe(h.Value) {
 			return badCredentials(b, "the %s header holds a control character", h.Name)
 		}
 		if !client.CredentialHeaderName(h.Name) {
@@ -120,7 +120,7 @@ func (b *Backend) checkCredentials() error {
 	case c.OAuth == nil && c.Authorization == "":
 		return nil
 	case c.Authorization != "":
-		if !headerSafe(string(c.Authorization)) {
+		if !client.HeaderValueSafe(string(c.Authorization)) {
 			return badCredentials(b, "the Authorization header holds a control character")
 		}
 		return nil
@@ -145,16 +145,6 @@ func (b *Backend) checkCredentials() error {
 		}
 	}
 	return nil
-}
-
-// headerSafe reports whether v may be written as a header value as it is.
-func headerSafe(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < 0x20 && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return true
 }
 
 // useCredentials makes the backend's Authorizer, which lives as long as the Gateway so that

@@ -387,6 +387,10 @@ func TestCredentialsConfigErrors(t *testing.T) {
 			`gateway: invalid configuration: backend "h": both a static Authorization header and OAuth client credentials`},
 		{Backend{Name: "h", URL: "https://x", Credentials: Credentials{Authorization: "Bearer x\r\nX-Evil: 1"}},
 			`gateway: invalid configuration: backend "h": the Authorization header holds a control character`},
+		{Backend{Name: "h", URL: "https://x", Credentials: Credentials{Authorization: "Bearer\tx"}}, // the client would refuse it on every request
+			`gateway: invalid configuration: backend "h": the Authorization header holds a control character`},
+		{Backend{Name: "h", URL: "https://x", Credentials: Credentials{Headers: map[string]Secret{"X-Key": "a\tb"}}},
+			`gateway: invalid configuration: backend "h": the X-Key header holds a control character`},
 		{Backend{Name: "h", URL: "https://x", Credentials: oc(func(o *OAuthClient) { o.Issuer = "" })},
 			`gateway: invalid configuration: backend "h": OAuth client credentials need the Issuer they are registered with`},
 		{Backend{Name: "h", URL: "https://x", Credentials: oc(func(o *OAuthClient) { o.ClientSecret = "" })},
