@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -283,30 +282,16 @@ const serverInfoKey = "io.modelcontextprotocol/serverInfo"
 // ownMeta is a backend result's _meta (a decoded object) without the members the Gateway
 // sets itself, in a slice of its own; nil when nothing is left.
 func ownMeta(raw []byte) json.RawMessage {
-	out := []byte{'{'}
-	decode.Members(raw, func(key, v []byte, _ decode.Type) bool {
+	out := editObject(raw, func(key, v []byte) []byte {
 		if keyIs(key, serverInfoKey) {
-			return true
+			return nil
 		}
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = append(append(append(out, '"'), key...), '"', ':')
-		out = append(out, v...)
-		return true
+		return v
 	})
-	if len(out) == 1 {
+	if len(out) == len("{}") {
 		return nil
 	}
-	return append(out, '}')
-}
-
-// keyIs compares a member's raw key (escapes kept) with name, unescaping when it must.
-func keyIs(key []byte, name string) bool {
-	if bytes.IndexByte(key, '\\') < 0 {
-		return string(key) == name
-	}
-	return string(decode.Unquote(nil, append(append([]byte{'"'}, key...), '"'))) == name
+	return out
 }
 
 // firstType is the JSON type of a raw value by its first byte (decoded elsewhere).

@@ -47,18 +47,13 @@ func inputCapabilities(caps json.RawMessage) json.RawMessage {
 	if len(caps) == 0 {
 		return nil
 	}
-	out := []byte{'{'}
-	decode.Members(caps, func(key, v []byte, _ decode.Type) bool {
+	return editObject(caps, func(key, v []byte) []byte {
 		switch string(key) {
 		case "elicitation", "sampling", "roots":
-			if len(out) > 1 {
-				out = append(out, ',')
-			}
-			out = append(append(append(append(out, '"'), key...), `":`...), v...)
+			return v
 		}
-		return true
+		return nil
 	})
-	return append(out, '}')
 }
 
 // relayedInput turns a backend's input_required result into the handler's InputRequired;

@@ -181,23 +181,19 @@ func (g *Gateway) taskCancel(ctx context.Context, r *fastmcp.Request) (json.RawM
 // withTaskID is a backend's result object (decoded by the client) without its _meta (the
 // Server adds its own) and, when id is set, with taskId replaced by id.
 func withTaskID(raw []byte, id string) json.RawMessage {
-	out := []byte{'{'}
-	decode.Members(raw, func(key, v []byte, _ decode.Type) bool {
+	var quoted []byte
+	if id != "" {
+		quoted = decode.AppendString(nil, id, false)
+	}
+	return editObject(raw, func(key, v []byte) []byte {
 		switch {
 		case keyIs(key, "_meta"):
-			return true
-		case len(out) > 1:
-			out = append(out, ',')
+			return nil
+		case quoted != nil && keyIs(key, "taskId"):
+			return quoted
 		}
-		out = append(append(append(out, '"'), key...), '"', ':')
-		if id != "" && keyIs(key, "taskId") {
-			out = decode.AppendString(out, id, false)
-		} else {
-			out = append(out, v...)
-		}
-		return true
+		return v
 	})
-	return append(out, '}')
 }
 
 // principal is the caller's, "" when unauthenticated.
