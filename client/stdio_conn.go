@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -229,23 +230,39 @@ func (c *stdioConn) queueLine(ctx context.Context, msg []byte, expired <-chan ti
 	}
 }
 
-// writeLoop writes the queued lines, one Write each so lines never interleave. A failed
-// write means the server is gone: every call fails, and later lines are dropped.
+// maxWriteBatch is how many bytes of queued lines the writer joins into one Write: calls
+// made at once reach the server in one system call instead of one each.
+const maxWriteBatch = 64 << 10
+
+// writeLoop writes the queued lines, whole lines in each Write so lines never interleave,
+// joining those already queued into one Write. A failed write means the server is gone:
+// every call fails, and later lines are dropped.
 func (c *stdioConn) writeLoop() {
 	defer c.writer.Done()
-	var failed bool
+	var (
+		failed bool
+		batch  []byte
+	)
+	write := func(p []byte) {
+		if failed {
+			return
+		}
+		if _, err := c.out.Write(p); err != nil {
+			failed = true
+			c.fail(fmt.Errorf("%w: writing to it: %w", ErrServerExited, err))
+		}
+	}
 	for {
 		select {
 		case line := <-c.writes:
-			if h := testHookStdioWrite.Load(); h != nil {
-				(*h)(c, line)
+			if len(c.writes) == 0 {
+				// Let the callers already runnable queue their lines first.
+				runtime.Gosched()
 			}
-			if failed {
-				continue
-			}
-			if _, err := c.out.Write(line); err != nil {
-				failed = true
-				c.fail(fmt.Errorf("%w: writing to it: %w", ErrServerExited, err))
+			batch = c.joinQueued(append(batch[:0], c.hooked(line)...))
+			write(batch)
+			if cap(batch) > maxWriteBatch {
+				batch = nil // a huge line's buffer is not kept
 			}
 		case <-c.quit:
 			// Write what was queued before the shutdown (the notifications/cancelled of a
@@ -253,16 +270,34 @@ func (c *stdioConn) writeLoop() {
 			for {
 				select {
 				case line := <-c.writes:
-					if !failed {
-						_, err := c.out.Write(line)
-						failed = err != nil
-					}
+					write(line)
 				default:
 					return
 				}
 			}
 		}
 	}
+}
+
+// joinQueued appends to batch the lines already queued, up to maxWriteBatch bytes.
+func (c *stdioConn) joinQueued(batch []byte) []byte {
+	for len(batch) < maxWriteBatch {
+		select {
+		case line := <-c.writes:
+			batch = append(batch, c.hooked(line)...)
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
+// hooked runs the test hook, if any, on line as the writer takes it.
+func (c *stdioConn) hooked(line []byte) []byte {
+	if h := testHookStdioWrite.Load(); h != nil {
+		(*h)(c, line)
+	}
+	return line
 }
 
 // shutdown stops the writer once it has written the lines queued so far (waiting for that

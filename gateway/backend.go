@@ -184,6 +184,7 @@ func (b *backend) clientConfig() client.Config {
 		cc.Logger = b.log
 	}
 	cc.Command, cc.Args, cc.Env = b.spec.Command, b.spec.Args, b.spec.Env
+	setDefault(&cc.PoolSize, DefaultBackendPoolSize)
 	cc.RequestTimeout = b.limits.requestTimeout(cc.RequestTimeout)
 	if b.authz != nil {
 		cc.Authorizer = b.authz

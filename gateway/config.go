@@ -35,6 +35,11 @@ const (
 	DefaultBreakerFailures = 5
 	// DefaultBreakerCooldown is how long an open breaker refuses calls before its probe.
 	DefaultBreakerCooldown = 5 * time.Second
+	// DefaultBackendPoolSize caps the pooled connections to one HTTP backend when
+	// Config.Client leaves PoolSize zero. Each call in flight holds one (HTTP/1.1), so the
+	// client's own default of 16 would make the 17th concurrent caller of a slow tool wait;
+	// connections are opened only as calls need them and closed when idle.
+	DefaultBackendPoolSize = 256
 )
 
 // Separator joins a backend's name to the names of its tools and prompts: backend "weather"
@@ -166,7 +171,7 @@ type Config struct {
 	// Client is the template of every backend's client configuration (pool, timeouts,
 	// response bounds, credentials). Its target fields (Command, Args, Env, Stderr) are set
 	// per backend. It never carries a caller's credentials: a backend sees only what this
-	// template gives it.
+	// template gives it. A zero PoolSize is DefaultBackendPoolSize (256) per backend.
 	Client client.Config
 	// Logger receives backend state changes, refused catalog entries and the stderr of stdio
 	// backends. Default: slog.Default().

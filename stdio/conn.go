@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -163,11 +164,20 @@ func (c *conn) writeLoop() {
 	var buf []byte
 	for {
 		c.mu.Lock()
+		woken := false
 		for len(c.pending) == 0 && !c.closing && c.stopErr == nil {
 			c.writerIdle = true
 			c.writable.Wait()
+			woken = true
 		}
 		c.writerIdle = false
+		if woken && len(c.pending) < maxWriteBytes {
+			// Woken by the first line: let the goroutines already runnable (workers
+			// finishing requests read in the same batch) add theirs before the write.
+			c.mu.Unlock()
+			runtime.Gosched()
+			c.mu.Lock()
+		}
 		if c.stopErr != nil || len(c.pending) == 0 {
 			c.mu.Unlock()
 			return

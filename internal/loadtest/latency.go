@@ -56,6 +56,11 @@ type LatencyResult struct {
 	// keep up with the rate on these connections.
 	Backlog int64  `json:"backlog"`
 	Errors  Errors `json:"errors"`
+	// ServerCPU is the server's CPU time per request and ServerCores the cores it used on
+	// average, when Target.PID names a local process (else zero): at a fixed rate, what a
+	// server spends per call at that rate, beside Throughput's at its maximum.
+	ServerCPU   time.Duration `json:"server_cpu_per_request_ns,omitempty"`
+	ServerCores float64       `json:"server_cores,omitempty"`
 }
 
 // MetricGeneratorLag names LatencyResult.PacerLag's p99 in the report; PacerLagLimit is
@@ -95,7 +100,10 @@ func Latency(ctx context.Context, cfg LatencyConfig) (*LatencyResult, error) {
 		timeout:  cfg.Timeout,
 	}
 	l.progress = progressOf(cfg.Progress, "latency", cfg.Target.label(), fmt.Sprintf("%.0f req/s", res.Rate), l.warmup+l.duration)
+	now := time.Now()
+	cpu := meterCPU(cfg.Target.PID, cfg.Target.CPUTree, now.Add(l.warmup), now.Add(l.warmup+l.duration))
 	r := l.run(ctx)
+	res.ServerCPU, res.ServerCores = cpu.result(r.Requests)
 	res.Duration = r.Elapsed
 	res.Requests = r.Requests
 	if r.Elapsed > 0 {
@@ -120,6 +128,10 @@ func (r *LatencyResult) Report() Report {
 	rep.addDur("send lag p99", r.Lag.P99)
 	rep.addDur(MetricGeneratorLag, r.PacerLag.P99)
 	rep.add("backlog", float64(r.Backlog), UnitCount)
+	if r.ServerCPU > 0 {
+		rep.addDur("server CPU/request", r.ServerCPU)
+		rep.add("server cores", r.ServerCores, UnitCount)
+	}
 	if r.Backlog > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("BACKLOG: %d requests fell due but were never sent: the endpoint did not keep up with %.0f req/s on %d connections", r.Backlog, r.Rate, r.Connections))
 	}
