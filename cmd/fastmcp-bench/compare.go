@@ -68,7 +68,10 @@ backend over HTTP and in front of one stdio echo server (serve --stdio), that ba
 and supergateway and mcp-proxy (npm, pinned in interop/package.json and installed into .tools/
 as the interop lane does) in front of the same stdio server, one 2025-11-25 session each (and
 2026-07-28 rows where the endpoint serves it, per --dialects), at each of --gateway-connections;
-CPU per call counts a gateway's stdio child.
+CPU per call counts a gateway's stdio child. Then the gateway in front of the fastmcp backend and
+that backend directly run open loop at one rate (80% of the gateway's maximum, most connections),
+in --rounds pairs: a server's CPU per call falls as its rate rises, so the CPU goal compares the
+two at the same rate (the ratio of their maxima is printed beside it).
 
 Flags:
 `

@@ -140,12 +140,14 @@ func compareGateway(ctx context.Context, o *compareOptions) int {
 			}
 		}
 	}
+	same, ok := measureSameRateCPU(ctx, o, rows, live)
+	failed = failed || !ok
 	st, _ := stopMachine(meter)
 	printGatewayTable(os.Stdout, rows, o.gatewayConnections)
 	for _, n := range notes {
 		fmt.Fprintln(os.Stdout, n)
 	}
-	printGatewayGoals(os.Stdout, rows, o.gatewayConnections)
+	printGatewayGoals(os.Stdout, rows, o.gatewayConnections, same)
 	if st != nil {
 		value, mark := machineCell(st)
 		fmt.Fprintf(os.Stdout, "\nMachine over the whole run: %s %s\n", value, mark)

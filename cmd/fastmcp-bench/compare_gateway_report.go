@@ -37,8 +37,8 @@ func printGatewayTable(w io.Writer, rows []*gatewayRow, conns []int) {
 // printGatewayGoals judges the two goals: in front of the stdio server, in the
 // 2025-11-25 session both npm gateways serve, ≥ 20× the faster one's req/s at the most
 // connections; in front of a fastmcp backend, the gateway's CPU per call ≤ 2× the backend's
-// own (medians over every connection count), in each revision measured.
-func printGatewayGoals(w io.Writer, rows []*gatewayRow, conns []int) {
+// own, both measured at one rate (compare_gateway_rate.go), in each revision measured.
+func printGatewayGoals(w io.Writer, rows []*gatewayRow, conns []int, same []*sameRateCPU) {
 	top := slices.Max(conns)
 	legacy := loadtest.DialectLegacy
 	fmt.Fprintln(w)
@@ -50,19 +50,7 @@ func printGatewayGoals(w io.Writer, rows []*gatewayRow, conns []int) {
 		fmt.Fprintf(w, "Goal: gateway → stdio %.0f req/s against the faster npm gateway's %.0f (%s, %d connections): %.1f× (goal ≥ %.0f×): %s\n",
 			stdio, npm, legacy, top, stdio/npm, goalGatewayStdioTimes, verdict(stdio/npm >= goalGatewayStdioTimes))
 	}
-	judged := false
-	for _, d := range []loadtest.Dialect{legacy, loadtest.Dialect2026} {
-		gw, direct := cpuMedian(rowNamed(rows, nameGwHTTP, d)), cpuMedian(rowNamed(rows, nameGwDirect, d))
-		if gw == 0 || direct == 0 {
-			continue
-		}
-		judged = true
-		fmt.Fprintf(w, "Goal: gateway → fastmcp CPU per call %s against the backend's own %s (%s): %.2f× (goal ≤ %.0f×): %s\n",
-			roundCPU(gw), roundCPU(direct), d, gw/direct, goalGatewayCPUTimes, verdict(gw/direct <= goalGatewayCPUTimes))
-	}
-	if !judged {
-		fmt.Fprintf(w, "Goal: gateway CPU per call ≤ %.0f× a fastmcp server's: not judged (no CPU figures)\n", goalGatewayCPUTimes)
-	}
+	printSameRateCPU(w, rows, same)
 }
 
 func roundCPU(ns float64) time.Duration { return time.Duration(ns).Round(10 * time.Nanosecond) }
