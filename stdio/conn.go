@@ -171,9 +171,10 @@ func (c *conn) writeLoop() {
 			woken = true
 		}
 		c.writerIdle = false
-		if woken && len(c.pending) < maxWriteBytes {
-			// Woken by the first line: let the goroutines already runnable (workers
-			// finishing requests read in the same batch) add theirs before the write.
+		if woken && len(c.pending) < maxWriteBytes && c.inflight.size() > c.openListen {
+			// Woken by the first line while other requests are in flight: let the
+			// goroutines already runnable (workers finishing requests read in the same
+			// batch) add theirs before the write. Alone, the line goes out at once.
 			c.mu.Unlock()
 			runtime.Gosched()
 			c.mu.Lock()

@@ -77,6 +77,9 @@ func (t *idTable) remove(id requestID, j *job) {
 }
 
 // each calls fn for every job in the table.
+// size is the number of requests and streams in the table.
+func (t *idTable) size() int { return len(t.ints) + len(t.strs) }
+
 func (t *idTable) each(fn func(*job)) {
 	for _, j := range t.ints {
 		fn(j)
