@@ -149,7 +149,8 @@ func (b *Backend) checkCredentials() error {
 
 // useCredentials makes the backend's Authorizer, which lives as long as the Gateway so that
 // a token outlives a reconnection: its credentials', else (an HTTP backend, and no
-// Authorizer in Config.Client) one that answers a challenge with ErrNoCredentials.
+// Authorizer in Config.Client) one that answers a challenge with ErrNoCredentials. Its
+// refusals carry the challenge's status (refusedError).
 func (b *backend) useCredentials() error {
 	err := b.useAuthorization()
 	if extra := b.spec.Credentials.headerList(); err == nil && len(extra) > 0 && b.spec.Command == "" {
@@ -159,7 +160,31 @@ func (b *backend) useCredentials() error {
 		}
 		b.authz = withHeaders{inner: inner, extra: extra}
 	}
+	if b.authz != nil {
+		b.authz = statusOfRefusals{b.authz}
+	}
 	return err
+}
+
+// refusedError is the backend's refusal of the Gateway's authorization for one request,
+// with the status of its challenge: 401 (the credential itself) or 403 (a credential that
+// lacks what this request needs, such as a scope of one tool).
+type refusedError struct {
+	status int
+	err    error
+}
+
+func (e *refusedError) Error() string { return e.err.Error() }
+func (e *refusedError) Unwrap() error { return e.err }
+
+// statusOfRefusals makes inner's refusals refusedErrors.
+type statusOfRefusals struct{ client.Authorizer }
+
+func (s statusOfRefusals) Challenge(ctx context.Context, c *client.AuthChallenge) error {
+	if err := s.Authorizer.Challenge(ctx, c); err != nil {
+		return &refusedError{status: c.Status, err: err}
+	}
+	return nil
 }
 
 // useAuthorization makes the Authorizer of the backend's Authorization (static or OAuth).

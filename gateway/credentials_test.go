@@ -179,7 +179,10 @@ func callEcho(t *testing.T, gw string) string {
 	return body
 }
 
-const unavailableBody = `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Backend \"a\" is unavailable","data":{"backend":"a"}}}`
+const (
+	unavailableBody = `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Backend \"a\" is unavailable","data":{"backend":"a"}}}`
+	refusedBody     = `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Backend \"a\" refused the gateway's authorization for this request","data":{"backend":"a"}}}`
+)
 
 // TestCredentialsStatic: a static Authorization header from the environment reaches the
 // backend on every request, and the caller's never does.
@@ -202,8 +205,8 @@ func TestCredentialsStatic(t *testing.T) {
 
 // refusedLater checks a backend that refuses what the gateway sends it, the gateway started
 // in front of it (before) and the backend refusing once the gateway served it (after, with
-// the backend admitting anybody until then): down with wantErr either way, its callers
-// answered with the unavailable error.
+// the backend admitting anybody until then): down with wantErr either way; the call it
+// refused answered with the refusal, the calls once it is down with the unavailable error.
 func refusedLater(t *testing.T, gb *guardedBackend, b Backend, admit string, wantErr error) {
 	t.Helper()
 	gb.admit(admit)
@@ -216,13 +219,15 @@ func refusedLater(t *testing.T, gb *guardedBackend, b Backend, admit string, wan
 	g, gw := startGateway(t, Config{Backends: []Backend{b}})
 	require.True(t, g.Status()[0].Up, "%v", g.Status()[0].Err)
 	gb.admit(admit)
-	assert.Equal(t, unavailableBody, callEcho(t, gw))
+	assert.Equal(t, refusedBody, callEcho(t, gw))
 	waitFor(t, "the backend to be down", func() bool { return errors.Is(g.Status()[0].Err, wantErr) })
+	assert.Equal(t, unavailableBody, callEcho(t, gw))
 }
 
 // TestCredentialsRefused: a backend that refuses its static header, or asks a backend
-// without credentials for authorization, is down with the error saying so, its callers get
-// the unavailable error, and the resource_metadata its challenge names is never fetched.
+// without credentials for authorization, is down with the error saying so; the call it
+// refused gets the refusal, the calls after the unavailable error, and the
+// resource_metadata its challenge names is never fetched.
 func TestCredentialsRefused(t *testing.T) {
 	counter, hits := hitCounter(t)
 	for _, tc := range []struct {

@@ -217,6 +217,13 @@
 //	{"code":-32603,"message":"Backend \"NAME\" sent a malformed answer","data":{"backend":"NAME"}}
 //	{"code":-32603,"message":"Backend \"NAME\" sent an answer larger than the gateway accepts","data":{"backend":"NAME"}}
 //	{"code":-32603,"message":"Backend \"NAME\" did not answer in time","data":{"backend":"NAME"}}
+//	{"code":-32603,"message":"Backend \"NAME\" refused the gateway's authorization for this request","data":{"backend":"NAME"}}
+//
+// The last for a refusal of the Gateway's own credential (see Credentials) that its
+// Authorizer could not answer: a 403 with a challenge (a scope this call needs and the
+// credential lacks) concerns that call alone, and counts nowhere against the backend; a
+// 401 also has the backend checked at once, so that a credential refused outright shows as
+// down in Status. The caller's own credential is never the cause: it is never sent.
 //
 // The first for an answer that is not JSON, not a JSON-RPC response to the call, or a
 // result the Gateway cannot carry (a tool's content that is not a list of objects, a

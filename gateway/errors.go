@@ -37,6 +37,13 @@ func answerTooLarge(name string) *fastmcp.Error {
 }
 func answerTimedOut(name string) *fastmcp.Error { return backendError(name, "did not answer in time") }
 
+// refusedAuthorization is the answer to a call the backend refused the Gateway's own
+// authorization for (401, or 403 with a challenge: its credential lacks a scope this call
+// needs); the caller's own credentials never reach a backend, so they are not the cause.
+func refusedAuthorization(name string) *fastmcp.Error {
+	return backendError(name, "refused the gateway's authorization for this request")
+}
+
 // backendError is -32603 `Backend "NAME" what`, data {"backend":"NAME"} (a backend name
 // needs no JSON escaping).
 func backendError(name, what string) *fastmcp.Error {

@@ -179,7 +179,15 @@ func (b *backend) forwardError(ctx context.Context, err error) error {
 		return ctx.Err()
 	}
 	b.log.Warn("gateway: backend call failed", "err", err)
+	var refused *refusedError
 	switch {
+	case errors.As(err, &refused):
+		// A 403 concerns this request only; a 401 refuses the credential itself, and the
+		// reconnection checks it (the backend is down, in /readyz, until it is accepted).
+		if refused.status == 401 {
+			b.failed()
+		}
+		return refusedAuthorization(b.spec.Name)
 	case errors.Is(err, client.ErrResponseTooLarge) || errors.Is(err, client.ErrLineTooLong):
 		return answerTooLarge(b.spec.Name)
 	case errors.Is(err, client.ErrMalformed):

@@ -117,15 +117,16 @@ func classify(parent context.Context, err error) outcome {
 		return outcomeOK // before the errors.As targets, which escape: no allocation on success
 	}
 	var (
-		rpc *client.Error
-		own *fastmcp.Error
-		he  *client.HTTPError
+		rpc     *client.Error
+		own     *fastmcp.Error
+		he      *client.HTTPError
+		refused *refusedError
 	)
 	switch {
 	case parent.Err() != nil:
 		return outcomeCancelled
-	case errors.As(err, &rpc) || errors.As(err, &own):
-		return outcomeError
+	case errors.As(err, &rpc) || errors.As(err, &own) || errors.As(err, &refused):
+		return outcomeError // the backend answered: not a failure its breaker counts
 	case errors.Is(err, client.ErrResponseTooLarge) || errors.Is(err, client.ErrLineTooLong) || errors.Is(err, client.ErrMalformed):
 		return outcomeMalformed
 	case errors.Is(err, context.DeadlineExceeded):
