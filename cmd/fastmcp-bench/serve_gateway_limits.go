@@ -12,10 +12,11 @@ import (
 
 // backendLimits are the --backend-limits flags: each backend's limits, by name, applied to
 // the --backend of that name when the gateway starts (a flag may come before its backend).
-type backendLimits map[string]gateway.Backend
+// Each key given replaces that one limit; the others keep what --gateway-config set.
+type backendLimits map[string][]func(*gateway.Backend)
 
 func (l *backendLimits) flags(fs *flag.FlagSet) {
-	fs.Func("backend-limits", "limit the calls to one --backend: `NAME:KEY=VALUE,…` with keys timeout (a duration; default the client's 30 s request timeout), max-concurrent (calls in flight; default unlimited), rate (calls a second; default unlimited), burst (default the rate rounded up), breaker-failures (calls in a row failing or timing out that open its circuit breaker; default 5) and breaker-cooldown (default 5s); repeatable", l.set)
+	fs.Func("backend-limits", "limit the calls to one --backend: `NAME:KEY=VALUE,…` with keys timeout (a duration; default the client's 30 s request timeout), max-concurrent (calls in flight; default unlimited), rate (calls a second; default unlimited), burst (default the rate rounded up), breaker-failures (calls in a row failing or timing out that open its circuit breaker; default 5) and breaker-cooldown (default 5s); repeatable; each key given replaces that limit of a --gateway-config backend, the others stay", l.set)
 }
 
 // set parses one --backend-limits value.
@@ -24,35 +25,57 @@ func (l *backendLimits) set(v string) error {
 	if !ok || name == "" || list == "" {
 		return fmt.Errorf("%q: want NAME:KEY=VALUE,…", v)
 	}
+	var sets []func(*gateway.Backend)
+	for kv := range strings.SplitSeq(list, ",") {
+		key, val, _ := strings.Cut(kv, "=")
+		set, err := limitSetter(key, val)
+		if err != nil {
+			return fmt.Errorf("%q: %w", v, err)
+		}
+		sets = append(sets, set)
+	}
 	if *l == nil {
 		*l = backendLimits{}
 	}
-	b := (*l)[name]
-	for kv := range strings.SplitSeq(list, ",") {
-		key, val, _ := strings.Cut(kv, "=")
-		var err error
-		switch key {
-		case "timeout":
-			b.Timeout, err = time.ParseDuration(val)
-		case "max-concurrent":
-			b.MaxConcurrent, err = strconv.Atoi(val)
-		case "rate":
-			b.Rate, err = strconv.ParseFloat(val, 64)
-		case "burst":
-			b.Burst, err = strconv.Atoi(val)
-		case "breaker-failures":
-			b.BreakerFailures, err = strconv.Atoi(val)
-		case "breaker-cooldown":
-			b.BreakerCooldown, err = time.ParseDuration(val)
-		default:
-			return fmt.Errorf("%q: unknown key %q (timeout, max-concurrent, rate, burst, breaker-failures, breaker-cooldown)", v, key)
-		}
-		if err != nil {
-			return fmt.Errorf("%q: %s: %w", v, key, err)
-		}
-	}
-	(*l)[name] = b
+	(*l)[name] = append((*l)[name], sets...)
 	return nil
+}
+
+// limitSetter is what KEY=VALUE sets on a backend.
+func limitSetter(key, val string) (func(*gateway.Backend), error) {
+	var (
+		d   time.Duration
+		n   int
+		f   float64
+		err error
+		set func(*gateway.Backend)
+	)
+	switch key {
+	case "timeout":
+		d, err = time.ParseDuration(val)
+		set = func(b *gateway.Backend) { b.Timeout = d }
+	case "max-concurrent":
+		n, err = strconv.Atoi(val)
+		set = func(b *gateway.Backend) { b.MaxConcurrent = n }
+	case "rate":
+		f, err = strconv.ParseFloat(val, 64)
+		set = func(b *gateway.Backend) { b.Rate = f }
+	case "burst":
+		n, err = strconv.Atoi(val)
+		set = func(b *gateway.Backend) { b.Burst = n }
+	case "breaker-failures":
+		n, err = strconv.Atoi(val)
+		set = func(b *gateway.Backend) { b.BreakerFailures = n }
+	case "breaker-cooldown":
+		d, err = time.ParseDuration(val)
+		set = func(b *gateway.Backend) { b.BreakerCooldown = d }
+	default:
+		return nil, fmt.Errorf("unknown key %q (timeout, max-concurrent, rate, burst, breaker-failures, breaker-cooldown)", key)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", key, err)
+	}
+	return set, nil
 }
 
 // apply sets the limits on the backends they name; naming no backend is an error.
@@ -60,13 +83,14 @@ func (l backendLimits) apply(backends []gateway.Backend) error {
 	seen := map[string]bool{}
 	for i := range backends {
 		b := &backends[i]
-		lim, ok := l[b.Name]
+		sets, ok := l[b.Name]
 		if !ok {
 			continue
 		}
 		seen[b.Name] = true
-		b.Timeout, b.MaxConcurrent, b.Rate, b.Burst = lim.Timeout, lim.MaxConcurrent, lim.Rate, lim.Burst
-		b.BreakerFailures, b.BreakerCooldown = lim.BreakerFailures, lim.BreakerCooldown
+		for _, set := range sets {
+			set(b)
+		}
 	}
 	for name := range l {
 		if !seen[name] {

@@ -63,8 +63,8 @@ func testServeGatewayLimits(t *testing.T, bin string) {
 	assert.Equal(t, "not ready\nbackend gone down breaker=closed\n", body)
 }
 
-// TestBackendLimitsFlag: --backend-limits sets each key on the backend it names; an unknown
-// key, a bad value or a name without a --backend is refused.
+// TestBackendLimitsFlag: --backend-limits sets each key on the backend it names, and only
+// those keys; an unknown key, a bad value or a name without a --backend is refused.
 func TestBackendLimitsFlag(t *testing.T) {
 	var l backendLimits
 	require.NoError(t, l.set("web:timeout=2s,max-concurrent=8,rate=2.5,burst=4"))
@@ -74,6 +74,13 @@ func TestBackendLimitsFlag(t *testing.T) {
 	assert.Equal(t, gateway.Backend{Name: "local"}, backends[0])
 	assert.Equal(t, gateway.Backend{Name: "web", Timeout: 2 * time.Second, MaxConcurrent: 8, Rate: 2.5, Burst: 4,
 		BreakerFailures: 3, BreakerCooldown: time.Minute}, backends[1])
+
+	// Over a --gateway-config backend: the keys given replace its limits, the others stay.
+	var over backendLimits
+	require.NoError(t, over.set("file:rate=9"))
+	fromFile := []gateway.Backend{{Name: "file", Timeout: time.Second, MaxConcurrent: 4, Rate: 1, BreakerFailures: 2}}
+	require.NoError(t, over.apply(fromFile))
+	assert.Equal(t, gateway.Backend{Name: "file", Timeout: time.Second, MaxConcurrent: 4, Rate: 9, BreakerFailures: 2}, fromFile[0])
 
 	for _, bad := range []string{"web", "web:", ":rate=1", "web:speed=1", "web:rate=fast", "web:timeout=5"} {
 		var l backendLimits
