@@ -72,7 +72,9 @@ The first key seals, every key opens. SIGHUP rereads the file (a file that does 
 logged and the keys in use stay). To rotate with no refused retry, add the new key as the
 second line on every replica and SIGHUP them, then move it first and SIGHUP, then remove the
 old one once its states have expired (5 minutes). Without the flag each process draws its own
-key, and a retry that reaches another process is refused (-32602).
+key, and a retry that reaches another process is refused (-32602). A gateway (--backend)
+derives its task id keys from the same file and rotates them with it: a task id verifies until
+the key it was issued under is removed, so remove one only once its tasks are done.
 
 Replicas: --bus nats://HOST:PORT (a NATS server; give it max_payload: 2MB to carry the
 largest events) or --bus postgres://… (LISTEN/NOTIFY on that database) shares the listen
@@ -271,9 +273,6 @@ func serve(ctx context.Context, args []string) int {
 		logger.Error("serve: cannot create the server", "err", err)
 		return 1
 	}
-	if o.stateKeys.file != "" {
-		defer reloadStateKeys(ctx, o.stateKeys.file, srv, logger)()
-	}
 	if o.fixtures != "" {
 		if err := fixtures.Register(srv, o.fixtures); err != nil {
 			fmt.Fprintln(os.Stderr, "serve: --fixtures:", err)
@@ -291,6 +290,13 @@ func serve(ctx context.Context, args []string) int {
 		}
 		defer stop()
 		obs.countGateway(o.gateway.g)
+	}
+	if o.stateKeys.file != "" {
+		var also []func([][]byte) error
+		if g := o.gateway.g; g != nil {
+			also = append(also, func(keys [][]byte) error { return g.SetTaskIDKeys(taskIDKeys(keys)) })
+		}
+		defer reloadStateKeys(ctx, o.stateKeys.file, srv, logger, also...)()
 	}
 	stopTasks, err := startTasks(srv, o.fixtures, o.tasks, logger, obs.countTasks)
 	if err != nil {

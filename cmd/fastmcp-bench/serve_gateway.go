@@ -26,8 +26,9 @@ type gatewayOptions struct {
 }
 
 // taskIDKeys derives the gateway's task id keys from the state keys (nil for none), each
-// its own: a key serves one purpose. A reload of the file (SIGHUP) does not change them
-// before a restart, so every id issued keeps verifying meanwhile.
+// its own: a key serves one purpose. A reload of the file (SIGHUP) rotates them with the
+// state keys: the first signs new ids, every one verifies, so an id keeps verifying until
+// the state key it was signed under leaves the file.
 func taskIDKeys(stateKeys [][]byte) [][]byte {
 	if stateKeys == nil {
 		return nil

@@ -80,9 +80,10 @@ func parseStateKeys(data []byte) ([][]byte, error) {
 	return keys, nil
 }
 
-// reloadStateKeys rereads path into srv on every SIGHUP until ctx ends or stop is called; a
-// file it cannot read or parse is logged and the keys in use stay.
-func reloadStateKeys(ctx context.Context, path string, srv *fastmcp.Server, logger *slog.Logger) (stop func()) {
+// reloadStateKeys rereads path into srv, and into each of also (the gateway's task id
+// keys), on every SIGHUP until ctx ends or stop is called; a file it cannot read or parse is
+// logged and the keys in use stay.
+func reloadStateKeys(ctx context.Context, path string, srv *fastmcp.Server, logger *slog.Logger, also ...func([][]byte) error) (stop func()) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	done := make(chan struct{})
@@ -99,6 +100,11 @@ func reloadStateKeys(ctx context.Context, path string, srv *fastmcp.Server, logg
 				keys, err := readStateKeys(path)
 				if err == nil {
 					err = srv.SetStateKeys(keys)
+				}
+				for _, set := range also {
+					if err == nil {
+						err = set(keys)
+					}
 				}
 				if err != nil {
 					logger.Error("state keys not reloaded: the old keys stay", "file", path, "err", err)
