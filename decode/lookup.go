@@ -11,7 +11,7 @@ import "bytes"
 func Lookup(obj []byte, key string) Value {
 	var found Value
 	Members(obj, func(k, v []byte, vt Type) bool {
-		if keyEquals(k, key) {
+		if KeyEquals(k, key) {
 			found = makeValue(v, vt)
 			return false
 		}
@@ -94,8 +94,9 @@ func makeValue(raw []byte, t Type) Value {
 // element passed to an [Elements] callback. A string's text is unescaped as [Lookup]'s is.
 func ValueOf(raw []byte, t Type) Value { return makeValue(raw, t) }
 
-// keyEquals compares a raw key body with a plain key; escaped keys are decoded on the stack.
-func keyEquals(raw []byte, key string) bool {
+// KeyEquals compares a member's raw key, as [Members] gives it (between the quotes, escapes
+// kept), with a plain key; an escaped key is decoded on the stack.
+func KeyEquals(raw []byte, key string) bool {
 	for _, c := range raw {
 		if c == '\\' {
 			var buf [64]byte // keys this long with escapes are rare; longer ones still compare

@@ -51,9 +51,12 @@ func appendCacheHint(dst []byte, h CacheHint) []byte {
 	return append(dst, '"')
 }
 
+// serverInfoKey is the _meta member that names the server on every result.
+const serverInfoKey = "io.modelcontextprotocol/serverInfo"
+
 // appendServerMeta writes `"_meta":{"io.modelcontextprotocol/serverInfo":{...}}`.
 func appendServerMeta(dst []byte, info Implementation) []byte {
-	dst = append(dst, `"_meta":{"io.modelcontextprotocol/serverInfo":`...)
+	dst = append(dst, `"_meta":{"`+serverInfoKey+`":`...)
 	dst = appendImplementation(dst, info)
 	return append(dst, '}')
 }

@@ -34,9 +34,10 @@ type Extension struct {
 
 // ExtensionMethod is one method of an [Extension].
 type ExtensionMethod struct {
-	// Serve answers the request with a result object (a JSON object with its resultType and
-	// without _meta: the core adds the server's) or an error. The request's _meta is
-	// checked, and it declares the extension.
+	// Serve answers the request with a result object (a JSON object with its resultType) or
+	// an error. The core puts the server's serverInfo in the result's _meta (in place of any
+	// the result names; its other _meta members are kept). The request's _meta is checked,
+	// and it declares the extension.
 	Serve func(ctx context.Context, r *Request) (json.RawMessage, error)
 	// NamedBy is the params member the Mcp-Name header mirrors, "" for none (see
 	// transport.Endpoint.NamedBy).
@@ -47,7 +48,7 @@ type ExtensionMethod struct {
 // round-trip envelope check, before the arguments are validated: false leaves the call to the
 // core, an error answers it (a required capability missing, say). Start runs once the
 // arguments validated (invalid ones are answered as usual and reach no Start): it answers the
-// call with a result object (JSON with its resultType, without _meta) or an error, or asks
+// call with a result object (JSON with its resultType; _meta as for Serve) or an error, or asks
 // for input first with an *InputRequired error, as a tool handler does (its State is sealed
 // the same way). The request need not declare the extension: Take decides. Neither runs for
 // a request served with [Server.RunTool].
@@ -227,7 +228,8 @@ func (s *Server) serveExtension(ctx context.Context, r *Request, method []byte, 
 }
 
 // appendObjectResult writes a response whose result is obj (a JSON object with its
-// resultType, without _meta), joined by the server's _meta.
+// resultType), joined by the server's _meta: an object's own _meta members (a gateway's
+// backend's) are kept in it, beside the server's serverInfo, which replaces any of theirs.
 func (s *Server) appendObjectResult(dst, id []byte, obj json.RawMessage) ([]byte, error) {
 	if !isJSONObject(obj) || decode.Lookup(obj, "resultType").Type() != decode.TypeString {
 		s.cfg.Logger.Error("fastmcp: extension returned an invalid result")
@@ -236,13 +238,47 @@ func (s *Server) appendObjectResult(dst, id []byte, obj json.RawMessage) ([]byte
 	dst = append(dst, envelopeID...)
 	dst = append(dst, id...)
 	dst = append(dst, envelopeResult...)
-	obj = trimSpaceRight(obj)
-	dst = append(dst, obj[:len(obj)-1]...)
-	if len(obj) > 2 && string(trimSpaceRight(obj[:len(obj)-1])) != "{" {
+	dst = append(dst, '{')
+	var meta []byte
+	decode.Members(obj, func(key, v []byte, t decode.Type) bool {
+		if decode.KeyEquals(key, "_meta") {
+			if t == decode.TypeObject {
+				meta = v
+			}
+			return true
+		}
+		dst = appendMember(dst, key, v)
+		return true
+	})
+	if dst[len(dst)-1] != '{' {
 		dst = append(dst, ',')
 	}
-	dst = append(dst, s.serverMeta...)
+	if meta == nil {
+		dst = append(dst, s.serverMeta...)
+		return append(dst, "}}"...), nil
+	}
+	dst = append(dst, `"_meta":{`...)
+	decode.Members(meta, func(key, v []byte, _ decode.Type) bool {
+		if !decode.KeyEquals(key, serverInfoKey) {
+			dst = appendMember(dst, key, v)
+		}
+		return true
+	})
+	if dst[len(dst)-1] != '{' {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, s.serverMeta[len(`"_meta":{`):]...) // the serverInfo member and the closing brace
 	return append(dst, "}}"...), nil
+}
+
+// appendMember appends `"key":value` (the raw key, escapes kept), after a comma unless it
+// is the object's first.
+func appendMember(dst, key, v []byte) []byte {
+	if dst[len(dst)-1] != '{' {
+		dst = append(dst, ',')
+	}
+	dst = append(append(append(dst, '"'), key...), `":`...)
+	return append(dst, v...)
 }
 
 func trimSpaceRight(b []byte) []byte {

@@ -204,3 +204,28 @@ func TestRunTool(t *testing.T) {
 	out = s.RunTool(ctx, ToolRun{Tool: "gone", Meta: none})
 	assert.Equal(t, CodeInvalidParams, out.Err.Code)
 }
+
+// An extension's result may carry _meta members of its own (a gateway passes its backend's
+// on): they are kept, and the server's serverInfo is the only one, in place of any the
+// result named.
+func TestExtensionResultKeepsItsMeta(t *testing.T) {
+	s := newTestServer(t, nil)
+	results := map[string]string{
+		"own":    `{"resultType":"complete", "x" : 1 ,"_meta":{"vendor.example/k":"v","io.modelcontextprotocol/serverInfo":{"name":"backend","version":"9"}}}`,
+		"only":   `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"backend","version":"9"}}}`,
+		"scalar": `{"resultType":"complete","_meta":3}`,
+	}
+	s.AddExtension(Extension{ID: toyID, Methods: map[string]ExtensionMethod{"toy/result": {NamedBy: "key",
+		Serve: func(_ context.Context, r *Request) (json.RawMessage, error) {
+			return json.RawMessage(results[decode.Lookup(r.Params(), "key").String()]), nil
+		}}}})
+	call := func(key string) string {
+		out := dispatch(t, s, `{"jsonrpc":"2.0","id":1,"method":"toy/result","params":{"key":"`+key+`",`+metaToy+`}}`)
+		wireschema.RequireValid(t, "JSONRPCResultResponse", []byte(out))
+		return out
+	}
+	server := serverInfoMeta[len(`"_meta":{`) : len(serverInfoMeta)-1]
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","x":1,"_meta":{"vendor.example/k":"v",`+server+`}}}`, call("own"))
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete",`+serverInfoMeta+`}}`, call("only"))
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete",`+serverInfoMeta+`}}`, call("scalar"), "a _meta that is not an object is dropped")
+}

@@ -291,7 +291,7 @@ const serverInfoKey = "io.modelcontextprotocol/serverInfo"
 // sets itself, in a slice of its own; nil when nothing is left.
 func ownMeta(raw []byte) json.RawMessage {
 	out := editObject(raw, func(key, v []byte) []byte {
-		if keyIs(key, serverInfoKey) {
+		if decode.KeyEquals(key, serverInfoKey) {
 			return nil
 		}
 		return v

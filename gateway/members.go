@@ -1,10 +1,6 @@
 package gateway
 
-import (
-	"bytes"
-
-	"github.com/fastmcp-go/fastmcp/decode"
-)
+import "github.com/fastmcp-go/fastmcp/decode"
 
 // editObject copies the JSON object raw (one the decoder accepted) member by member into a
 // slice of its own: edit returns the value written for a member (its own v, or another), or
@@ -22,12 +18,4 @@ func editObject(raw []byte, edit func(key, v []byte) []byte) []byte {
 		return true
 	})
 	return append(out, '}')
-}
-
-// keyIs compares a member's raw key (escapes kept) with name, unescaping when it must.
-func keyIs(key []byte, name string) bool {
-	if bytes.IndexByte(key, '\\') < 0 {
-		return string(key) == name
-	}
-	return string(decode.Unquote(nil, append(append([]byte{'"'}, key...), '"'))) == name
 }

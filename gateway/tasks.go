@@ -178,18 +178,16 @@ func (g *Gateway) taskCancel(ctx context.Context, r *fastmcp.Request) (json.RawM
 	return taskAck, nil
 }
 
-// withTaskID is a backend's result object (decoded by the client) without its _meta (the
-// Server adds its own) and, when id is set, with taskId replaced by id.
+// withTaskID is a backend's result object (decoded by the client) with, when id is set,
+// taskId replaced by id. Its _meta stays: the Server puts its own serverInfo in it in place
+// of the backend's.
 func withTaskID(raw []byte, id string) json.RawMessage {
-	var quoted []byte
-	if id != "" {
-		quoted = decode.AppendString(nil, id, false)
+	if id == "" {
+		return raw
 	}
+	quoted := decode.AppendString(nil, id, false)
 	return editObject(raw, func(key, v []byte) []byte {
-		switch {
-		case keyIs(key, "_meta"):
-			return nil
-		case quoted != nil && keyIs(key, "taskId"):
+		if decode.KeyEquals(key, "taskId") {
 			return quoted
 		}
 		return v

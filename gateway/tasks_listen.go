@@ -112,7 +112,7 @@ func (l *taskListen) relay(ctx context.Context, sub *client.Subscription, names 
 		if !ok {
 			continue
 		}
-		params := withTaskID(n.Params, id) // without the backend's _meta: the Server writes the caller's subscriptionId
+		params := notificationParams(n.Params, id)
 		select {
 		case l.events <- fastmcp.ListenEvent{Method: n.Method, Params: params}:
 		case <-ctx.Done():
@@ -126,4 +126,19 @@ func (l *taskListen) relay(ctx context.Context, sub *client.Subscription, names 
 func (l *taskListen) stop() {
 	l.cancel()
 	l.wg.Wait()
+}
+
+// notificationParams is a backend's notifications/tasks params under the Gateway's task id
+// and without the backend's _meta: the Server writes the caller's subscriptionId there.
+func notificationParams(raw []byte, id string) json.RawMessage {
+	quoted := decode.AppendString(nil, id, false)
+	return editObject(raw, func(key, v []byte) []byte {
+		switch {
+		case decode.KeyEquals(key, "_meta"):
+			return nil
+		case decode.KeyEquals(key, "taskId"):
+			return quoted
+		}
+		return v
+	})
 }

@@ -199,3 +199,28 @@ func TestTasksWire(t *testing.T) {
 	assert.Equal(t, 200, status)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid params: unknown task"}}`, body)
 }
+
+// A call that declares the tasks extension and that the backend answers at once keeps the
+// backend's _meta members: the Gateway's serverInfo replaces only the backend's.
+func TestTasksImmediateResultKeepsMeta(t *testing.T) {
+	srv, err := fastmcp.NewServer(fastmcp.Implementation{Name: "tasks-backend", Version: "1"}, nil)
+	require.NoError(t, err)
+	fastmcp.AddTool(srv, fastmcp.Tool{Name: "tagged", Description: "answers at once, with _meta"},
+		func(context.Context, *fastmcp.Request, struct{}) (fastmcp.ToolResult, error) {
+			return fastmcp.ToolResult{Text: "now", Meta: json.RawMessage(`{"vendor.example/k":"v"}`)}, nil
+		})
+	store := memstore.New(memstore.Config{})
+	x, err := tasks.New(store, tasks.Options{})
+	require.NoError(t, err)
+	x.Register(srv)
+	t.Cleanup(func() {
+		require.NoError(t, x.Close())
+		require.NoError(t, store.Close())
+	})
+	url, _ := serveHTTP(t, srv, "", nil)
+	_, gw := startGateway(t, Config{Backends: []Backend{{Name: "tk", URL: url}}})
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+	status, body := post(t, gw, "tools/call", "tagged", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tagged","arguments":{},`+meta+`}}`)
+	require.Equal(t, 200, status, body)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"now"}],"_meta":{"vendor.example/k":"v","io.modelcontextprotocol/serverInfo":{"name":"gateway","version":"1"}}}}`, body)
+}
