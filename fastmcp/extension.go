@@ -238,6 +238,15 @@ func (s *Server) appendObjectResult(dst, id []byte, obj json.RawMessage) ([]byte
 	dst = append(dst, envelopeID...)
 	dst = append(dst, id...)
 	dst = append(dst, envelopeResult...)
+	if !decode.Lookup(obj, "_meta").Present() { // the common case: obj as it is, then ours
+		obj = trimSpaceRight(obj)
+		dst = append(dst, obj[:len(obj)-1]...)
+		if len(obj) > 2 && string(trimSpaceRight(obj[:len(obj)-1])) != "{" {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, s.serverMeta...)
+		return append(dst, "}}"...), nil
+	}
 	dst = append(dst, '{')
 	var meta []byte
 	decode.Members(obj, func(key, v []byte, t decode.Type) bool {
@@ -253,7 +262,7 @@ func (s *Server) appendObjectResult(dst, id []byte, obj json.RawMessage) ([]byte
 	if dst[len(dst)-1] != '{' {
 		dst = append(dst, ',')
 	}
-	if meta == nil {
+	if meta == nil { // a _meta that is not an object
 		dst = append(dst, s.serverMeta...)
 		return append(dst, "}}"...), nil
 	}
