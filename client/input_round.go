@@ -31,6 +31,9 @@ func WithInputRound(r InputRound) CallOption {
 
 // appendRound appends the retry members of a round to a request's params members.
 func (r *InputRound) appendRound(members []byte) []byte {
+	if len(r.Responses) == 0 && len(r.State) == 0 { // a first round: nothing to add
+		return members
+	}
 	out := append([]byte(nil), members...)
 	add := func(key string, v []byte) {
 		if len(v) == 0 {
