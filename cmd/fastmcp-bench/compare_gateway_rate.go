@@ -78,11 +78,17 @@ func measureAtRate(ctx context.Context, o *compareOptions, r *gatewayRow, s *sam
 		live.printf("%s at %.0f req/s: %v", r.target.Name, s.rate, err)
 		return 0, false, false
 	}
-	if n := res.Errors.Total(); n > 0 || res.Backlog > 0 {
-		live.printf("%s at %.0f req/s: ERRORS %s, backlog %d", r.target.Name, s.rate, res.Errors, res.Backlog)
+	if res.Errors.Total() > 0 {
+		live.printf("%s at %.0f req/s: ERRORS %s", r.target.Name, s.rate, res.Errors)
 		return 0, false, false
 	}
-	live.printf("same rate  %-37s %.0f req/s  CPU/call %s%s", r.target.Name, res.Achieved, roundCPU(float64(res.ServerCPU)), machineSuffix(machine))
+	// A backlog (requests due but never sent: a busy machine, the gateway's rate near its
+	// maximum) leaves the CPU per answered call what it is; it is shown, not refused.
+	backlog := ""
+	if res.Backlog > 0 {
+		backlog = fmt.Sprintf(", backlog %d", res.Backlog)
+	}
+	live.printf("same rate  %-37s %.0f req/s  CPU/call %s%s%s", r.target.Name, res.Achieved, roundCPU(float64(res.ServerCPU)), backlog, machineSuffix(machine))
 	return res.ServerCPU, machine != nil && machine.TooBusy() != "", true
 }
 
