@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,10 +43,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return usageStatus(err)
 	}
 	cfg := client.Config{ClientName: "fastmcp-bench", ClientVersion: version(), RequestTimeout: *timeout}
 	target, rest := "", fs.Args()

@@ -134,10 +134,7 @@ var errUsage = errors.New("usage")
 func clusterCheckCmd(ctx context.Context, args []string) int {
 	check, o, err := parseClusterCheck(args, os.Stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return usageStatus(err)
 	}
 	if err := clusterChecks[check](ctx, o, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stdout, "cluster-check %s: FAIL: %v\n", check, err)

@@ -162,10 +162,7 @@ func compareCmd(ctx context.Context, args []string) int {
 	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return usageStatus(err)
 	}
 	if o.quick {
 		o.applyQuick(fs)

@@ -103,10 +103,7 @@ func parseCompareClients(args []string) (*compareClientsOptions, int) {
 	}
 	o.flags(fs)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, 0
-		}
-		return nil, 2
+		return nil, usageStatus(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "compare-clients: no arguments expected, got %q\n", fs.Args())

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -50,10 +49,7 @@ func clientWorker(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	callers := fs.Int("callers", 32, "concurrent callers sharing the client in the concurrent phase")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured phases to `file`")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return usageStatus(err)
 	}
 	c, err := workerClient(ctx, *which, *era, *url)
 	if err != nil {

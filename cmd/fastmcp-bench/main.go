@@ -26,6 +26,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -44,6 +46,15 @@ type command struct {
 	// Run runs the command with the arguments after its name and returns the exit status:
 	// 0 for success, 1 for a failure, 2 for a usage error. ctx ends on SIGINT or SIGTERM.
 	Run func(ctx context.Context, args []string) int
+}
+
+// usageStatus is the exit status of a command whose flags did not parse: 0 for -h (the
+// flag package printed the usage), 2 for a usage error.
+func usageStatus(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }
 
 // commands are the registered subcommands, in registration order.

@@ -141,10 +141,7 @@ func runCmd(ctx context.Context, args []string) int {
 	o.flags(fs)
 	names, err := parseInterleaved(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return usageStatus(err)
 	}
 	fs.Visit(func(f *flag.Flag) {
 		o.durationSet = o.durationSet || f.Name == "duration"
@@ -178,10 +175,7 @@ func suiteCmd(ctx context.Context, args []string) int {
 	fs.StringVar(&o.htmlFile, "html", "", "write a self-contained HTML report to `file`")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return usageStatus(err)
 	}
 	o.duration, o.warmup = loadtest.DefaultDuration, loadtest.DefaultWarmup
 	o.connections, o.streams = loadtest.DefaultConnections, loadtest.DefaultStreams

@@ -210,10 +210,7 @@ func serve(ctx context.Context, args []string) int {
 	}
 	o.flags(fs)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return usageStatus(err)
 	}
 	if len(o.gateway.backends) > 0 && !flagGiven(fs, "fixtures") {
 		o.fixtures = "" // a gateway serves its backends' catalogs only, unless asked for more

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,10 +32,7 @@ func fanoutFloor(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	writers := fs.Int("writers", 0, "goroutines that write each round (GOMAXPROCS if 0)")
 	wireJSON := fs.String("wire", "", "the bytes to write, as JSON: head, ack and event (base64), recorded from the server's stream")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return usageStatus(err)
 	}
 	var wire loadtest.FloorWire
 	if err := json.Unmarshal([]byte(*wireJSON), &wire); err != nil {
