@@ -43,40 +43,33 @@ func (l *backendLimits) set(v string) error {
 
 // limitSetter is what KEY=VALUE sets on a backend.
 func limitSetter(key, val string) (func(*gateway.Backend), error) {
-	var (
-		d   time.Duration
-		n   int
-		f   float64
-		err error
-		set func(*gateway.Backend)
-	)
 	switch key {
 	case "timeout":
-		d, err = time.ParseDuration(val)
-		set = func(b *gateway.Backend) { b.Timeout = d }
+		return parsedLimit(key, val, time.ParseDuration, func(b *gateway.Backend) *time.Duration { return &b.Timeout })
 	case "max-concurrent":
-		n, err = strconv.Atoi(val)
-		set = func(b *gateway.Backend) { b.MaxConcurrent = n }
+		return parsedLimit(key, val, strconv.Atoi, func(b *gateway.Backend) *int { return &b.MaxConcurrent })
 	case "rate":
-		f, err = strconv.ParseFloat(val, 64)
-		set = func(b *gateway.Backend) { b.Rate = f }
+		return parsedLimit(key, val, parseFloat, func(b *gateway.Backend) *float64 { return &b.Rate })
 	case "burst":
-		n, err = strconv.Atoi(val)
-		set = func(b *gateway.Backend) { b.Burst = n }
+		return parsedLimit(key, val, strconv.Atoi, func(b *gateway.Backend) *int { return &b.Burst })
 	case "breaker-failures":
-		n, err = strconv.Atoi(val)
-		set = func(b *gateway.Backend) { b.BreakerFailures = n }
+		return parsedLimit(key, val, strconv.Atoi, func(b *gateway.Backend) *int { return &b.BreakerFailures })
 	case "breaker-cooldown":
-		d, err = time.ParseDuration(val)
-		set = func(b *gateway.Backend) { b.BreakerCooldown = d }
-	default:
-		return nil, fmt.Errorf("unknown key %q (timeout, max-concurrent, rate, burst, breaker-failures, breaker-cooldown)", key)
+		return parsedLimit(key, val, time.ParseDuration, func(b *gateway.Backend) *time.Duration { return &b.BreakerCooldown })
 	}
+	return nil, fmt.Errorf("unknown key %q (timeout, max-concurrent, rate, burst, breaker-failures, breaker-cooldown)", key)
+}
+
+// parsedLimit parses val now and returns what sets it on the field of a backend.
+func parsedLimit[T any](key, val string, parse func(string) (T, error), field func(*gateway.Backend) *T) (func(*gateway.Backend), error) {
+	v, err := parse(val)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", key, err)
 	}
-	return set, nil
+	return func(b *gateway.Backend) { *field(b) = v }, nil
 }
+
+func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
 
 // apply sets the limits on the backends they name; naming no backend is an error.
 func (l backendLimits) apply(backends []gateway.Backend) error {
