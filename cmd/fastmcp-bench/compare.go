@@ -123,43 +123,7 @@ func compareCmd(ctx context.Context, args []string) int {
 		fs.PrintDefaults()
 		fmt.Fprint(fs.Output(), fullLegend(true))
 	}
-	fs.BoolVar(&o.peers, "peers", false, "build and start the peers of bench/peers (go-sdk, mcp-go, bare fasthttp)")
-	fs.BoolVar(&o.pin, "pin", false, "servers on one CPU, the generator on another (taskset)")
-	fs.Var(targetsFlag{&o.targets}, "target", "another endpoint, `NAME=URL` (repeatable; loopback only)")
-	fs.StringVar(&o.generator, "generator", "ours", "load generator: ours, wrk or both")
-	fs.IntVar(&o.rounds, "rounds", 3, "interleaved rounds; the report shows medians")
-	fs.IntVar(&o.connections, "connections", loadtest.DefaultConnections, "keep-alive connections")
-	fs.DurationVar(&o.duration, "duration", loadtest.DefaultDuration, "measured window of each run")
-	fs.DurationVar(&o.warmup, "warmup", loadtest.DefaultWarmup, "unmeasured warm-up before each run")
-	fs.Float64Var(&o.rate, "rate", 0, "latency: the rate for every endpoint (default: --rate-fraction of fastmcp's maximum, probed)")
-	fs.Float64Var(&o.rateFraction, "rate-fraction", 0.5, "latency without --rate: the `fraction` (0 < f ≤ 1) of fastmcp's probed maximum every endpoint is driven at (0.25: the quarter-rate p99 goal)")
-	fs.StringVar(&o.peersDir, "peers-dir", "", "`directory` of the bench/peers module (default: found from the working directory)")
-	fs.StringVar(&o.jsonFile, "json", "", "write the results as JSON to `file`")
-	fs.StringVar(&o.htmlFile, "html", "", "write a self-contained HTML report to `file`")
-	fs.StringVar(&o.cpuProfileServer, "server-cpuprofile", "", "profile the fastmcp server's CPU during its first measured run (through serve --pprof) into `file`")
-	fs.IntVar(&o.serverCPU, "server-cpu", 0, "with --pin: the servers' CPU")
-	fs.IntVar(&o.generatorCPU, "generator-cpu", 1, "with --pin: the generator's CPU")
-	fs.BoolVar(&o.goals, "goals", true, "after throughput, measure fastmcp's other goals: latency at half its maximum, --goal-streams listen streams, --goal-runs drains")
-	fs.IntVar(&o.goalStreams, "goal-streams", 10000, "listen streams of the goal run")
-	fs.IntVar(&o.goalRuns, "goal-runs", 20, "consecutive drain runs of the goal run")
-	fs.StringVar(&o.dialects, "dialects", loadtest.ProtocolVersion+","+loadtest.LegacyVersion,
-		"comma-separated protocol `revisions` every server is driven with, each its own row: 2026-07-28 (_meta and mirrored headers), 2025-11-25 (the initialize era: the header only)")
-	fs.StringVar(&o.stacks, "stacks", "fasthttp", "comma-separated HTTP `stacks` fastmcp is served on, one server each: fasthttp (the native listener, named fastmcp), nethttp, fasthttp-mount (named fastmcp-nethttp, fastmcp-fasthttp-mount)")
-	o.tls.flags(fs)
-	fs.StringVar(&o.baseline, "baseline", "", "also serve fastmcp with the fastmcp-bench `binary` given (an earlier build) on each of --stacks, named "+nameBaseline+" (-STACK), in the same rounds, its CPU and allocations per request measured as fastmcp's: the before and after of a change")
-	fs.BoolVar(&o.metricsOn, "metrics", false, "also serve fastmcp with serve --metrics (named "+nameMetricsOn+") in the same rounds, then in --metrics-pairs paired runs, and print the metrics on/off lines (goal: within 5%)")
-	fs.IntVar(&o.metricsPairs, "metrics-pairs", defaultMetricsPairs, "with --metrics: pairs of short runs of fastmcp and "+nameMetricsOn+" back to back, per revision, whose median ratio the goal judges")
-	fs.DurationVar(&o.metricsPairDuration, "metrics-pair-duration", defaultMetricsPairDuration, "with --metrics: measured window of each paired run")
-	fs.IntVar(&o.cluster, "cluster", 0, "requests per second through HAProxy (on PATH) in front of 1, 2 … `N` replicas of serve, beside HAProxy's own ceiling (in front of bench/peers' bare fasthttp) and one replica without the proxy, in interleaved rounds: a table; then the fan-out part: one event from a replica to 1, 100 and 1000 listen streams on another over the in-memory hub, NATS (nats-server on PATH) and PostgreSQL (--bus-postgres), and events per second through each; throughput only, no other endpoints")
-	fs.StringVar(&o.busPostgres, "bus-postgres", "", "with --cluster: the `DSN` of the PostgreSQL whose LISTEN/NOTIFY the fan-out part measures (default $"+envFanoutPostgres+"; without either, that bus is skipped)")
-	fs.BoolVar(&o.gateway, "gateway", false, "tools/call through fastmcp's gateway in front of a fastmcp backend (HTTP) and of a stdio echo server, beside the backend directly and supergateway and mcp-proxy (npm) in front of the same stdio server: a table and issue 23's goals; throughput only, no other endpoints")
-	fs.Func("gateway-connections", "with --gateway: comma-separated `counts` of keep-alive connections (default 1,8,32)", func(v string) error {
-		n, err := parseConnectionList(v)
-		o.gatewayConnections = n
-		return err
-	})
-	fs.StringVar(&o.gatewayNPM, "gateway-npm", gatewayNPMInstall, "with --gateway: "+gatewayNPMInstall+" (supergateway and mcp-proxy, installing the interop toolchain into .tools/ when missing), "+gatewayNPMInstalled+" (only if .tools/ has them) or "+gatewayNPMOff)
-	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
+	o.flags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageStatus(err)
@@ -761,4 +725,45 @@ func findPeersDir() (string, error) {
 			return "", errors.New("bench/peers not found above the working directory: run from the fastmcp repository or pass --peers-dir")
 		}
 	}
+}
+
+// flags registers compare's flags on fs.
+func (o *compareOptions) flags(fs *flag.FlagSet) {
+	fs.BoolVar(&o.peers, "peers", false, "build and start the peers of bench/peers (go-sdk, mcp-go, bare fasthttp)")
+	fs.BoolVar(&o.pin, "pin", false, "servers on one CPU, the generator on another (taskset)")
+	fs.Var(targetsFlag{&o.targets}, "target", "another endpoint, `NAME=URL` (repeatable; loopback only)")
+	fs.StringVar(&o.generator, "generator", "ours", "load generator: ours, wrk or both")
+	fs.IntVar(&o.rounds, "rounds", 3, "interleaved rounds; the report shows medians")
+	fs.IntVar(&o.connections, "connections", loadtest.DefaultConnections, "keep-alive connections")
+	fs.DurationVar(&o.duration, "duration", loadtest.DefaultDuration, "measured window of each run")
+	fs.DurationVar(&o.warmup, "warmup", loadtest.DefaultWarmup, "unmeasured warm-up before each run")
+	fs.Float64Var(&o.rate, "rate", 0, "latency: the rate for every endpoint (default: --rate-fraction of fastmcp's maximum, probed)")
+	fs.Float64Var(&o.rateFraction, "rate-fraction", 0.5, "latency without --rate: the `fraction` (0 < f ≤ 1) of fastmcp's probed maximum every endpoint is driven at (0.25: the quarter-rate p99 goal)")
+	fs.StringVar(&o.peersDir, "peers-dir", "", "`directory` of the bench/peers module (default: found from the working directory)")
+	fs.StringVar(&o.jsonFile, "json", "", "write the results as JSON to `file`")
+	fs.StringVar(&o.htmlFile, "html", "", "write a self-contained HTML report to `file`")
+	fs.StringVar(&o.cpuProfileServer, "server-cpuprofile", "", "profile the fastmcp server's CPU during its first measured run (through serve --pprof) into `file`")
+	fs.IntVar(&o.serverCPU, "server-cpu", 0, "with --pin: the servers' CPU")
+	fs.IntVar(&o.generatorCPU, "generator-cpu", 1, "with --pin: the generator's CPU")
+	fs.BoolVar(&o.goals, "goals", true, "after throughput, measure fastmcp's other goals: latency at half its maximum, --goal-streams listen streams, --goal-runs drains")
+	fs.IntVar(&o.goalStreams, "goal-streams", 10000, "listen streams of the goal run")
+	fs.IntVar(&o.goalRuns, "goal-runs", 20, "consecutive drain runs of the goal run")
+	fs.StringVar(&o.dialects, "dialects", loadtest.ProtocolVersion+","+loadtest.LegacyVersion,
+		"comma-separated protocol `revisions` every server is driven with, each its own row: 2026-07-28 (_meta and mirrored headers), 2025-11-25 (the initialize era: the header only)")
+	fs.StringVar(&o.stacks, "stacks", "fasthttp", "comma-separated HTTP `stacks` fastmcp is served on, one server each: fasthttp (the native listener, named fastmcp), nethttp, fasthttp-mount (named fastmcp-nethttp, fastmcp-fasthttp-mount)")
+	o.tls.flags(fs)
+	fs.StringVar(&o.baseline, "baseline", "", "also serve fastmcp with the fastmcp-bench `binary` given (an earlier build) on each of --stacks, named "+nameBaseline+" (-STACK), in the same rounds, its CPU and allocations per request measured as fastmcp's: the before and after of a change")
+	fs.BoolVar(&o.metricsOn, "metrics", false, "also serve fastmcp with serve --metrics (named "+nameMetricsOn+") in the same rounds, then in --metrics-pairs paired runs, and print the metrics on/off lines (goal: within 5%)")
+	fs.IntVar(&o.metricsPairs, "metrics-pairs", defaultMetricsPairs, "with --metrics: pairs of short runs of fastmcp and "+nameMetricsOn+" back to back, per revision, whose median ratio the goal judges")
+	fs.DurationVar(&o.metricsPairDuration, "metrics-pair-duration", defaultMetricsPairDuration, "with --metrics: measured window of each paired run")
+	fs.IntVar(&o.cluster, "cluster", 0, "requests per second through HAProxy (on PATH) in front of 1, 2 … `N` replicas of serve, beside HAProxy's own ceiling (in front of bench/peers' bare fasthttp) and one replica without the proxy, in interleaved rounds: a table; then the fan-out part: one event from a replica to 1, 100 and 1000 listen streams on another over the in-memory hub, NATS (nats-server on PATH) and PostgreSQL (--bus-postgres), and events per second through each; throughput only, no other endpoints")
+	fs.StringVar(&o.busPostgres, "bus-postgres", "", "with --cluster: the `DSN` of the PostgreSQL whose LISTEN/NOTIFY the fan-out part measures (default $"+envFanoutPostgres+"; without either, that bus is skipped)")
+	fs.BoolVar(&o.gateway, "gateway", false, "tools/call through fastmcp's gateway in front of a fastmcp backend (HTTP) and of a stdio echo server, beside the backend directly and supergateway and mcp-proxy (npm) in front of the same stdio server: a table and issue 23's goals; throughput only, no other endpoints")
+	fs.Func("gateway-connections", "with --gateway: comma-separated `counts` of keep-alive connections (default 1,8,32)", func(v string) error {
+		n, err := parseConnectionList(v)
+		o.gatewayConnections = n
+		return err
+	})
+	fs.StringVar(&o.gatewayNPM, "gateway-npm", gatewayNPMInstall, "with --gateway: "+gatewayNPMInstall+" (supergateway and mcp-proxy, installing the interop toolchain into .tools/ when missing), "+gatewayNPMInstalled+" (only if .tools/ has them) or "+gatewayNPMOff)
+	fs.BoolVar(&o.quick, "quick", false, "a bounded first look (and what tests run): --rounds 2 --duration 300ms --warmup 100ms --connections 4 --goals=false, unless set")
 }

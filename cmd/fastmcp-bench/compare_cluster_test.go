@@ -18,11 +18,7 @@ func parseCluster(t *testing.T, args ...string) error {
 	var o compareOptions
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.IntVar(&o.cluster, "cluster", 0, "")
-	fs.BoolVar(&o.peers, "peers", false, "")
-	fs.BoolVar(&o.quick, "quick", false, "")
-	fs.Var(targetsFlag{&o.targets}, "target", "")
-	fs.StringVar(&o.dialects, "dialects", "", "")
+	o.flags(fs)
 	pos, err := parseInterleaved(fs, args)
 	require.NoError(t, err)
 	return checkClusterFlags(fs, &o, pos)

@@ -25,12 +25,7 @@ func parseGateway(t *testing.T, args ...string) error {
 	var o compareOptions
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.BoolVar(&o.gateway, "gateway", false, "")
-	fs.BoolVar(&o.peers, "peers", false, "")
-	fs.BoolVar(&o.quick, "quick", false, "")
-	fs.StringVar(&o.dialects, "dialects", "", "")
-	fs.StringVar(&o.jsonFile, "json", "", "")
-	fs.IntVar(&o.connections, "connections", 0, "")
+	o.flags(fs)
 	pos, err := parseInterleaved(fs, args)
 	require.NoError(t, err)
 	return checkGatewayFlags(fs, pos)
