@@ -118,7 +118,7 @@ func (g *Gateway) taskStart(ctx context.Context, r *fastmcp.Request, tool string
 	if ir, err := relayedInput(a.res.Raw); ir != nil || err != nil {
 		return nil, b.inputOrMalformed(ir, err)
 	}
-	return withTaskID(a.res.Raw, ""), nil
+	return a.res.Raw, nil // its _meta stays: the Server puts its own serverInfo in it
 }
 
 // task is the backend's task a caller's tasks/* request names, and its client; the error
@@ -178,13 +178,9 @@ func (g *Gateway) taskCancel(ctx context.Context, r *fastmcp.Request) (json.RawM
 	return taskAck, nil
 }
 
-// withTaskID is a backend's result object (decoded by the client) with, when id is set,
-// taskId replaced by id. Its _meta stays: the Server puts its own serverInfo in it in place
-// of the backend's.
+// withTaskID is a backend's result object (decoded by the client) with taskId replaced by
+// id. Its _meta stays: the Server puts its own serverInfo in it in place of the backend's.
 func withTaskID(raw []byte, id string) json.RawMessage {
-	if id == "" {
-		return raw
-	}
 	quoted := decode.AppendString(nil, id, false)
 	return editObject(raw, func(key, v []byte) []byte {
 		if decode.KeyEquals(key, "taskId") {
